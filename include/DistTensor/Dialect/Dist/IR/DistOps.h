@@ -1,0 +1,22 @@
+//===- DistOps.h - dist dialect operations ----------------------*- C++ -*-===//
+//
+// Part of the dist project: distributed tensor algebra in MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DISTTENSOR_DIALECT_DIST_IR_DISTOPS_H
+#define DISTTENSOR_DIALECT_DIST_IR_DISTOPS_H
+
+#include "DistTensor/Dialect/Dist/IR/DistDialect.h"
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#define GET_OP_CLASSES
+#include "DistTensor/Dialect/Dist/IR/DistOps.h.inc"
+
+#endif // DISTTENSOR_DIALECT_DIST_IR_DISTOPS_H

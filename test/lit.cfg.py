@@ -1,0 +1,65 @@
+# -*- Python -*-
+# lit configuration for the dist regression and integration tests.
+
+import os
+import shutil
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "DIST"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.dist_obj_root, "test")
+config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py",
+                   "lit.site.cfg.py", "Inputs", "consumer"]
+
+# Never let a test hang the suite: lit's own per-test limit backs up the
+# `timeout` every mpirun line carries.
+lit_config.maxIndividualTestTime = int(os.environ.get("DIST_TEST_TIMEOUT", "300"))
+
+llvm_config.use_default_substitutions()
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%dist_src_root", config.dist_src_root))
+config.substitutions.append(("%dist_obj_root", config.dist_obj_root))
+config.substitutions.append(("%dist_lib_dir", config.dist_lib_dir))
+config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(("%mlir_dir", config.mlir_dir))
+config.substitutions.append(("%clang", config.dist_clang))
+
+llvm_config.with_system_environment(["HOME", "TMPDIR", "CI"])
+llvm_config.with_environment("PATH", config.dist_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+# One BLAS thread per rank: ranks share the cores.
+llvm_config.with_environment("OPENBLAS_NUM_THREADS", "1")
+
+tools = ["dist-opt", "dist-translate", "FileCheck", "not", "count",
+         "split-file"]
+llvm_config.add_tool_substitutions(tools, [config.dist_tools_dir,
+                                           config.llvm_tools_dir])
+
+# MPI: every run has a hard timeout so a deadlock fails fast.
+mpi_timeout = os.environ.get("DIST_MPI_TIMEOUT", "120")
+if config.dist_have_mpi and config.dist_mpirun:
+    config.available_features.add("mpi")
+    flags = "--oversubscribe"
+    if os.geteuid() == 0:
+        flags += " --allow-run-as-root"
+    config.substitutions.append(
+        ("%mpirun", "timeout -k 5 %s %s %s" % (mpi_timeout, config.dist_mpirun, flags)))
+    config.substitutions.append(
+        ("%dist-run", "dist-run --timeout %s" % mpi_timeout))
+    # Open MPI as root needs these when a program is launched by a wrapper.
+    config.environment["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
+    config.environment["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
+    # Quiet, local-only transports (no network probing on CI machines).
+    config.environment["OMPI_MCA_btl"] = "self,vader,tcp"
+    config.environment["OMPI_MCA_btl_tcp_if_include"] = "lo"
+    config.environment["OMPI_MCA_oob_tcp_if_include"] = "lo"
+    config.environment["PMIX_MCA_gds"] = "hash"
+else:
+    lit_config.note("mpirun not found: tests marked 'REQUIRES: mpi' are skipped")
+
+if shutil.which("cmake") or os.path.exists(config.cmake_command):
+    config.available_features.add("cmake")
