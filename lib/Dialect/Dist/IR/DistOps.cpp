@@ -6,8 +6,13 @@
 
 #include "DistTensor/Dialect/Dist/IR/DistOps.h"
 
+#include "DistTensor/Dialect/Dist/IR/IndexNotation.h"
+#include "DistTensor/Dialect/Dist/IR/Schedule.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/SmallSet.h"
+#include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
 using namespace mlir::dist;
@@ -110,6 +115,334 @@ GridHandleOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
     return emitOpError("'") << getGridAttr()
                             << "' does not name a dist.grid in scope";
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Shared checks
+//===----------------------------------------------------------------------===//
+
+/// Every distributed tensor type among `types` must name a grid in scope and
+/// fit it.
+static LogicalResult verifyTensorLayouts(Operation *op, TypeRange types,
+                                         SymbolTableCollection &symbols) {
+  for (Type t : types) {
+    auto tensor = dyn_cast<DistTensorType>(t);
+    if (!tensor)
+      continue;
+    LayoutAttr layout = tensor.getLayout();
+    Operation *grid =
+        symbols.lookupNearestSymbolFrom(op, layout.getGrid());
+    if (failed(layout.verifyAgainstGrid(
+            [&]() { return op->emitOpError() << "layout of " << t << ": "; },
+            grid)))
+      return failure();
+  }
+  return success();
+}
+
+/// The grid named by a communication op, with axes in range and distinct.
+static LogicalResult verifyCommGrid(Operation *op, FlatSymbolRefAttr gridRef,
+                                    ArrayRef<int64_t> axes,
+                                    SymbolTableCollection &symbols,
+                                    GridOp *gridOut = nullptr) {
+  auto grid = symbols.lookupNearestSymbolFrom<GridOp>(op, gridRef);
+  if (!grid)
+    return op->emitOpError("'") << gridRef
+                                << "' does not name a dist.grid in scope";
+  int64_t rank = grid.getShape().size();
+  llvm::SmallSet<int64_t, 8> seen;
+  for (int64_t a : axes) {
+    if (a < 0 || a >= rank)
+      return op->emitOpError("grid axis ")
+             << a << " is out of range for " << gridRef << " of rank " << rank;
+    if (!seen.insert(a).second)
+      return op->emitOpError("grid axis ") << a << " is listed twice";
+  }
+  if (gridOut)
+    *gridOut = grid;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// AllocOp / FillOp / RedistributeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult AllocOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  return verifyTensorLayouts(*this, getResult().getType(), symbols);
+}
+
+LogicalResult FillOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  return verifyTensorLayouts(*this, getTensor().getType(), symbols);
+}
+
+LogicalResult RedistributeOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  return verifyTensorLayouts(
+      *this, TypeRange{getSource().getType(), getDest().getType()}, symbols);
+}
+
+LogicalResult RedistributeOp::verify() {
+  auto src = getSource().getType();
+  auto dst = getDest().getType();
+  if (src.getShape() != dst.getShape())
+    return emitOpError("source and destination must have the same shape");
+  if (src.getElementType() != dst.getElementType())
+    return emitOpError(
+        "source and destination must have the same element type");
+  if (getSource() == getDest())
+    return emitOpError("source and destination must be different tensors");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ComputeOp
+//===----------------------------------------------------------------------===//
+
+// dist.compute "stmt" (A = %a, B = %b) (schedule [...])? attr-dict : types
+ParseResult ComputeOp::parse(OpAsmParser &parser, OperationState &result) {
+  MLIRContext *ctx = parser.getContext();
+  StringAttr statement;
+  if (parser.parseAttribute(statement, getStatementAttrName(result.name),
+                            result.attributes))
+    return failure();
+  SmallVector<Attribute> names;
+  SmallVector<OpAsmParser::UnresolvedOperand> operands;
+  if (parser.parseCommaSeparatedList(
+          OpAsmParser::Delimiter::Paren, [&]() -> ParseResult {
+            StringRef name;
+            if (parser.parseKeyword(&name) || parser.parseEqual() ||
+                parser.parseOperand(operands.emplace_back()))
+              return failure();
+            names.push_back(StringAttr::get(ctx, name));
+            return success();
+          }))
+    return failure();
+  result.addAttribute(getNamesAttrName(result.name),
+                      ArrayAttr::get(ctx, names));
+  if (succeeded(parser.parseOptionalKeyword("schedule"))) {
+    ScheduleAttr schedule = parseScheduleBody(parser);
+    if (!schedule)
+      return failure();
+    result.addAttribute(getScheduleAttrName(result.name), schedule);
+  }
+  SmallVector<Type> types;
+  SMLoc typesLoc = parser.getCurrentLocation();
+  if (parser.parseOptionalAttrDict(result.attributes) ||
+      parser.parseColonTypeList(types) ||
+      parser.resolveOperands(operands, types, typesLoc, result.operands))
+    return failure();
+  return success();
+}
+
+void ComputeOp::print(OpAsmPrinter &p) {
+  p << ' ';
+  p.printAttributeWithoutType(getStatementAttr());
+  p << " (";
+  llvm::interleaveComma(llvm::zip(getNames(), getTensors()), p,
+                        [&](auto pair) {
+                          p << cast<StringAttr>(std::get<0>(pair)).getValue()
+                            << " = " << std::get<1>(pair);
+                        });
+  p << ")";
+  if (getScheduleAttr()) {
+    p << " schedule ";
+    printScheduleBody(p, getScheduleAttr());
+  }
+  p.printOptionalAttrDict(
+      (*this)->getAttrs(),
+      {getStatementAttrName(), getNamesAttrName(), getScheduleAttrName()});
+  p << " : ";
+  llvm::interleaveComma(getTensors().getTypes(), p);
+}
+
+Value ComputeOp::getTensorNamed(StringRef name) {
+  for (auto [n, v] : llvm::zip(getNames(), getTensors()))
+    if (cast<StringAttr>(n).getValue() == name)
+      return v;
+  return {};
+}
+
+void ComputeOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  IndexStatement stmt;
+  std::string error;
+  size_t column = 0;
+  bool parsed = parseIndexStatement(getStatement(), stmt, error, column);
+  for (auto [n, v] : llvm::zip(getNames(), getTensors())) {
+    OpOperand *operand = nullptr;
+    for (OpOperand &o : (*this)->getOpOperands())
+      if (o.get() == v)
+        operand = &o;
+    bool isOut = !parsed || cast<StringAttr>(n).getValue() == stmt.lhs.tensor;
+    if (!parsed || !isOut || stmt.accumulate)
+      effects.emplace_back(MemoryEffects::Read::get(), operand,
+                           SideEffects::DefaultResource::get());
+    if (isOut)
+      effects.emplace_back(MemoryEffects::Write::get(), operand,
+                           SideEffects::DefaultResource::get());
+  }
+}
+
+LogicalResult ComputeOp::verify() {
+  IndexStatement stmt;
+  std::string error;
+  size_t column = 0;
+  if (!parseIndexStatement(getStatement(), stmt, error, column))
+    return emitOpError("invalid statement \"")
+           << getStatement() << "\" at column " << column + 1 << ": " << error;
+  if (getNames().size() != getTensors().size())
+    return emitOpError("binds ") << getNames().size() << " names to "
+                                 << getTensors().size() << " tensors";
+
+  // Names <-> tensors.
+  llvm::StringMap<DistTensorType> types;
+  for (auto [n, v] : llvm::zip(getNames(), getTensors())) {
+    StringRef name = cast<StringAttr>(n).getValue();
+    if (!types.try_emplace(name, cast<DistTensorType>(v.getType())).second)
+      return emitOpError("tensor name '") << name << "' is bound twice";
+  }
+  SmallVector<std::string> used = stmt.tensorNames();
+  for (const std::string &name : used)
+    if (!types.count(name))
+      return emitOpError("tensor '")
+             << name << "' of the statement is not bound to a value";
+  for (auto &entry : types)
+    if (!llvm::is_contained(used, entry.getKey().str()))
+      return emitOpError("'") << entry.getKey()
+                              << "' is bound but not used in the statement";
+  SmallVector<const Access *> accesses = stmt.rhsAccesses();
+  for (const Access *a : accesses)
+    if (a->tensor == stmt.lhs.tensor)
+      return emitOpError("the output '")
+             << stmt.lhs.tensor
+             << "' also appears on the right-hand side; write the result "
+                "into a different tensor (or use '+=')";
+
+  // Element types agree.
+  Type elementType = types[stmt.lhs.tensor].getElementType();
+  for (auto &entry : types)
+    if (entry.getValue().getElementType() != elementType)
+      return emitOpError("all tensors of a statement have one element type; '")
+             << entry.getKey() << "' has " << entry.getValue().getElementType()
+             << " but '" << stmt.lhs.tensor << "' has " << elementType;
+
+  // Accesses: rank and index extents.
+  llvm::StringMap<int64_t> extents;
+  llvm::StringMap<std::string> firstSeen;
+  SmallVector<const Access *> all{&stmt.lhs};
+  llvm::append_range(all, accesses);
+  for (const Access *a : all) {
+    DistTensorType t = types[a->tensor];
+    if ((int64_t)a->indices.size() != t.getRank())
+      return emitOpError("access '")
+             << a->tensor << "' has " << a->indices.size()
+             << " index variable(s) but the tensor has rank " << t.getRank();
+    llvm::StringSet<> inAccess;
+    for (auto [d, idx] : llvm::enumerate(a->indices)) {
+      if (!inAccess.insert(idx).second)
+        return emitOpError("index variable '")
+               << idx << "' is used twice in one access of '" << a->tensor
+               << "'; diagonal accesses are not supported";
+      int64_t extent = t.getShape()[d];
+      std::string where =
+          a->tensor + " (dimension " + std::to_string(d) + ")";
+      auto [it, inserted] = extents.try_emplace(idx, extent);
+      if (inserted) {
+        firstSeen[idx] = where;
+      } else if (it->second != extent) {
+        return emitOpError("index variable '")
+               << idx << "' has extent " << it->second << " in "
+               << firstSeen[idx] << " but " << extent << " in " << where;
+      }
+      if (types.count(idx))
+        return emitOpError("'") << idx
+                                << "' is used both as a tensor and as an "
+                                   "index variable";
+    }
+  }
+
+  // The schedule.
+  if (!getScheduleAttr())
+    return success();
+  SmallVector<ScheduleCommand, 8> commands;
+  if (!decodeSchedule(getScheduleAttr(), commands, error))
+    return emitOpError("malformed schedule: ") << error;
+  llvm::StringMap<SmallVector<int64_t>> machines;
+  for (const ScheduleCommand &c : commands) {
+    if (c.machine.empty())
+      continue;
+    auto grid = SymbolTable::lookupNearestSymbolFrom<GridOp>(
+        *this, StringAttr::get(getContext(), c.machine));
+    if (grid)
+      machines[c.machine] = SmallVector<int64_t>(grid.getShape());
+  }
+  ScheduleError scheduleError;
+  if (!applySchedule(stmt, extents, commands, machines, scheduleError))
+    return emitOpError("schedule: ") << scheduleError.message;
+  return success();
+}
+
+LogicalResult ComputeOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  return verifyTensorLayouts(*this, getTensors().getTypes(), symbols);
+}
+
+//===----------------------------------------------------------------------===//
+// Communication ops
+//===----------------------------------------------------------------------===//
+
+#define DIST_COMM_SYMBOL_USES(OP)                                              \
+  LogicalResult OP::verifySymbolUses(SymbolTableCollection &symbols) {         \
+    return verifyCommGrid(*this, getGridAttr(), getAxes(), symbols);           \
+  }
+DIST_COMM_SYMBOL_USES(BroadcastOp)
+DIST_COMM_SYMBOL_USES(AllReduceOp)
+DIST_COMM_SYMBOL_USES(ReduceOp)
+DIST_COMM_SYMBOL_USES(AllGatherOp)
+DIST_COMM_SYMBOL_USES(ReduceScatterOp)
+DIST_COMM_SYMBOL_USES(AllToAllOp)
+DIST_COMM_SYMBOL_USES(GatherOp)
+DIST_COMM_SYMBOL_USES(ScatterOp)
+DIST_COMM_SYMBOL_USES(SendOp)
+DIST_COMM_SYMBOL_USES(RecvOp)
+#undef DIST_COMM_SYMBOL_USES
+
+LogicalResult ShiftOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  GridOp grid;
+  if (failed(verifyCommGrid(*this, getGridAttr(), {}, symbols, &grid)))
+    return failure();
+  int64_t rank = grid.getShape().size();
+  int64_t axis = static_cast<int64_t>(getAxis());
+  if (axis < 0 || axis >= rank)
+    return emitOpError("grid axis ")
+           << axis << " is out of range for " << getGridAttr()
+           << " of rank " << rank;
+  return success();
+}
+
+/// Input and output of a collective hold the same element type.
+static LogicalResult verifyInOut(Operation *op, Value in, Value out) {
+  auto inTy = cast<MemRefType>(in.getType());
+  auto outTy = cast<MemRefType>(out.getType());
+  if (inTy.getElementType() != outTy.getElementType())
+    return op->emitOpError("input and output element types differ: ")
+           << inTy.getElementType() << " vs " << outTy.getElementType();
+  return success();
+}
+
+LogicalResult AllGatherOp::verify() {
+  return verifyInOut(*this, getInput(), getOutput());
+}
+LogicalResult ReduceScatterOp::verify() {
+  return verifyInOut(*this, getInput(), getOutput());
+}
+LogicalResult AllToAllOp::verify() {
+  return verifyInOut(*this, getInput(), getOutput());
+}
+LogicalResult GatherOp::verify() {
+  return verifyInOut(*this, getInput(), getOutput());
+}
+LogicalResult ScatterOp::verify() {
+  return verifyInOut(*this, getInput(), getOutput());
 }
 
 #define GET_OP_CLASSES

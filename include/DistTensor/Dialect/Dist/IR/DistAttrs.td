@@ -36,4 +36,144 @@ def Dist_GridLevelAttr : Dist_Attr<"GridLevel", "level"> {
   let genVerifyDecl = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Layouts
+//===----------------------------------------------------------------------===//
+
+def Dist_PartitionKind : I32EnumAttr<"PartitionKind",
+    "how a tensor dimension is dealt out over its mesh modes", [
+      I32EnumAttrCase<"none", 0>,
+      I32EnumAttrCase<"blocked", 1>,
+      I32EnumAttrCase<"cyclic", 2>,
+      I32EnumAttrCase<"block_cyclic", 3>
+    ]> {
+  let cppNamespace = "::mlir::dist";
+  let genSpecializedAttr = 0;
+}
+
+def Dist_DimDistAttr : Dist_Attr<"DimDist", "dim"> {
+  let summary = "distribution of one tensor dimension over mesh modes";
+  let description = [{
+    The ordered tuple of mesh modes (grid dimensions) one tensor dimension
+    is partitioned over -- the first listed varies fastest, as in the
+    thesis' notation -- and how indices are dealt out: `blocked`
+    (contiguous blocks of ceil(n/p)), `cyclic` (round robin, the thesis'
+    elemental distribution) or `block_cyclic` with block size `block`. An
+    empty tuple (kind `none`) leaves the dimension whole on every process.
+    Normally seen only inside `#dist.layout`.
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$axes,
+                        "PartitionKind":$kind,
+                        "int64_t":$block);
+  let assemblyFormat = "`<` `[` $axes `]` `,` $kind `,` $block `>`";
+  let genVerifyDecl = 1;
+}
+
+def Dist_LevelLayoutAttr : Dist_Attr<"LevelLayout", "level_layout"> {
+  let summary = "distribution of a tensor over one level of a machine";
+  let description = [{
+    One `DimDistAttr` per tensor dimension, plus the mesh modes the tensor
+    is fixed on: only processors whose coordinate on each axis of
+    `fixedAxes` equals the matching entry of `fixedCoords` hold data
+    (DISTAL's `xy -> xy0`, the thesis' non-replicated form `[D; E, w]`).
+    Mesh modes used by no dimension and not fixed replicate the data
+    (DISTAL's `*`, the thesis' unused modes). `fixedAxes` is sorted.
+    Normally seen only inside `#dist.layout`.
+  }];
+  let parameters = (ins ArrayRefParameter<"DimDistAttr">:$dims,
+                        ArrayRefParameter<"int64_t">:$fixedAxes,
+                        ArrayRefParameter<"int64_t">:$fixedCoords);
+  let assemblyFormat =
+      "`<` `[` $dims `]` `,` `[` $fixedAxes `]` `,` `[` $fixedCoords `]` `>`";
+  let genVerifyDecl = 1;
+}
+
+def Dist_LayoutAttr : Dist_Attr<"Layout", "layout"> {
+  let summary = "how a tensor is distributed over a named machine";
+  let description = [{
+    The canonical form of a tensor distribution on the grid `grid`, one
+    level layout per level of a hierarchical machine (outermost first). It
+    can be written in three spellings that all produce this one form:
+
+    1. DISTAL's tensor distribution notation, one string per level, with an
+       optional partition kind (default `blocked`, DISTAL's rule):
+       `#dist.layout<@m, "xy -> xy0">`, `#dist.layout<@m, "xy -> x*">`,
+       `#dist.layout<@m, "xy -> xy" block_cyclic(4)>`.
+       Tensor dimensions named on both sides are partitioned over that
+       machine dimension; a machine dimension written `*` replicates, a
+       digit fixes the tensor to that coordinate (a face of the machine).
+    2. The thesis' mode-tuple notation as a string, elemental cyclic:
+       `#dist.layout<@m, "[(0,2),(1)]">`, `"[(0),()]"`, and the
+       non-replicated form `"[(0),(); (1), 0]"`.
+    3. The canonical form, which is also how layouts print: one tuple of
+       mesh modes per tensor dimension, bare tuples cyclic (so the thesis
+       notation reads as is), other kinds spelled out, and fixed
+       coordinates after `|`:
+       `#dist.layout<@m, [(0) blocked, (1) blocked] | (2 = 0)>`.
+
+    In the thesis' non-replicated form `[D; E, w]` with several modes in E
+    only w = 0 is accepted (other w need the grid extents to split into
+    coordinates; write the coordinates in the canonical form instead).
+
+    Local tiles are dense, row-major, and hold exactly the indices the
+    process owns (ceil(n/p)-sized blocks for blocked; the last may be
+    short or empty).
+  }];
+  let parameters = (ins "FlatSymbolRefAttr":$grid,
+                        ArrayRefParameter<"LevelLayoutAttr">:$levels);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The outermost level.
+    LevelLayoutAttr getOuter() const { return getLevels().front(); }
+    /// Number of tensor dimensions the layout describes.
+    unsigned getRank() const { return getOuter().getDims().size(); }
+    /// Checks the layout against the grid it names (mesh modes in range and
+    /// used at most once, holders valid, as many levels as the grid). Emits
+    /// through `emitError` and fails when it does not fit.
+    ::llvm::LogicalResult verifyAgainstGrid(
+        ::llvm::function_ref<::mlir::InFlightDiagnostic()> emitError,
+        ::mlir::Operation *grid) const;
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Schedules
+//===----------------------------------------------------------------------===//
+
+def Dist_ScheduleAttr : Dist_Attr<"Schedule", "schedule"> {
+  let summary = "a DISTAL schedule: scheduling commands in order";
+  let description = [{
+    DISTAL's scheduling commands, applied in order to the statement of a
+    `dist.compute`, written as in the paper (without the leading dots):
+
+    ```mlir
+    #dist.schedule<[distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2)),
+                    split(k, ko, ki, 256), reorder({ko, ii, ji, ki}),
+                    communicate(A, jo), communicate({B, C}, ko),
+                    substitute({ii, ji, ki}, gemm)]>
+    ```
+
+    Commands: `divide(i, io, ii, parts)`, `split(i, io, ii, chunk)`,
+    `reorder({...})`, `collapse(i, j, f)` (alias `fuse`),
+    `distribute(i)` / `distribute({i, j})`, the compound
+    `distribute({targets}, {dist}, {local}, Grid(...) | @machine)`,
+    `communicate(T | {T...}, v)`, `rotate(t, {vars}, r)`,
+    `parallelize(v)` and `substitute({vars}, kernel)` with kernel `gemm`.
+    Each command is stored as an array `[name, args...]`.
+  }];
+  let parameters = (ins "ArrayAttr":$commands);
+  let hasCustomAssemblyFormat = 1;
+}
+
+def Dist_ReductionKind : I32EnumAttr<"ReductionKind",
+    "reduction operator of a collective", [
+      I32EnumAttrCase<"sum", 0>,
+      I32EnumAttrCase<"prod", 1>,
+      I32EnumAttrCase<"min", 2>,
+      I32EnumAttrCase<"max", 3>
+    ]> {
+  let cppNamespace = "::mlir::dist";
+}
+
 #endif // DIST_ATTRS_TD

@@ -27,6 +27,11 @@ def Dist_Dialect : Dialect {
     isl, and lower to SPMD code calling the `distrt` runtime (MPI or NCCL).
   }];
   let useDefaultAttributePrinterParser = 1;
+  let useDefaultTypePrinterParser = 1;
+  let extraClassDeclaration = [{
+    void registerAttributes();
+    void registerTypes();
+  }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 

@@ -19,4 +19,39 @@
 #define GET_ATTRDEF_CLASSES
 #include "DistTensor/Dialect/Dist/IR/DistAttrs.h.inc"
 
+#define GET_TYPEDEF_CLASSES
+#include "DistTensor/Dialect/Dist/IR/DistOpsTypes.h.inc"
+
+namespace mlir {
+namespace dist {
+
+/// Number of processors of a level of a layout: the product of the extents
+/// of `axes` in `gridShape`.
+int64_t productOfAxes(llvm::ArrayRef<int64_t> gridShape,
+                      llvm::ArrayRef<int64_t> axes);
+
+/// Prints the canonical layout body (the part after `@grid, `).
+void printLayoutLevels(llvm::raw_ostream &os,
+                       llvm::ArrayRef<LevelLayoutAttr> levels);
+
+/// Parses a layout given in DISTAL's tensor distribution notation (e.g.
+/// "xy -> xy0") for one level. Returns null and sets `error` on failure.
+LevelLayoutAttr parseTDN(MLIRContext *ctx, llvm::StringRef text,
+                         PartitionKind kind, int64_t block,
+                         std::string &error);
+
+/// Parses a layout in the thesis' mode-tuple notation (e.g. "[(0,2),(1)]",
+/// "[(0),(); (1), 0]"). Returns null and sets `error` on failure.
+LevelLayoutAttr parseModeTuples(MLIRContext *ctx, llvm::StringRef text,
+                                std::string &error);
+
+/// Parses the bracketed command list of a schedule, `[cmd(args), ...]`
+/// (dist.compute's `schedule [...]`).
+ScheduleAttr parseScheduleBody(AsmParser &parser);
+/// Prints the bracketed command list of a schedule.
+void printScheduleBody(AsmPrinter &printer, ScheduleAttr schedule);
+
+} // namespace dist
+} // namespace mlir
+
 #endif // DISTTENSOR_DIALECT_DIST_IR_DISTDIALECT_H

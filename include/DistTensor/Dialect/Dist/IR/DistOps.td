@@ -5,6 +5,7 @@
 
 include "DistTensor/Dialect/Dist/IR/DistBase.td"
 include "DistTensor/Dialect/Dist/IR/DistAttrs.td"
+include "DistTensor/Dialect/Dist/IR/DistTypes.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Dialect/LLVMIR/LLVMTypes.td"
@@ -66,7 +67,296 @@ def Dist_GridHandleOp : Dist_Op<"grid_handle", [
   }];
   let arguments = (ins FlatSymbolRefAttr:$grid);
   let results = (outs LLVM_AnyPointer:$handle);
-  let assemblyFormat = "$grid attr-dict `:` type($handle)";
+  let assemblyFormat = "$grid attr-dict `:` qualified(type($handle))";
+}
+
+//===----------------------------------------------------------------------===//
+// Distributed tensors and computation
+//===----------------------------------------------------------------------===//
+
+def Dist_AllocOp : Dist_Op<"alloc", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "allocates a distributed tensor";
+  let description = [{
+    Allocates the local tiles of a distributed tensor on every processor of
+    its machine, as its layout says.
+
+    ```mlir
+    %A = dist.alloc : !dist.tensor<64x64xf64, #dist.layout<@m, "xy -> xy">>
+    ```
+  }];
+  let results = (outs Res<Dist_TensorType, "", [MemAlloc]>:$result);
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+}
+
+def Dist_FillOp : Dist_Op<"fill", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "fills a distributed tensor with deterministic values";
+  let description = [{
+    Gives every element a value that depends only on its global index and
+    the seed (`distrt_value`), so the same tensor filled under any layout or
+    rank count holds the same values.
+
+    ```mlir
+    dist.fill %B seed 1 : !dist.tensor<64x64xf64, #dist.layout<@m, "xy -> xy">>
+    ```
+  }];
+  let arguments = (ins Arg<Dist_TensorType, "", [MemWrite]>:$tensor,
+                       I64Attr:$seed);
+  let assemblyFormat = "$tensor `seed` $seed attr-dict `:` qualified(type($tensor))";
+}
+
+def Dist_ComputeOp : Dist_Op<"compute", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "one tensor-index-notation statement and its schedule";
+  let description = [{
+    Computes one statement of tensor index notation over distributed
+    tensors, e.g. `A(i,l) = B(i,j,k) * C(j,l) * D(k,l)`: accesses of named
+    tensors, `+`, `-`, `*`, scalar constants and parentheses; index
+    variables that appear only on the right are summed over. The names of
+    the statement are bound to tensor values in the list that follows; the
+    tensor on the left is written (`=` overwrites, `+=` accumulates), the
+    others are read.
+
+    The optional schedule (DISTAL's commands, see `#dist.schedule`) changes
+    how the statement runs, never what it computes.
+
+    ```mlir
+    dist.compute "A(i,j) = B(i,k) * C(k,j)"
+        (A = %a, B = %b, C = %c) : !tA, !tB, !tC
+        schedule [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2)),
+                  split(k, ko, ki, 32), reorder({ko, ii, ji, ki}),
+                  communicate(A, jo), communicate({B, C}, ko)]
+    ```
+  }];
+  let arguments = (ins StrAttr:$statement,
+                       StrArrayAttr:$names,
+                       Variadic<Dist_TensorType>:$tensors,
+                       OptionalAttr<Dist_ScheduleAttr>:$schedule);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The tensor value bound to `name` in the statement, or null.
+    ::mlir::Value getTensorNamed(::llvm::StringRef name);
+  }];
+}
+
+def Dist_RedistributeOp : Dist_Op<"redistribute", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "copies a distributed tensor into another layout";
+  let description = [{
+    Copies the global tensor `source` into `dest`, which has the same shape
+    and element type but another layout (possibly on another grid of the
+    same size). Afterwards every processor holds in `dest` exactly the
+    elements the destination layout gives it.
+
+    ```mlir
+    dist.redistribute %a into %b : !tA into !tB
+    ```
+  }];
+  let arguments = (ins Arg<Dist_TensorType, "", [MemRead]>:$source,
+                       Arg<Dist_TensorType, "", [MemWrite]>:$dest);
+  let assemblyFormat =
+      "$source `into` $dest attr-dict `:` qualified(type($source)) `into` qualified(type($dest))";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Communication on local buffers (SPMD form)
+//===----------------------------------------------------------------------===//
+
+class Dist_CommOp<string mnemonic, list<Trait> traits = []>
+    : Dist_Op<mnemonic, !listconcat(traits, [
+        DeclareOpInterfaceMethods<SymbolUserOpInterface>])> {
+  code commonExtraDecl = [{
+    /// Grid axes the collective spans, as a bit mask (bit i = axis i).
+    int64_t getAxesMask() {
+      int64_t m = 0;
+      for (int64_t a : getAxes())
+        m |= int64_t(1) << a;
+      return m;
+    }
+  }];
+}
+
+def Dist_BroadcastOp : Dist_CommOp<"broadcast"> {
+  let summary = "broadcast a buffer from a root over grid axes";
+  let description = [{
+    Over every group of processors that differ only in the coordinates of
+    `axes`, the buffer of the processor with index `root` in the group is
+    copied into the buffers of the others. Processors are numbered inside a
+    group row-major over the group's axes (the last axis varies fastest),
+    the same order as grid ranks; this holds for every collective.
+
+    ```mlir
+    dist.broadcast %tile on @m axes [1] root %r : memref<32x32xf64>
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$grid,
+                       DenseI64ArrayAttr:$axes,
+                       Arg<AnyMemRef, "", [MemRead, MemWrite]>:$buffer,
+                       Index:$root);
+  let assemblyFormat = [{
+    $buffer `on` $grid `axes` $axes `root` $root attr-dict `:` qualified(type($buffer))
+  }];
+  let extraClassDeclaration = commonExtraDecl;
+}
+
+def Dist_AllReduceOp : Dist_CommOp<"allreduce"> {
+  let summary = "in-place all-reduce over grid axes";
+  let arguments = (ins FlatSymbolRefAttr:$grid,
+                       DenseI64ArrayAttr:$axes,
+                       Arg<AnyMemRef, "", [MemRead, MemWrite]>:$buffer,
+                       Dist_ReductionKind:$kind);
+  let assemblyFormat = [{
+    $buffer `on` $grid `axes` $axes $kind attr-dict `:` qualified(type($buffer))
+  }];
+  let extraClassDeclaration = commonExtraDecl;
+}
+
+def Dist_ReduceOp : Dist_CommOp<"reduce"> {
+  let summary = "in-place reduce to a root over grid axes";
+  let arguments = (ins FlatSymbolRefAttr:$grid,
+                       DenseI64ArrayAttr:$axes,
+                       Arg<AnyMemRef, "", [MemRead, MemWrite]>:$buffer,
+                       Dist_ReductionKind:$kind,
+                       Index:$root);
+  let assemblyFormat = [{
+    $buffer `on` $grid `axes` $axes $kind `root` $root attr-dict
+    `:` qualified(type($buffer))
+  }];
+  let extraClassDeclaration = commonExtraDecl;
+}
+
+class Dist_InOutCommOp<string mnemonic> : Dist_CommOp<mnemonic> {
+  let hasVerifier = 1;
+}
+
+def Dist_AllGatherOp : Dist_InOutCommOp<"allgather"> {
+  let summary = "all-gather over grid axes";
+  let description = [{
+    Every processor contributes `input`; `output` receives the inputs of
+    the group in the order of their linear index along `axes`, so it holds
+    (group size) times as many elements.
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$grid,
+                       DenseI64ArrayAttr:$axes,
+                       Arg<AnyMemRef, "", [MemRead]>:$input,
+                       Arg<AnyMemRef, "", [MemWrite]>:$output);
+  let assemblyFormat = [{
+    $input `into` $output `on` $grid `axes` $axes attr-dict
+    `:` qualified(type($input)) `into` qualified(type($output))
+  }];
+  let extraClassDeclaration = commonExtraDecl;
+}
+
+def Dist_ReduceScatterOp : Dist_InOutCommOp<"reduce_scatter"> {
+  let summary = "reduce-scatter over grid axes";
+  let arguments = (ins FlatSymbolRefAttr:$grid,
+                       DenseI64ArrayAttr:$axes,
+                       Arg<AnyMemRef, "", [MemRead]>:$input,
+                       Arg<AnyMemRef, "", [MemWrite]>:$output,
+                       Dist_ReductionKind:$kind);
+  let assemblyFormat = [{
+    $input `into` $output `on` $grid `axes` $axes $kind attr-dict
+    `:` qualified(type($input)) `into` qualified(type($output))
+  }];
+  let extraClassDeclaration = commonExtraDecl;
+}
+
+def Dist_AllToAllOp : Dist_InOutCommOp<"all_to_all"> {
+  let summary = "all-to-all over grid axes";
+  let arguments = (ins FlatSymbolRefAttr:$grid,
+                       DenseI64ArrayAttr:$axes,
+                       Arg<AnyMemRef, "", [MemRead]>:$input,
+                       Arg<AnyMemRef, "", [MemWrite]>:$output);
+  let assemblyFormat = [{
+    $input `into` $output `on` $grid `axes` $axes attr-dict
+    `:` qualified(type($input)) `into` qualified(type($output))
+  }];
+  let extraClassDeclaration = commonExtraDecl;
+}
+
+def Dist_GatherOp : Dist_InOutCommOp<"gather"> {
+  let summary = "gather to a root over grid axes";
+  let arguments = (ins FlatSymbolRefAttr:$grid,
+                       DenseI64ArrayAttr:$axes,
+                       Arg<AnyMemRef, "", [MemRead]>:$input,
+                       Arg<AnyMemRef, "", [MemWrite]>:$output,
+                       Index:$root);
+  let assemblyFormat = [{
+    $input `into` $output `on` $grid `axes` $axes `root` $root attr-dict
+    `:` qualified(type($input)) `into` qualified(type($output))
+  }];
+  let extraClassDeclaration = commonExtraDecl;
+}
+
+def Dist_ScatterOp : Dist_InOutCommOp<"scatter"> {
+  let summary = "scatter from a root over grid axes";
+  let arguments = (ins FlatSymbolRefAttr:$grid,
+                       DenseI64ArrayAttr:$axes,
+                       Arg<AnyMemRef, "", [MemRead]>:$input,
+                       Arg<AnyMemRef, "", [MemWrite]>:$output,
+                       Index:$root);
+  let assemblyFormat = [{
+    $input `into` $output `on` $grid `axes` $axes `root` $root attr-dict
+    `:` qualified(type($input)) `into` qualified(type($output))
+  }];
+  let extraClassDeclaration = commonExtraDecl;
+}
+
+def Dist_ShiftOp : Dist_CommOp<"shift"> {
+  let summary = "systolic shift along one grid axis";
+  let description = [{
+    Periodic shift along `axis`: afterwards the buffer holds what the
+    processor `offset` coordinates further along the axis held before (so
+    `offset = 1` moves data towards lower coordinates, Cannon's "shift
+    left").
+
+    ```mlir
+    dist.shift %tile on @m axis 1 offset 1 : memref<32x32xf64>
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$grid,
+                       I64Attr:$axis,
+                       I64Attr:$offset,
+                       Arg<AnyMemRef, "", [MemRead, MemWrite]>:$buffer);
+  let assemblyFormat = [{
+    $buffer `on` $grid `axis` $axis `offset` $offset attr-dict
+    `:` qualified(type($buffer))
+  }];
+  let extraClassDeclaration = [{
+    ::llvm::ArrayRef<int64_t> getAxes() { return {}; }
+  }];
+}
+
+def Dist_SendOp : Dist_CommOp<"send"> {
+  let summary = "point-to-point send to a grid rank";
+  let arguments = (ins FlatSymbolRefAttr:$grid,
+                       Arg<AnyMemRef, "", [MemRead]>:$buffer,
+                       Index:$dest,
+                       I64Attr:$tag);
+  let assemblyFormat = [{
+    $buffer `to` $dest `on` $grid `tag` $tag attr-dict `:` qualified(type($buffer))
+  }];
+  let extraClassDeclaration = [{
+    ::llvm::ArrayRef<int64_t> getAxes() { return {}; }
+  }];
+}
+
+def Dist_RecvOp : Dist_CommOp<"recv"> {
+  let summary = "point-to-point receive from a grid rank";
+  let arguments = (ins FlatSymbolRefAttr:$grid,
+                       Arg<AnyMemRef, "", [MemWrite]>:$buffer,
+                       Index:$source,
+                       I64Attr:$tag);
+  let assemblyFormat = [{
+    $buffer `from` $source `on` $grid `tag` $tag attr-dict `:` qualified(type($buffer))
+  }];
+  let extraClassDeclaration = [{
+    ::llvm::ArrayRef<int64_t> getAxes() { return {}; }
+  }];
 }
 
 #endif // DIST_OPS_TD

@@ -1,0 +1,147 @@
+//===- Schedule.h - DISTAL schedules applied to a statement -----*- C++ -*-===//
+//
+// Part of the dist project: distributed tensor algebra in MLIR.
+//
+// Decodes a #dist.schedule into commands and applies them, in order, to the
+// loop nest of a statement. The result (`LoopNest`) records every loop with
+// its extent, how it derives from the statement's index variables, which
+// loops are distributed, rotations, communication points, parallel loops and
+// the substituted leaf kernel. The verifier and every later pass use it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DISTTENSOR_DIALECT_DIST_IR_SCHEDULE_H
+#define DISTTENSOR_DIALECT_DIST_IR_SCHEDULE_H
+
+#include "DistTensor/Dialect/Dist/IR/IndexNotation.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "mlir/IR/BuiltinAttributes.h"
+
+#include <optional>
+
+namespace mlir {
+namespace dist {
+
+class ScheduleAttr;
+
+/// One decoded scheduling command.
+struct ScheduleCommand {
+  enum class Kind {
+    Divide,      // divide(i, io, ii, parts)
+    Split,       // split(i, io, ii, chunk)
+    Reorder,     // reorder({vars})
+    Collapse,    // collapse(i, j, f) / fuse(i, j, f)
+    Distribute,  // distribute(v) or distribute({vars})
+    DistributeOnto, // distribute({targets}, {dist}, {local}, Grid(..) | @m)
+    Communicate, // communicate(T | {T..}, v)
+    Rotate,      // rotate(t, {vars}, r)
+    Parallelize, // parallelize(v)
+    Substitute   // substitute({vars}, kernel)
+  };
+  Kind kind;
+  /// Variable lists in the order of the command's arguments: for divide /
+  /// split {i}, {io}, {ii}; reorder {vars}; collapse {i}, {j}, {f};
+  /// distribute {vars}; distribute-onto {targets}, {dist}, {local};
+  /// communicate {tensors}, {v}; rotate {t}, {vars}, {r}; parallelize {v};
+  /// substitute {vars}.
+  llvm::SmallVector<llvm::SmallVector<std::string>, 3> lists;
+  /// divide / split factor.
+  int64_t factor = 0;
+  /// distribute-onto: grid extents (from Grid(...) or the named machine).
+  llvm::SmallVector<int64_t> gridShape;
+  /// distribute-onto with @machine: the machine's name (empty for Grid()).
+  std::string machine;
+  /// substitute: kernel name.
+  std::string kernel;
+  /// Position of the command in the schedule (0-based), for messages.
+  unsigned position = 0;
+
+  /// The command as written, e.g. "split(k, ko, ki, 32)".
+  std::string str() const;
+};
+
+/// Decodes the commands of `schedule`; returns false and sets `error` on a
+/// malformed command array.
+bool decodeSchedule(ScheduleAttr schedule,
+                    llvm::SmallVectorImpl<ScheduleCommand> &commands,
+                    std::string &error);
+
+/// A loop of the scheduled nest.
+struct Loop {
+  std::string name;
+  int64_t extent = 0;
+  /// Statement index variables this loop derives from (one, or several after
+  /// collapse).
+  llvm::SmallVector<std::string> origins;
+  bool distributed = false;
+  /// Grid dimension this loop is distributed over (compound distribute), or
+  /// -1 for a single-variable distribute.
+  int64_t gridDim = -1;
+  bool parallel = false;
+  /// Set when the loop is the result of rotate(t, vars, r): the rotating
+  /// variables; the loop's iteration is offset by their sum mod extent.
+  llvm::SmallVector<std::string> rotatedBy;
+};
+
+/// How a variable of the nest came to be (divide, split, collapse, rotate).
+struct Derivation {
+  enum class Kind { Original, DivideOuter, DivideInner, SplitOuter,
+                    SplitInner, Collapsed, Rotated };
+  Kind kind = Kind::Original;
+  /// Parent variable(s): one for divide/split/rotate, two for collapse.
+  llvm::SmallVector<std::string> parents;
+  /// divide: parts; split: chunk size.
+  int64_t factor = 0;
+  /// The inner block size of a divide/split (ceil(n/parts) or chunk).
+  int64_t blockSize = 0;
+  /// rotate: the rotating variables.
+  llvm::SmallVector<std::string> rotatedBy;
+};
+
+/// The statement's loop nest after every command.
+struct LoopNest {
+  /// Loops outermost first.
+  llvm::SmallVector<Loop> loops;
+  /// Every variable ever defined (statement and derived) and its origin.
+  llvm::StringMap<Derivation> derivations;
+  /// Extent of every variable ever defined.
+  llvm::StringMap<int64_t> extents;
+  /// communicate points: tensor name -> loop name (absent: innermost loop).
+  llvm::StringMap<std::string> communicateAt;
+  /// Substituted leaf: its variables (innermost loops) and kernel.
+  llvm::SmallVector<std::string> substituteVars;
+  std::string kernel;
+  /// Grid used by compound distribute commands (empty when none).
+  llvm::SmallVector<int64_t> gridShape;
+  std::string machine;
+
+  /// Index of the loop named `name`, or -1.
+  int indexOf(llvm::StringRef name) const;
+  /// True if `var` is a statement variable or derives from `origin`.
+  bool derivesFrom(llvm::StringRef var, llvm::StringRef origin) const;
+  /// The statement index variables `var` derives from.
+  llvm::SmallVector<std::string> originsOf(llvm::StringRef var) const;
+};
+
+/// A schedule error: message and the position of the offending command.
+struct ScheduleError {
+  std::string message;
+  unsigned command = 0;
+};
+
+/// Applies `commands` to `stmt` whose index variables have `extents`.
+/// `machineShapes` gives the extents of machines a compound distribute may
+/// name with `@m` (outermost level). Returns the nest, or an error saying
+/// what is wrong with which command.
+std::optional<LoopNest>
+applySchedule(const IndexStatement &stmt,
+              const llvm::StringMap<int64_t> &extents,
+              llvm::ArrayRef<ScheduleCommand> commands,
+              const llvm::StringMap<llvm::SmallVector<int64_t>> &machineShapes,
+              ScheduleError &error);
+
+} // namespace dist
+} // namespace mlir
+
+#endif // DISTTENSOR_DIALECT_DIST_IR_SCHEDULE_H

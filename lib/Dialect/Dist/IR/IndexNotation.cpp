@@ -1,0 +1,316 @@
+//===- IndexNotation.cpp - tensor index notation statements -----*- C++ -*-===//
+//
+// Part of the dist project: distributed tensor algebra in MLIR.
+//
+// Grammar:
+//   statement ::= access ('=' | '+=') expr
+//   expr      ::= term (('+' | '-') term)*
+//   term      ::= factor ('*' factor)*
+//   factor    ::= '-' factor | number | access | '(' expr ')'
+//   access    ::= name '(' (index (',' index)*)? ')'
+//
+//===----------------------------------------------------------------------===//
+
+#include "DistTensor/Dialect/Dist/IR/IndexNotation.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <cctype>
+#include <cstdlib>
+
+using namespace mlir;
+using namespace mlir::dist;
+
+namespace {
+class StatementParser {
+public:
+  StatementParser(llvm::StringRef text, std::string &error, size_t &column)
+      : text(text), error(error), column(column) {}
+
+  bool parse(IndexStatement &stmt) {
+    if (!parseAccess(stmt.lhs))
+      return false;
+    skip();
+    if (consume("+=")) {
+      stmt.accumulate = true;
+    } else if (!consume("=")) {
+      return fail("expected '=' or '+=' after the left-hand side");
+    }
+    stmt.rhs = parseExpr();
+    if (!stmt.rhs)
+      return false;
+    skip();
+    if (pos != text.size())
+      return fail("unexpected '" + std::string(1, text[pos]) +
+                  "' after the end of the statement");
+    return true;
+  }
+
+private:
+  llvm::StringRef text;
+  std::string &error;
+  size_t &column;
+  size_t pos = 0;
+
+  bool fail(const std::string &message) {
+    error = message;
+    column = pos;
+    return false;
+  }
+  void skip() {
+    while (pos < text.size() && isspace(static_cast<unsigned char>(text[pos])))
+      ++pos;
+  }
+  bool consume(llvm::StringRef token) {
+    skip();
+    if (text.substr(pos).starts_with(token)) {
+      pos += token.size();
+      return true;
+    }
+    return false;
+  }
+  bool identifier(std::string &out) {
+    skip();
+    size_t start = pos;
+    if (pos < text.size() &&
+        (isalpha(static_cast<unsigned char>(text[pos])) || text[pos] == '_')) {
+      ++pos;
+      while (pos < text.size() &&
+             (isalnum(static_cast<unsigned char>(text[pos])) ||
+              text[pos] == '_'))
+        ++pos;
+    }
+    out = text.substr(start, pos - start).str();
+    return !out.empty();
+  }
+
+  bool parseAccess(Access &access) {
+    if (!identifier(access.tensor))
+      return fail("expected a tensor name");
+    if (!consume("("))
+      return fail("expected '(' after tensor name '" + access.tensor +
+                  "' (write a scalar as " + access.tensor + "())");
+    if (consume(")"))
+      return true;
+    do {
+      std::string index;
+      if (!identifier(index))
+        return fail("expected an index variable in the access of '" +
+                    access.tensor + "'");
+      access.indices.push_back(index);
+    } while (consume(","));
+    if (!consume(")"))
+      return fail("expected ',' or ')' in the access of '" + access.tensor +
+                  "'");
+    return true;
+  }
+
+  std::unique_ptr<IndexExpr> binary(IndexExpr::Kind kind,
+                                    std::unique_ptr<IndexExpr> lhs,
+                                    std::unique_ptr<IndexExpr> rhs) {
+    auto e = std::make_unique<IndexExpr>();
+    e->kind = kind;
+    e->lhs = std::move(lhs);
+    e->rhs = std::move(rhs);
+    return e;
+  }
+
+  std::unique_ptr<IndexExpr> parseExpr() {
+    std::unique_ptr<IndexExpr> lhs = parseTerm();
+    while (lhs) {
+      skip();
+      IndexExpr::Kind kind;
+      if (consume("+"))
+        kind = IndexExpr::Kind::Add;
+      else if (consume("-"))
+        kind = IndexExpr::Kind::Sub;
+      else
+        break;
+      std::unique_ptr<IndexExpr> rhs = parseTerm();
+      if (!rhs)
+        return nullptr;
+      lhs = binary(kind, std::move(lhs), std::move(rhs));
+    }
+    return lhs;
+  }
+
+  std::unique_ptr<IndexExpr> parseTerm() {
+    std::unique_ptr<IndexExpr> lhs = parseFactor();
+    while (lhs && consume("*")) {
+      std::unique_ptr<IndexExpr> rhs = parseFactor();
+      if (!rhs)
+        return nullptr;
+      lhs = binary(IndexExpr::Kind::Mul, std::move(lhs), std::move(rhs));
+    }
+    return lhs;
+  }
+
+  std::unique_ptr<IndexExpr> parseFactor() {
+    skip();
+    if (pos >= text.size()) {
+      fail("expected an access, a constant or '(' but the statement ended");
+      return nullptr;
+    }
+    if (consume("-")) {
+      std::unique_ptr<IndexExpr> operand = parseFactor();
+      if (!operand)
+        return nullptr;
+      auto e = std::make_unique<IndexExpr>();
+      e->kind = IndexExpr::Kind::Neg;
+      e->lhs = std::move(operand);
+      return e;
+    }
+    if (consume("(")) {
+      std::unique_ptr<IndexExpr> inner = parseExpr();
+      if (!inner)
+        return nullptr;
+      if (!consume(")")) {
+        fail("expected ')'");
+        return nullptr;
+      }
+      return inner;
+    }
+    char c = text[pos];
+    if (isdigit(static_cast<unsigned char>(c)) || c == '.') {
+      std::string tail = text.substr(pos).str();
+      char *end = nullptr;
+      double v = std::strtod(tail.c_str(), &end);
+      if (end == tail.c_str()) {
+        fail("malformed number");
+        return nullptr;
+      }
+      pos += end - tail.c_str();
+      auto e = std::make_unique<IndexExpr>();
+      e->kind = IndexExpr::Kind::Constant;
+      e->constant = v;
+      return e;
+    }
+    auto e = std::make_unique<IndexExpr>();
+    e->kind = IndexExpr::Kind::Access;
+    if (!parseAccess(e->access))
+      return nullptr;
+    return e;
+  }
+};
+
+void collectAccesses(const IndexExpr *e,
+                     llvm::SmallVectorImpl<const Access *> &out) {
+  if (!e)
+    return;
+  if (e->kind == IndexExpr::Kind::Access) {
+    out.push_back(&e->access);
+    return;
+  }
+  collectAccesses(e->lhs.get(), out);
+  collectAccesses(e->rhs.get(), out);
+}
+
+bool hasAddition(const IndexExpr *e) {
+  if (!e)
+    return false;
+  if (e->kind == IndexExpr::Kind::Add || e->kind == IndexExpr::Kind::Sub)
+    return true;
+  return hasAddition(e->lhs.get()) || hasAddition(e->rhs.get());
+}
+
+void printAccess(llvm::raw_ostream &os, const Access &a) {
+  os << a.tensor << "(";
+  llvm::interleave(a.indices, os, ",");
+  os << ")";
+}
+
+int precedence(IndexExpr::Kind k) {
+  switch (k) {
+  case IndexExpr::Kind::Add:
+  case IndexExpr::Kind::Sub:
+    return 1;
+  case IndexExpr::Kind::Mul:
+    return 2;
+  default:
+    return 3;
+  }
+}
+
+void printExpr(llvm::raw_ostream &os, const IndexExpr *e, int parentPrec,
+               bool rightOfSub) {
+  int prec = precedence(e->kind);
+  bool paren = prec < parentPrec || (rightOfSub && prec == parentPrec);
+  if (paren)
+    os << "(";
+  switch (e->kind) {
+  case IndexExpr::Kind::Access:
+    printAccess(os, e->access);
+    break;
+  case IndexExpr::Kind::Constant:
+    os << e->constant;
+    break;
+  case IndexExpr::Kind::Neg:
+    os << "-";
+    printExpr(os, e->lhs.get(), 3, false);
+    break;
+  case IndexExpr::Kind::Add:
+  case IndexExpr::Kind::Sub:
+  case IndexExpr::Kind::Mul: {
+    printExpr(os, e->lhs.get(), prec, false);
+    os << (e->kind == IndexExpr::Kind::Add   ? " + "
+           : e->kind == IndexExpr::Kind::Sub ? " - "
+                                             : " * ");
+    printExpr(os, e->rhs.get(), prec, e->kind != IndexExpr::Kind::Add);
+    break;
+  }
+  }
+  if (paren)
+    os << ")";
+}
+} // namespace
+
+bool mlir::dist::parseIndexStatement(llvm::StringRef text,
+                                     IndexStatement &result,
+                                     std::string &error, size_t &column) {
+  StatementParser parser(text, error, column);
+  return parser.parse(result);
+}
+
+llvm::SmallVector<const Access *> IndexStatement::rhsAccesses() const {
+  llvm::SmallVector<const Access *> out;
+  collectAccesses(rhs.get(), out);
+  return out;
+}
+
+llvm::SmallVector<std::string> IndexStatement::indexVariables() const {
+  llvm::SmallVector<std::string> vars;
+  llvm::StringSet<> seen;
+  for (const std::string &i : lhs.indices)
+    if (seen.insert(i).second)
+      vars.push_back(i);
+  for (const Access *a : rhsAccesses())
+    for (const std::string &i : a->indices)
+      if (seen.insert(i).second)
+        vars.push_back(i);
+  return vars;
+}
+
+llvm::SmallVector<std::string> IndexStatement::reductionVariables() const {
+  llvm::SmallVector<std::string> out;
+  for (const std::string &v : indexVariables())
+    if (!llvm::is_contained(lhs.indices, v))
+      out.push_back(v);
+  return out;
+}
+
+llvm::SmallVector<std::string> IndexStatement::tensorNames() const {
+  llvm::SmallVector<std::string> names{lhs.tensor};
+  for (const Access *a : rhsAccesses())
+    if (!llvm::is_contained(names, a->tensor))
+      names.push_back(a->tensor);
+  return names;
+}
+
+bool IndexStatement::isPureProduct() const { return !hasAddition(rhs.get()); }
+
+void IndexStatement::print(llvm::raw_ostream &os) const {
+  printAccess(os, lhs);
+  os << (accumulate ? " += " : " = ");
+  printExpr(os, rhs.get(), 0, false);
+}

@@ -1,0 +1,637 @@
+//===- Schedule.cpp - DISTAL schedules applied to a statement ---*- C++ -*-===//
+//
+// Part of the dist project: distributed tensor algebra in MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DistTensor/Dialect/Dist/IR/Schedule.h"
+#include "DistTensor/Dialect/Dist/IR/DistDialect.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::dist;
+
+//===----------------------------------------------------------------------===//
+// Decoding
+//===----------------------------------------------------------------------===//
+
+std::string ScheduleCommand::str() const {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  auto list = [&](ArrayRef<std::string> l) {
+    os << "{";
+    llvm::interleaveComma(l, os);
+    os << "}";
+  };
+  auto one = [&](unsigned i) { os << lists[i].front(); };
+  switch (kind) {
+  case Kind::Divide:
+  case Kind::Split:
+    os << (kind == Kind::Divide ? "divide(" : "split(");
+    one(0), os << ", ", one(1), os << ", ", one(2);
+    os << ", " << factor << ")";
+    break;
+  case Kind::Reorder:
+    os << "reorder(", list(lists[0]), os << ")";
+    break;
+  case Kind::Collapse:
+    os << "collapse(", one(0), os << ", ", one(1), os << ", ", one(2);
+    os << ")";
+    break;
+  case Kind::Distribute:
+    os << "distribute(";
+    if (lists[0].size() == 1)
+      one(0);
+    else
+      list(lists[0]);
+    os << ")";
+    break;
+  case Kind::DistributeOnto:
+    os << "distribute(", list(lists[0]), os << ", ", list(lists[1]);
+    os << ", ", list(lists[2]), os << ", ";
+    if (!machine.empty()) {
+      os << "@" << machine;
+    } else {
+      os << "Grid(";
+      llvm::interleaveComma(gridShape, os);
+      os << ")";
+    }
+    os << ")";
+    break;
+  case Kind::Communicate:
+    os << "communicate(";
+    if (lists[0].size() == 1)
+      one(0);
+    else
+      list(lists[0]);
+    os << ", ", one(1), os << ")";
+    break;
+  case Kind::Rotate:
+    os << "rotate(", one(0), os << ", ", list(lists[1]), os << ", ", one(2);
+    os << ")";
+    break;
+  case Kind::Parallelize:
+    os << "parallelize(", one(0), os << ")";
+    break;
+  case Kind::Substitute:
+    os << "substitute(", list(lists[0]), os << ", " << kernel << ")";
+    break;
+  }
+  return s;
+}
+
+namespace {
+/// Reads argument `i` of a command array as a single name.
+bool argName(ArrayAttr cmd, unsigned i, SmallVectorImpl<std::string> &out) {
+  if (i >= cmd.size())
+    return false;
+  if (auto s = dyn_cast<StringAttr>(cmd[i])) {
+    out.push_back(s.getValue().str());
+    return true;
+  }
+  return false;
+}
+/// Reads argument `i` as a name or a {list} of names.
+bool argNames(ArrayAttr cmd, unsigned i, SmallVectorImpl<std::string> &out) {
+  if (i >= cmd.size())
+    return false;
+  if (auto list = dyn_cast<ArrayAttr>(cmd[i])) {
+    for (Attribute a : list) {
+      auto s = dyn_cast<StringAttr>(a);
+      if (!s)
+        return false;
+      out.push_back(s.getValue().str());
+    }
+    return true;
+  }
+  return argName(cmd, i, out);
+}
+bool argList(ArrayAttr cmd, unsigned i, SmallVectorImpl<std::string> &out) {
+  return i < cmd.size() && isa<ArrayAttr>(cmd[i]) && argNames(cmd, i, out);
+}
+bool argInt(ArrayAttr cmd, unsigned i, int64_t &out) {
+  if (i >= cmd.size())
+    return false;
+  if (auto v = dyn_cast<IntegerAttr>(cmd[i])) {
+    out = v.getInt();
+    return true;
+  }
+  return false;
+}
+} // namespace
+
+bool mlir::dist::decodeSchedule(ScheduleAttr schedule,
+                                SmallVectorImpl<ScheduleCommand> &commands,
+                                std::string &error) {
+  if (!schedule)
+    return true;
+  for (auto [pos, attr] : llvm::enumerate(schedule.getCommands())) {
+    auto cmd = dyn_cast<ArrayAttr>(attr);
+    if (!cmd || cmd.empty() || !isa<StringAttr>(cmd[0])) {
+      error = "schedule command " + std::to_string(pos) + " is malformed";
+      return false;
+    }
+    StringRef name = cast<StringAttr>(cmd[0]).getValue();
+    unsigned nargs = cmd.size() - 1;
+    ScheduleCommand c;
+    c.position = pos;
+    auto bad = [&](StringRef usage) {
+      error = (name + " takes " + usage).str();
+      return false;
+    };
+    auto lists = [&](unsigned n) {
+      c.lists.resize(n);
+      return true;
+    };
+    if (name == "divide" || name == "split") {
+      c.kind = name == "divide" ? ScheduleCommand::Kind::Divide
+                                : ScheduleCommand::Kind::Split;
+      lists(3);
+      if (nargs != 4 || !argName(cmd, 1, c.lists[0]) ||
+          !argName(cmd, 2, c.lists[1]) || !argName(cmd, 3, c.lists[2]) ||
+          !argInt(cmd, 4, c.factor))
+        return bad("(var, outer, inner, integer)");
+    } else if (name == "reorder") {
+      c.kind = ScheduleCommand::Kind::Reorder;
+      lists(1);
+      if (nargs != 1 || !argList(cmd, 1, c.lists[0]))
+        return bad("({vars})");
+    } else if (name == "collapse" || name == "fuse") {
+      c.kind = ScheduleCommand::Kind::Collapse;
+      lists(3);
+      if (nargs != 3 || !argName(cmd, 1, c.lists[0]) ||
+          !argName(cmd, 2, c.lists[1]) || !argName(cmd, 3, c.lists[2]))
+        return bad("(outer, inner, fused)");
+    } else if (name == "distribute" && nargs == 1) {
+      c.kind = ScheduleCommand::Kind::Distribute;
+      lists(1);
+      if (!argNames(cmd, 1, c.lists[0]))
+        return bad("(var), ({vars}) or ({targets}, {dist}, {local}, Grid(..))");
+    } else if (name == "distribute") {
+      c.kind = ScheduleCommand::Kind::DistributeOnto;
+      lists(3);
+      if (nargs != 4 || !argList(cmd, 1, c.lists[0]) ||
+          !argList(cmd, 2, c.lists[1]) || !argList(cmd, 3, c.lists[2]))
+        return bad("(var), ({vars}) or ({targets}, {dist}, {local}, Grid(..))");
+      if (auto g = dyn_cast<DenseI64ArrayAttr>(cmd[4])) {
+        llvm::append_range(c.gridShape, g.asArrayRef());
+      } else if (auto sym = dyn_cast<FlatSymbolRefAttr>(cmd[4])) {
+        c.machine = sym.getValue().str();
+      } else {
+        return bad("a Grid(..) or @machine as its last argument");
+      }
+    } else if (name == "communicate") {
+      c.kind = ScheduleCommand::Kind::Communicate;
+      lists(2);
+      if (nargs != 2 || !argNames(cmd, 1, c.lists[0]) ||
+          !argName(cmd, 2, c.lists[1]))
+        return bad("(tensor or {tensors}, var)");
+    } else if (name == "rotate") {
+      c.kind = ScheduleCommand::Kind::Rotate;
+      lists(3);
+      if (nargs != 3 || !argName(cmd, 1, c.lists[0]) ||
+          !argList(cmd, 2, c.lists[1]) || !argName(cmd, 3, c.lists[2]))
+        return bad("(target, {vars}, result)");
+    } else if (name == "parallelize") {
+      c.kind = ScheduleCommand::Kind::Parallelize;
+      lists(1);
+      if (nargs != 1 || !argName(cmd, 1, c.lists[0]))
+        return bad("(var)");
+    } else if (name == "substitute") {
+      c.kind = ScheduleCommand::Kind::Substitute;
+      lists(1);
+      SmallVector<std::string> kernel;
+      if (nargs != 2 || !argList(cmd, 1, c.lists[0]) ||
+          !argName(cmd, 2, kernel))
+        return bad("({vars}, kernel)");
+      c.kernel = kernel.front();
+    } else {
+      error = ("unknown scheduling command '" + name + "'").str();
+      return false;
+    }
+    commands.push_back(std::move(c));
+  }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// LoopNest
+//===----------------------------------------------------------------------===//
+
+int LoopNest::indexOf(StringRef name) const {
+  for (auto [i, l] : llvm::enumerate(loops))
+    if (l.name == name)
+      return i;
+  return -1;
+}
+
+SmallVector<std::string> LoopNest::originsOf(StringRef var) const {
+  SmallVector<std::string> out;
+  SmallVector<std::string> work{var.str()};
+  while (!work.empty()) {
+    std::string v = work.pop_back_val();
+    auto it = derivations.find(v);
+    if (it == derivations.end())
+      continue;
+    if (it->second.kind == Derivation::Kind::Original) {
+      if (!llvm::is_contained(out, v))
+        out.push_back(v);
+      continue;
+    }
+    for (const std::string &p : it->second.parents)
+      work.push_back(p);
+  }
+  return out;
+}
+
+bool LoopNest::derivesFrom(StringRef var, StringRef origin) const {
+  return llvm::is_contained(originsOf(var), origin.str());
+}
+
+//===----------------------------------------------------------------------===//
+// Applying commands
+//===----------------------------------------------------------------------===//
+
+namespace {
+class ScheduleApplier {
+public:
+  ScheduleApplier(const IndexStatement &stmt, ScheduleError &error)
+      : stmt(stmt), error(error) {}
+
+  LoopNest nest;
+  /// Variable name -> the command that consumed it.
+  llvm::StringMap<std::string> consumedBy;
+  const IndexStatement &stmt;
+  ScheduleError &error;
+  const ScheduleCommand *current = nullptr;
+
+  bool fail(const Twine &message) {
+    error.message = (current ? current->str() + ": " : std::string()) +
+                    message.str();
+    error.command = current ? current->position : 0;
+    return false;
+  }
+
+  /// `name` must be a loop of the current nest.
+  bool live(StringRef name, int &index) {
+    index = nest.indexOf(name);
+    if (index >= 0)
+      return true;
+    auto it = consumedBy.find(name);
+    if (it != consumedBy.end())
+      return fail("index variable '" + name + "' no longer exists: it was "
+                  "consumed by " + it->second);
+    return fail("unknown index variable '" + name + "'");
+  }
+
+  bool fresh(StringRef name) {
+    if (nest.extents.count(name))
+      return fail("index variable '" + name + "' is already defined");
+    if (llvm::is_contained(stmt.tensorNames(), name.str()))
+      return fail("'" + name + "' names a tensor, not a new index variable");
+    return true;
+  }
+
+  void define(StringRef name, int64_t extent, Derivation d) {
+    nest.extents[name] = extent;
+    nest.derivations[name] = std::move(d);
+  }
+
+  bool divideOrSplit(StringRef var, StringRef outer, StringRef inner,
+                     int64_t factor, bool isDivide) {
+    int idx;
+    if (!live(var, idx))
+      return false;
+    if (outer == inner)
+      return fail("outer and inner variables must differ");
+    if (!fresh(outer) || !fresh(inner))
+      return false;
+    if (factor < 1)
+      return fail(Twine(isDivide ? "the number of parts" : "the chunk size") +
+                  " must be at least 1, got " + Twine(factor));
+    Loop old = nest.loops[idx];
+    if (old.distributed)
+      return fail("cannot " + Twine(isDivide ? "divide" : "split") + " '" +
+                  var + "': it is already distributed");
+    int64_t n = old.extent;
+    int64_t block = isDivide ? (n + factor - 1) / factor : factor;
+    int64_t outerExtent = isDivide ? factor : (n + factor - 1) / factor;
+    Derivation dOuter, dInner;
+    dOuter.kind = isDivide ? Derivation::Kind::DivideOuter
+                           : Derivation::Kind::SplitOuter;
+    dInner.kind = isDivide ? Derivation::Kind::DivideInner
+                           : Derivation::Kind::SplitInner;
+    dOuter.parents = dInner.parents = {var.str()};
+    dOuter.factor = dInner.factor = factor;
+    dOuter.blockSize = dInner.blockSize = block;
+    define(outer, outerExtent, dOuter);
+    define(inner, block, dInner);
+    Loop lo, li;
+    lo.name = outer.str();
+    lo.extent = outerExtent;
+    li.name = inner.str();
+    li.extent = block;
+    lo.origins = li.origins = old.origins;
+    lo.parallel = old.parallel;
+    nest.loops[idx] = li;
+    nest.loops.insert(nest.loops.begin() + idx, lo);
+    consumedBy[var] = current ? current->str() : "a schedule command";
+    return true;
+  }
+
+  bool reorder(ArrayRef<std::string> vars) {
+    SmallVector<int> positions;
+    llvm::StringSet<> seen;
+    for (const std::string &v : vars) {
+      int idx;
+      if (!live(v, idx))
+        return false;
+      if (!seen.insert(v).second)
+        return fail("'" + v + "' is listed twice");
+      positions.push_back(idx);
+    }
+    SmallVector<Loop> moved;
+    for (int p : positions)
+      moved.push_back(nest.loops[p]);
+    llvm::sort(positions);
+    for (auto [p, l] : llvm::zip(positions, moved))
+      nest.loops[p] = l;
+    return true;
+  }
+
+  bool collapse(StringRef outer, StringRef inner, StringRef fused) {
+    int io, ii;
+    if (!live(outer, io) || !live(inner, ii))
+      return false;
+    if (ii != io + 1)
+      return fail("'" + inner + "' must be the loop directly inside '" +
+                  outer + "'");
+    if (!fresh(fused))
+      return false;
+    if (nest.loops[io].distributed || nest.loops[ii].distributed)
+      return fail("cannot collapse distributed loops");
+    Derivation d;
+    d.kind = Derivation::Kind::Collapsed;
+    d.parents = {outer.str(), inner.str()};
+    int64_t extent = nest.loops[io].extent * nest.loops[ii].extent;
+    define(fused, extent, d);
+    Loop f;
+    f.name = fused.str();
+    f.extent = extent;
+    f.origins = nest.loops[io].origins;
+    llvm::append_range(f.origins, nest.loops[ii].origins);
+    nest.loops[io] = f;
+    nest.loops.erase(nest.loops.begin() + ii);
+    consumedBy[outer] = consumedBy[inner] = current->str();
+    return true;
+  }
+
+  bool distribute(ArrayRef<std::string> vars, ArrayRef<int64_t> gridDims) {
+    for (auto [n, v] : llvm::enumerate(vars)) {
+      int idx;
+      if (!live(v, idx))
+        return false;
+      Loop &l = nest.loops[idx];
+      if (l.distributed)
+        return fail("'" + v + "' is already distributed");
+      if (l.parallel)
+        return fail("'" + v + "' is parallelized; a loop is either "
+                    "distributed over processors or parallel inside one");
+      l.distributed = true;
+      l.gridDim = gridDims.empty() ? -1 : gridDims[n];
+    }
+    return true;
+  }
+
+  bool apply(const ScheduleCommand &c,
+             const llvm::StringMap<SmallVector<int64_t>> &machines) {
+    current = &c;
+    using K = ScheduleCommand::Kind;
+    switch (c.kind) {
+    case K::Divide:
+    case K::Split:
+      return divideOrSplit(c.lists[0][0], c.lists[1][0], c.lists[2][0],
+                           c.factor, c.kind == K::Divide);
+    case K::Reorder:
+      return reorder(c.lists[0]);
+    case K::Collapse:
+      return collapse(c.lists[0][0], c.lists[1][0], c.lists[2][0]);
+    case K::Distribute:
+      return distribute(c.lists[0], {});
+    case K::DistributeOnto: {
+      SmallVector<int64_t> shape = c.gridShape;
+      if (!c.machine.empty()) {
+        auto it = machines.find(c.machine);
+        if (it == machines.end())
+          return fail("'@" + c.machine + "' does not name a dist.grid");
+        shape = it->second;
+      }
+      size_t n = c.lists[0].size();
+      if (c.lists[1].size() != n || c.lists[2].size() != n)
+        return fail("the target, distributed and local variable lists must "
+                    "have the same length");
+      if (shape.size() != n)
+        return fail("distributes " + Twine(n) + " variable(s) onto a grid of "
+                    "rank " + Twine(shape.size()) +
+                    "; the grid must have one dimension per variable");
+      for (int64_t e : shape)
+        if (e < 1)
+          return fail("grid extents must be at least 1");
+      if (!nest.gridShape.empty() && nest.gridShape != shape)
+        return fail("a schedule distributes onto one grid; an earlier "
+                    "command used another");
+      nest.gridShape = shape;
+      nest.machine = c.machine;
+      for (size_t i = 0; i < n; ++i)
+        if (!divideOrSplit(c.lists[0][i], c.lists[1][i], c.lists[2][i],
+                           shape[i], /*isDivide=*/true))
+          return false;
+      SmallVector<std::string> order(c.lists[1].begin(), c.lists[1].end());
+      llvm::append_range(order, c.lists[2]);
+      // DISTAL: reorder(dist + local) -- the listed loops take the
+      // positions they occupy, in that order.
+      if (!reorder(order))
+        return false;
+      SmallVector<int64_t> dims;
+      for (size_t i = 0; i < n; ++i)
+        dims.push_back(i);
+      return distribute(c.lists[1], dims);
+    }
+    case K::Communicate: {
+      SmallVector<std::string> names = stmt.tensorNames();
+      int idx;
+      if (!live(c.lists[1][0], idx))
+        return fail("the loop of a communicate must enclose the tensor's "
+                    "accesses; '" + c.lists[1][0] + "' is not a loop of the "
+                    "nest");
+      for (const std::string &t : c.lists[0]) {
+        if (!llvm::is_contained(names, t))
+          return fail("'" + t + "' is not a tensor of the statement");
+        if (nest.communicateAt.count(t))
+          return fail("tensor '" + t + "' already communicates at '" +
+                      nest.communicateAt[t] + "'");
+        nest.communicateAt[t] = c.lists[1][0];
+      }
+      return true;
+    }
+    case K::Rotate: {
+      int idx;
+      if (!live(c.lists[0][0], idx))
+        return false;
+      if (nest.loops[idx].distributed)
+        return fail("cannot rotate '" + c.lists[0][0] +
+                    "': it is distributed");
+      if (c.lists[1].empty())
+        return fail("rotate needs at least one variable to rotate by");
+      for (const std::string &v : c.lists[1]) {
+        int vi;
+        if (!live(v, vi))
+          return false;
+        if (!nest.loops[vi].distributed)
+          return fail("rotates by '" + v + "', which is not distributed; "
+                      "rotate offsets a loop by distributed variables only");
+      }
+      if (!fresh(c.lists[2][0]))
+        return false;
+      Derivation d;
+      d.kind = Derivation::Kind::Rotated;
+      d.parents = {c.lists[0][0]};
+      d.rotatedBy.assign(c.lists[1].begin(), c.lists[1].end());
+      Loop &l = nest.loops[idx];
+      define(c.lists[2][0], l.extent, d);
+      consumedBy[l.name] = c.str();
+      l.name = c.lists[2][0];
+      l.rotatedBy.assign(c.lists[1].begin(), c.lists[1].end());
+      return true;
+    }
+    case K::Parallelize: {
+      int idx;
+      if (!live(c.lists[0][0], idx))
+        return false;
+      if (nest.loops[idx].distributed)
+        return fail("'" + c.lists[0][0] + "' is distributed; parallelize "
+                    "is for loops inside a processor");
+      nest.loops[idx].parallel = true;
+      return true;
+    }
+    case K::Substitute:
+      return substitute(c);
+    }
+    return false;
+  }
+
+  bool substitute(const ScheduleCommand &c) {
+    if (!nest.kernel.empty())
+      return fail("the statement already has a substituted leaf");
+    if (c.kernel != "gemm")
+      return fail("unknown leaf kernel '" + c.kernel + "'; known kernels: "
+                  "gemm");
+    ArrayRef<std::string> vars = c.lists[0];
+    llvm::StringSet<> seen;
+    size_t n = nest.loops.size();
+    for (const std::string &v : vars) {
+      int idx;
+      if (!live(v, idx))
+        return false;
+      if (!seen.insert(v).second)
+        return fail("'" + v + "' is listed twice");
+      if ((size_t)idx < n - vars.size())
+        return fail("'" + v + "' is not among the " + Twine(vars.size()) +
+                    " innermost loops; a leaf kernel replaces the innermost "
+                    "loops of the nest");
+      if (nest.loops[idx].distributed)
+        return fail("'" + v + "' is distributed and cannot be part of a leaf");
+    }
+    // gemm: out(M, N) (+)= in1(M, K) * in2(K, N) with one variable per role.
+    SmallVector<const Access *> ins = stmt.rhsAccesses();
+    if (vars.size() != 3)
+      return fail("gemm replaces exactly 3 loops, got " +
+                  Twine(vars.size()));
+    if (ins.size() != 2 || !stmt.isPureProduct())
+      return fail("gemm needs a statement of the form Out = In1 * In2");
+    auto uses = [](const Access *a, StringRef v) {
+      return llvm::is_contained(a->indices, v.str());
+    };
+    int m = 0, nn = 0, k = 0;
+    for (const std::string &v : vars) {
+      SmallVector<std::string> origins = nest.originsOf(v);
+      if (origins.size() != 1)
+        return fail("'" + v + "' combines several index variables; gemm "
+                    "needs one per loop");
+      StringRef o = origins.front();
+      bool inOut = uses(&stmt.lhs, o), in1 = uses(ins[0], o),
+           in2 = uses(ins[1], o);
+      if (inOut && in1 && !in2)
+        ++m;
+      else if (inOut && in2 && !in1)
+        ++nn;
+      else if (!inOut && in1 && in2)
+        ++k;
+      else
+        return fail("'" + v + "' (from '" + o + "') is not a row, column or "
+                    "reduction index of a matrix multiply " +
+                    stmt.lhs.tensor + " = " + ins[0]->tensor + " * " +
+                    ins[1]->tensor);
+    }
+    if (m != 1 || nn != 1 || k != 1)
+      return fail("the variables do not form gemm: it needs one row, one "
+                  "column and one reduction variable");
+    nest.substituteVars.assign(vars.begin(), vars.end());
+    nest.kernel = c.kernel;
+    return true;
+  }
+};
+} // namespace
+
+std::optional<LoopNest>
+mlir::dist::applySchedule(const IndexStatement &stmt,
+                          const llvm::StringMap<int64_t> &extents,
+                          ArrayRef<ScheduleCommand> commands,
+                          const llvm::StringMap<SmallVector<int64_t>> &machines,
+                          ScheduleError &error) {
+  ScheduleApplier applier(stmt, error);
+  for (const std::string &v : stmt.indexVariables()) {
+    auto it = extents.find(v);
+    if (it == extents.end()) {
+      error.message = "no extent for index variable '" + v + "'";
+      return std::nullopt;
+    }
+    Derivation d;
+    applier.define(v, it->second, d);
+    Loop l;
+    l.name = v;
+    l.extent = it->second;
+    l.origins = {v};
+    applier.nest.loops.push_back(l);
+  }
+  for (const ScheduleCommand &c : commands)
+    if (!applier.apply(c, machines))
+      return std::nullopt;
+  // A communicate point must still be a loop at the end, outside the leaf.
+  applier.current = nullptr;
+  LoopNest &nest = applier.nest;
+  for (const ScheduleCommand &c : commands) {
+    if (c.kind != ScheduleCommand::Kind::Communicate)
+      continue;
+    applier.current = &c;
+    const std::string &v = c.lists[1][0];
+    if (nest.indexOf(v) < 0) {
+      auto it = applier.consumedBy.find(v);
+      applier.fail("loop '" + v + "' does not enclose the accesses of the "
+                   "communicated tensor(s): it was consumed by " +
+                   (it == applier.consumedBy.end() ? std::string("a later "
+                                                                 "command")
+                                                   : it->second));
+      return std::nullopt;
+    }
+    if (llvm::is_contained(nest.substituteVars, v)) {
+      applier.fail("loop '" + v + "' is inside the substituted " +
+                   nest.kernel + " leaf; communicate at a loop outside it");
+      return std::nullopt;
+    }
+  }
+  return std::move(applier.nest);
+}
