@@ -13,30 +13,46 @@
 using namespace mlir;
 using namespace mlir::dist;
 
-/// shape-and-type ::= (int `x`)* type, e.g. `64x32xf64`.
-static ParseResult parseDistShape(AsmParser &parser,
-                                  SmallVectorImpl<int64_t> &shape,
-                                  Type &elementType) {
-  SMLoc loc = parser.getCurrentLocation();
-  if (parser.parseDimensionList(shape, /*allowDynamic=*/false,
-                                /*withTrailingX=*/true) ||
-      parser.parseType(elementType))
-    return failure();
-  for (int64_t e : shape)
-    if (e < 0)
-      return parser.emitError(loc) << "distributed tensors have static shapes";
-  return success();
-}
-
-static void printDistShape(AsmPrinter &printer, ArrayRef<int64_t> shape,
-                           Type elementType) {
-  for (int64_t e : shape)
-    printer << e << "x";
-  printer << elementType;
-}
-
 #define GET_TYPEDEF_CLASSES
 #include "DistTensor/Dialect/Dist/IR/DistOpsTypes.cpp.inc"
+
+// !dist.tensor< (int `x`)* type `,` layout >
+Type DistTensorType::parse(AsmParser &parser) {
+  SmallVector<int64_t> shape;
+  Type elementType;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseLess() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/true,
+                                /*withTrailingX=*/true) ||
+      parser.parseType(elementType) || parser.parseComma())
+    return {};
+  for (int64_t e : shape)
+    if (ShapedType::isDynamic(e)) {
+      parser.emitError(loc) << "distributed tensors have static shapes";
+      return {};
+    }
+  Attribute layout;
+  SMLoc layoutLoc = parser.getCurrentLocation();
+  if (parser.parseAttribute(layout))
+    return {};
+  auto layoutAttr = dyn_cast<LayoutAttr>(layout);
+  if (!layoutAttr) {
+    parser.emitError(layoutLoc) << "expected a #dist.layout, got " << layout;
+    return {};
+  }
+  if (parser.parseGreater())
+    return {};
+  return getChecked([&]() { return parser.emitError(loc); },
+                    parser.getContext(), ArrayRef<int64_t>(shape),
+                    elementType, layoutAttr);
+}
+
+void DistTensorType::print(AsmPrinter &printer) const {
+  printer << "<";
+  for (int64_t e : getShape())
+    printer << e << "x";
+  printer << getElementType() << ", " << getLayout() << ">";
+}
 
 void DistDialect::registerTypes() {
   addTypes<

@@ -7,7 +7,7 @@
 //   expr      ::= term (('+' | '-') term)*
 //   term      ::= factor ('*' factor)*
 //   factor    ::= '-' factor | number | access | '(' expr ')'
-//   access    ::= name '(' (index (',' index)*)? ')'
+//   access    ::= name ('(' (index (',' index)*)? ')')?
 //
 //===----------------------------------------------------------------------===//
 
@@ -88,9 +88,9 @@ private:
   bool parseAccess(Access &access) {
     if (!identifier(access.tensor))
       return fail("expected a tensor name");
+    // A bare name is a scalar (order-0 tensor): `a = B(i) * C(i)`.
     if (!consume("("))
-      return fail("expected '(' after tensor name '" + access.tensor +
-                  "' (write a scalar as " + access.tensor + "())");
+      return true;
     if (consume(")"))
       return true;
     do {
@@ -215,7 +215,10 @@ bool hasAddition(const IndexExpr *e) {
 }
 
 void printAccess(llvm::raw_ostream &os, const Access &a) {
-  os << a.tensor << "(";
+  os << a.tensor;
+  if (a.indices.empty())
+    return;
+  os << "(";
   llvm::interleave(a.indices, os, ",");
   os << ")";
 }

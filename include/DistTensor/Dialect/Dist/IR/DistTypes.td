@@ -27,9 +27,7 @@ def Dist_TensorType : Dist_Type<"DistTensor", "tensor"> {
   let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
                         "Type":$elementType,
                         "LayoutAttr":$layout);
-  let assemblyFormat = [{
-    `<` custom<DistShape>($shape, $elementType) `,` qualified($layout) `>`
-  }];
+  let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     int64_t getRank() const { return getShape().size(); }

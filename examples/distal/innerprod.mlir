@@ -1,0 +1,18 @@
+// DISTAL Sec. 7.2: inner product, a = B(i,j,k) * C(i,j,k).
+// Each processor reduces its own tiles of B and C (a node-level reduction),
+// then the partial sums are reduced over the whole grid into a, which is
+// replicated.
+
+dist.grid @m [2, 2]
+
+!a = !dist.tensor<f64, #dist.layout<@m, " -> **">>
+!B = !dist.tensor<32x32x32xf64, #dist.layout<@m, "xyz -> xy">>
+
+func.func @innerprod(%a: !a, %b: !B, %c: !B) {
+  dist.compute "a = B(i,j,k) * C(i,j,k)" (a = %a, B = %b, C = %c)
+      schedule [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2)),
+                communicate({a, B, C}, jo),
+                parallelize(ii)]
+      : !a, !B, !B
+  return
+}

@@ -1,0 +1,21 @@
+// DISTAL Sec. 7.2: MTTKRP, A(i,l) = B(i,j,k) * C(j,l) * D(k,l), with the
+// algorithm of Ballard et al.: the 3-tensor B stays in place on a 2x2x2 grid,
+// C and D are partitioned along the grid dimensions of j and k, and the
+// partial results are reduced into A.
+
+dist.grid @m [2, 2, 2]
+
+!A = !dist.tensor<16x8xf64, #dist.layout<@m, "il -> i**">>
+!B = !dist.tensor<16x16x16xf64, #dist.layout<@m, "ijk -> ijk">>
+!C = !dist.tensor<16x8xf64, #dist.layout<@m, "jl -> *j*">>
+!D = !dist.tensor<16x8xf64, #dist.layout<@m, "kl -> **k">>
+
+func.func @mttkrp(%a: !A, %b: !B, %c: !C, %d: !D) {
+  dist.compute "A(i,l) = B(i,j,k) * C(j,l) * D(k,l)"
+      (A = %a, B = %b, C = %c, D = %d)
+      schedule [distribute({i, j, k}, {io, jo, ko}, {ii, ji, ki},
+                           Grid(2, 2, 2)),
+                communicate({A, B, C, D}, ko)]
+      : !A, !B, !C, !D
+  return
+}

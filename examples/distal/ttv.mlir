@@ -1,0 +1,19 @@
+// DISTAL Sec. 7.2: tensor times vector, A(i,j) = B(i,j,k) * c(k).
+// The schedule distributes i and j over a 2x2 grid on which A and B are
+// tiled the same way and c is replicated, so the kernel runs element-wise
+// with no communication; the local loops run in parallel threads.
+
+dist.grid @m [2, 2]
+
+!A = !dist.tensor<32x32xf64, #dist.layout<@m, "xy -> xy">>
+!B = !dist.tensor<32x32x32xf64, #dist.layout<@m, "xyz -> xy">>
+!c = !dist.tensor<32xf64, #dist.layout<@m, "z -> **">>
+
+func.func @ttv(%a: !A, %b: !B, %c: !c) {
+  dist.compute "A(i,j) = B(i,j,k) * c(k)" (A = %a, B = %b, c = %c)
+      schedule [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2)),
+                communicate({A, B, c}, jo),
+                parallelize(ii)]
+      : !A, !B, !c
+  return
+}

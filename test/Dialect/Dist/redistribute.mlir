@@ -1,0 +1,12 @@
+// RUN: dist-opt %s | dist-opt | FileCheck %s
+
+dist.grid @m [2, 2]
+dist.grid @l [4]
+!Tiles = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> xy">>
+!Rows = !dist.tensor<8x8xf64, #dist.layout<@l, "xy -> x">>
+// CHECK-LABEL: func @f
+// CHECK: dist.redistribute %{{.*}} into %{{.*}} : !dist.tensor<8x8xf64, #dist.layout<@m, [(0) blocked, (1) blocked]>> into !dist.tensor<8x8xf64, #dist.layout<@l, [(0) blocked, ()]>>
+func.func @f(%a: !Tiles, %b: !Rows) {
+  dist.redistribute %a into %b : !Tiles into !Rows
+  return
+}
