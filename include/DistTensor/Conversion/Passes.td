@@ -16,8 +16,16 @@ def ConvertDistToRuntime : Pass<"convert-dist-to-runtime", "ModuleOp"> {
     size. Levels of a hierarchical machine of CPU kinds are flattened into
     one grid (outermost level first); levels of GPUs need the NCCL backend
     and are rejected with a diagnostic until it exists.
+
+    The communication ops on buffers (`dist.broadcast`, `dist.allreduce`,
+    ..., `dist.send`, `dist.recv`) become calls of the matching `distrt_*`
+    function with the grid handle, a mask of the group's axes, the buffer's
+    aligned pointer, its element count and element-type code. Buffers must
+    have the identity layout. Any other dist operation is an error.
   }];
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
 }
 
 #endif // DIST_CONVERSION_PASSES_TD

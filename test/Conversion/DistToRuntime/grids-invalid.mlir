@@ -12,3 +12,31 @@ func.func @f() -> !llvm.ptr {
   %g = dist.grid_handle @m : !llvm.ptr
   return %g : !llvm.ptr
 }
+
+// -----
+
+dist.grid @m [2]
+func.func @f(%t: memref<4xf16>) {
+  // expected-error @+1 {{communicates 'f16' elements; the runtime handles f32, f64, i32 and i64}}
+  dist.allreduce %t on @m axes [0] sum : memref<4xf16>
+  return
+}
+
+// -----
+
+dist.grid @m [2]
+func.func @f(%t: memref<4xf64, strided<[2]>>) {
+  // expected-error @+1 {{needs a contiguous buffer with the identity layout}}
+  dist.allreduce %t on @m axes [0] sum : memref<4xf64, strided<[2]>>
+  return
+}
+
+// -----
+
+dist.grid @m [2]
+!T = !dist.tensor<8xf64, #dist.layout<@m, "x -> x">>
+func.func @f() {
+  // expected-error @+1 {{'dist.alloc' cannot be lowered by convert-dist-to-runtime}}
+  %a = dist.alloc : !T
+  return
+}
