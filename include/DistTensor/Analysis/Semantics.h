@@ -241,9 +241,8 @@ private:
   LayoutAttr layout;
   SmallVector<SmallVector<int64_t>> levelGrids;
   SmallVector<int64_t> gridShape;
-  /// The relation text: "{ <tuple> : <constraints> }" split so both
-  /// relations share the constraints. `localExprs[k]` are the final local
-  /// index expressions of disjunct k.
+  /// The isl text of the ownership relation, or of the local-index relation
+  /// when `withLocal`.
   std::string buildText(bool withLocal) const;
 };
 

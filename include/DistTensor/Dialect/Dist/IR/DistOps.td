@@ -205,6 +205,15 @@ def Dist_BroadcastOp : Dist_CommOp<"broadcast"> {
 
 def Dist_AllReduceOp : Dist_CommOp<"allreduce"> {
   let summary = "in-place all-reduce over grid axes";
+  let description = [{
+    Every processor of a group (the processors that differ only in the
+    coordinates of `axes`) ends with the element-wise reduction (`sum`,
+    `prod`, `min`, `max`) of the group's buffers.
+
+    ```mlir
+    dist.allreduce %partial on @m axes [0, 1] sum : memref<64xf64>
+    ```
+  }];
   let arguments = (ins FlatSymbolRefAttr:$grid,
                        DenseI64ArrayAttr:$axes,
                        Arg<AnyMemRef, "", [MemRead, MemWrite]>:$buffer,
@@ -217,6 +226,10 @@ def Dist_AllReduceOp : Dist_CommOp<"allreduce"> {
 
 def Dist_ReduceOp : Dist_CommOp<"reduce"> {
   let summary = "in-place reduce to a root over grid axes";
+  let description = [{
+    The group member `root` ends with the element-wise reduction of the
+    group's buffers; the other buffers are left as they were.
+  }];
   let arguments = (ins FlatSymbolRefAttr:$grid,
                        DenseI64ArrayAttr:$axes,
                        Arg<AnyMemRef, "", [MemRead, MemWrite]>:$buffer,
@@ -253,6 +266,11 @@ def Dist_AllGatherOp : Dist_InOutCommOp<"allgather"> {
 
 def Dist_ReduceScatterOp : Dist_InOutCommOp<"reduce_scatter"> {
   let summary = "reduce-scatter over grid axes";
+  let description = [{
+    The inputs of the group (each `group size` times the output's elements)
+    are reduced element-wise; member j receives the j-th slice of the result
+    in `output`.
+  }];
   let arguments = (ins FlatSymbolRefAttr:$grid,
                        DenseI64ArrayAttr:$axes,
                        Arg<AnyMemRef, "", [MemRead]>:$input,
@@ -267,6 +285,10 @@ def Dist_ReduceScatterOp : Dist_InOutCommOp<"reduce_scatter"> {
 
 def Dist_AllToAllOp : Dist_InOutCommOp<"all_to_all"> {
   let summary = "all-to-all over grid axes";
+  let description = [{
+    `input` is cut into `group size` equal slices; slice j goes to member j,
+    and `output` holds the slices received, in member order.
+  }];
   let arguments = (ins FlatSymbolRefAttr:$grid,
                        DenseI64ArrayAttr:$axes,
                        Arg<AnyMemRef, "", [MemRead]>:$input,
@@ -280,6 +302,10 @@ def Dist_AllToAllOp : Dist_InOutCommOp<"all_to_all"> {
 
 def Dist_GatherOp : Dist_InOutCommOp<"gather"> {
   let summary = "gather to a root over grid axes";
+  let description = [{
+    Member `root` receives every member's `input`, in member order, in
+    `output` (which other members do not touch).
+  }];
   let arguments = (ins FlatSymbolRefAttr:$grid,
                        DenseI64ArrayAttr:$axes,
                        Arg<AnyMemRef, "", [MemRead]>:$input,
@@ -294,6 +320,10 @@ def Dist_GatherOp : Dist_InOutCommOp<"gather"> {
 
 def Dist_ScatterOp : Dist_InOutCommOp<"scatter"> {
   let summary = "scatter from a root over grid axes";
+  let description = [{
+    Member `root`'s `input` is cut into `group size` equal slices; member j
+    receives slice j in `output`.
+  }];
   let arguments = (ins FlatSymbolRefAttr:$grid,
                        DenseI64ArrayAttr:$axes,
                        Arg<AnyMemRef, "", [MemRead]>:$input,
@@ -333,6 +363,10 @@ def Dist_ShiftOp : Dist_CommOp<"shift"> {
 
 def Dist_SendOp : Dist_CommOp<"send"> {
   let summary = "point-to-point send to a grid rank";
+  let description = [{
+    Sends the buffer to grid rank `dest` with `tag`; completes when the
+    buffer may be reused. Pairs with a `dist.recv` on `dest`.
+  }];
   let arguments = (ins FlatSymbolRefAttr:$grid,
                        Arg<AnyMemRef, "", [MemRead]>:$buffer,
                        Index:$dest,
@@ -347,6 +381,9 @@ def Dist_SendOp : Dist_CommOp<"send"> {
 
 def Dist_RecvOp : Dist_CommOp<"recv"> {
   let summary = "point-to-point receive from a grid rank";
+  let description = [{
+    Receives into the buffer the message with `tag` from grid rank `source`.
+  }];
   let arguments = (ins FlatSymbolRefAttr:$grid,
                        Arg<AnyMemRef, "", [MemWrite]>:$buffer,
                        Index:$source,
