@@ -13,7 +13,7 @@ build="${BUILD_DIR:-$root/build}"
 build_type="${BUILD_TYPE:-Release}"
 
 packages=(
-  cmake ninja-build g++ python3
+  cmake ninja-build g++ python3 python3-psutil
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22
   libisl-dev
   libopenmpi-dev openmpi-bin

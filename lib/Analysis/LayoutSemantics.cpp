@@ -305,6 +305,7 @@ LayoutSemantics::get(ArrayRef<int64_t> shape, LayoutAttr layout,
     sem.levelGrids.push_back(grid);
     llvm::append_range(sem.gridShape, grid);
   }
+  sem.outermost.emplace(sem.shape, layout.getLevels()[0], sem.levelGrids[0]);
   return sem;
 }
 
@@ -344,9 +345,14 @@ unsigned LayoutSemantics::getLevelOffset(unsigned level) const {
 
 LevelDistribution LayoutSemantics::getLevel(unsigned level,
                                             ArrayRef<int64_t> coord) const {
+  if (level == 0)
+    return *outermost;
   SmallVector<int64_t> levelShape = shape;
   for (unsigned l = 0; l < level; ++l) {
-    LevelDistribution dist(levelShape, layout.getLevels()[l], levelGrids[l]);
+    std::optional<LevelDistribution> inner;
+    const LevelDistribution &dist =
+        l == 0 ? *outermost
+               : inner.emplace(levelShape, layout.getLevels()[l], levelGrids[l]);
     levelShape = dist.getLocalExtents(
         coord.slice(getLevelOffset(l), levelGrids[l].size()));
   }
@@ -368,7 +374,10 @@ LayoutSemantics::toLocal(ArrayRef<int64_t> coord,
   SmallVector<int64_t> levelShape = shape;
   SmallVector<int64_t> current(index.begin(), index.end());
   for (unsigned l = 0; l < getNumLevels(); ++l) {
-    LevelDistribution dist(levelShape, layout.getLevels()[l], levelGrids[l]);
+    std::optional<LevelDistribution> inner;
+    const LevelDistribution &dist =
+        l == 0 ? *outermost
+               : inner.emplace(levelShape, layout.getLevels()[l], levelGrids[l]);
     ArrayRef<int64_t> c = coord.slice(getLevelOffset(l), levelGrids[l].size());
     std::optional<SmallVector<int64_t>> local = dist.toLocal(c, current);
     if (!local)
@@ -388,7 +397,10 @@ SmallVector<int64_t>
 LayoutSemantics::getLocalExtents(ArrayRef<int64_t> coord) const {
   SmallVector<int64_t> levelShape = shape;
   for (unsigned l = 0; l < getNumLevels(); ++l) {
-    LevelDistribution dist(levelShape, layout.getLevels()[l], levelGrids[l]);
+    std::optional<LevelDistribution> inner;
+    const LevelDistribution &dist =
+        l == 0 ? *outermost
+               : inner.emplace(levelShape, layout.getLevels()[l], levelGrids[l]);
     levelShape = dist.getLocalExtents(
         coord.slice(getLevelOffset(l), levelGrids[l].size()));
   }
@@ -398,7 +410,7 @@ LayoutSemantics::getLocalExtents(ArrayRef<int64_t> coord) const {
 SmallVector<int64_t>
 LayoutSemantics::toGlobal(ArrayRef<int64_t> coord,
                           ArrayRef<int64_t> local) const {
-  SmallVector<LevelDistribution> dists;
+  SmallVector<LevelDistribution, 2> dists;
   for (unsigned l = 0; l < getNumLevels(); ++l)
     dists.push_back(getLevel(l, coord));
   SmallVector<int64_t> current(local.begin(), local.end());
@@ -707,7 +719,8 @@ FailureOr<IslSet> LayoutSemantics::getOwnedSet(IslContext &ctx,
   isl_map *m = own->release();
   for (auto [a, c] : llvm::enumerate(coord))
     m = isl_map_fix_si(m, isl_dim_out, a, c);
-  return checked(ctx, IslSet(isl_map_domain(m)), emitError, "an owned set");
+  isl_set *set = isl_set_coalesce(isl_set_detect_equalities(isl_map_domain(m)));
+  return checked(ctx, IslSet(set), emitError, "an owned set");
 }
 
 FailureOr<IslSet> LayoutSemantics::getOwnerSet(IslContext &ctx,
@@ -722,7 +735,8 @@ FailureOr<IslSet> LayoutSemantics::getOwnerSet(IslContext &ctx,
   isl_map *m = own->release();
   for (auto [d, g] : llvm::enumerate(index))
     m = isl_map_fix_si(m, isl_dim_in, d, g);
-  return checked(ctx, IslSet(isl_map_range(m)), emitError, "an owner set");
+  isl_set *set = isl_set_coalesce(isl_set_detect_equalities(isl_map_range(m)));
+  return checked(ctx, IslSet(set), emitError, "an owner set");
 }
 
 FailureOr<IslSet> LayoutSemantics::getLocalBox(IslContext &ctx,

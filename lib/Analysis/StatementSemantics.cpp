@@ -9,7 +9,9 @@
 //   divide / split outer   o = floor(x / b)        (b: the block size)
 //   divide / split inner   i = x mod b
 //   collapse(o, i, f)      f = o * extent(i) + i
-//   rotate(t, {v...}, r)   r = (t + v1 + ...) mod extent(t)
+//   rotate(t, {v...}, r)   r = (t - v1 - ...) mod extent(t), i.e. iteration r
+//                          of processor v runs t = (r + v1 + ...) mod extent(t)
+//                          (DISTAL: processor i starts at the i-th iteration)
 //
 // The isl text uses generated names (S, A0, c0, ...) so that no index
 // variable or tensor name can clash with isl's keywords; the real names are
@@ -26,7 +28,27 @@ using namespace mlir;
 using namespace mlir::dist;
 
 namespace {
-std::string paren(const std::string &s) { return "(" + s + ")"; }
+/// True when `s` is an identifier, a number or one call "floor(...)".
+bool isAtom(const std::string &s) {
+  if (s.empty())
+    return false;
+  if (llvm::all_of(s, [](char c) { return isalnum((unsigned char)c) || c == '_'; }))
+    return true;
+  if (!StringRef(s).starts_with("floor(") || s.back() != ')')
+    return false;
+  int depth = 0;
+  for (size_t k = 5; k < s.size(); ++k) {
+    depth += s[k] == '(' ? 1 : s[k] == ')' ? -1 : 0;
+    if (depth == 0)
+      return k == s.size() - 1;
+  }
+  return false;
+}
+
+/// Parenthesises `s` unless it is an atom.
+std::string paren(const std::string &s) {
+  return isAtom(s) ? s : "(" + s + ")";
+}
 
 /// Builds the expression of a nest variable from its derivation.
 class ExprBuilder {
@@ -88,7 +110,7 @@ public:
         std::string r;
         if (!expression(v, r, error, depth + 1))
           return false;
-        sum += " + " + paren(r);
+        sum += " - " + paren(r);
       }
       out = paren(sum) + " mod " + std::to_string(extentOf(d.parents[0]));
       return true;
@@ -122,7 +144,7 @@ public:
     case Derivation::Kind::Rotated: {
       std::string sum = parent(0);
       for (const std::string &v : d.rotatedBy)
-        sum += " + " + v;
+        sum += " - " + v;
       return "(" + sum + ") mod " + std::to_string(extentOf(parent(0)));
     }
     }
@@ -295,8 +317,9 @@ StatementSemantics::get(IslContext &ctx, const IndexStatement &stmt,
     return sem.loops[k].gridDim >= 0;
   });
   if (allGridDims)
-    llvm::stable_sort(sem.processorDims, [&](unsigned a, unsigned b) {
-      return sem.loops[a].gridDim < sem.loops[b].gridDim;
+    llvm::sort(sem.processorDims, [&](unsigned a, unsigned b) {
+      return std::make_pair(sem.loops[a].gridDim, a) <
+             std::make_pair(sem.loops[b].gridDim, b);
     });
 
   auto buildSchedule = [&](ArrayRef<unsigned> dims, StringRef outTuple,
@@ -318,13 +341,14 @@ StatementSemantics::get(IslContext &ctx, const IndexStatement &stmt,
     allDims.push_back(k);
   FailureOr<IslPwMultiAff> schedule =
       buildSchedule(allDims, "", "the schedule");
+  if (failed(schedule))
+    return failure();
   FailureOr<IslPwMultiAff> procs =
-      failed(schedule) ? failure()
-                       : buildSchedule(sem.processorDims, "P",
-                                       "the processor schedule");
+      buildSchedule(sem.processorDims, "P", "the processor schedule");
+  if (failed(procs))
+    return failure();
   FailureOr<IslPwMultiAff> times =
-      failed(procs) ? failure()
-                    : buildSchedule(sem.timeDims, "", "the time schedule");
+      buildSchedule(sem.timeDims, "", "the time schedule");
   if (failed(times))
     return failure();
   sem.schedule = std::move(*schedule);

@@ -8,6 +8,7 @@
 
 #include "DistTensor/Conversion/Passes.h"
 #include "DistTensor/Dialect/Dist/IR/DistDialect.h"
+#include "DistTensor/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 
@@ -17,5 +18,6 @@ void mlir::dist::registerAllDistDialects(DialectRegistry &registry) {
 
 void mlir::dist::registerAllDistPasses() {
   registerDistConversionPasses();
+  registerDistTransformsPasses();
   registerDistPipelines();
 }

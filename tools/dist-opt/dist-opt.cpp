@@ -15,9 +15,14 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
+namespace mlir::dist::test {
+void registerTestPasses(); // test/lib: --test-dist-* passes
+} // namespace mlir::dist::test
+
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::dist::registerAllDistPasses();
+  mlir::dist::test::registerTestPasses();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

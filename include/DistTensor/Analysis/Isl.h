@@ -30,6 +30,7 @@
 
 #include <isl/aff.h>
 #include <isl/ctx.h>
+#include <isl/id.h>
 #include <isl/map.h>
 #include <isl/point.h>
 #include <isl/set.h>

@@ -241,6 +241,8 @@ private:
   LayoutAttr layout;
   SmallVector<SmallVector<int64_t>> levelGrids;
   SmallVector<int64_t> gridShape;
+  /// Level 0 (its tensor is the whole tensor, the same for every processor).
+  std::optional<LevelDistribution> outermost;
   /// The isl text of the ownership relation, or of the local-index relation
   /// when `withLocal`.
   std::string buildText(bool withLocal) const;

@@ -8,6 +8,7 @@
 #define DISTTENSOR_CONVERSION_PASSES_H
 
 #include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassOptions.h"
 #include "mlir/Pass/PassRegistry.h"
 
 namespace mlir {
@@ -19,8 +20,27 @@ namespace dist {
 #define GEN_PASS_REGISTRATION
 #include "DistTensor/Conversion/Passes.h.inc"
 
+/// Options of the `dist-to-llvm` pipeline.
+struct DistToLLVMOptions : public PassPipelineOptions<DistToLLVMOptions> {
+  PassOptions::Option<bool> check{
+      *this, "check",
+      llvm::cl::desc("Compare every computed output with a reference "
+                     "computed on rank 0 and print the error"),
+      llvm::cl::init(false)};
+  PassOptions::Option<bool> timing{
+      *this, "timing",
+      llvm::cl::desc("Print the time of every computation"),
+      llvm::cl::init(false)};
+  PassOptions::Option<double> tolerance{
+      *this, "tolerance",
+      llvm::cl::desc("Relative error accepted by check (default: 1e-12 for "
+                     "f64, 1e-4 for f32, 0 for integers)"),
+      llvm::cl::init(-1.0)};
+};
+
 /// Adds the full lowering from dist IR to the LLVM dialect to `pm`.
-void buildDistToLLVMPipeline(OpPassManager &pm);
+void buildDistToLLVMPipeline(OpPassManager &pm,
+                             const DistToLLVMOptions &options = {});
 
 /// Registers the named pipelines (`dist-to-llvm`).
 void registerDistPipelines();

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DistTensor/Conversion/Passes.h"
+#include "DistTensor/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -14,7 +15,13 @@
 
 using namespace mlir;
 
-void dist::buildDistToLLVMPipeline(OpPassManager &pm) {
+void dist::buildDistToLLVMPipeline(OpPassManager &pm,
+                                   const DistToLLVMOptions &options) {
+  DistMaterializeSPMDOptions spmd;
+  spmd.check = options.check;
+  spmd.timing = options.timing;
+  spmd.tolerance = options.tolerance;
+  pm.addPass(createDistMaterializeSPMD(spmd));
   pm.addPass(createConvertDistToRuntime());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createLowerAffinePass());
@@ -26,9 +33,12 @@ void dist::buildDistToLLVMPipeline(OpPassManager &pm) {
 }
 
 void dist::registerDistPipelines() {
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<DistToLLVMOptions>(
       "dist-to-llvm",
-      "Lower a dist program (machines, runtime calls, scf/memref/arith) all "
-      "the way to the LLVM dialect, ready for dist-translate",
-      [](OpPassManager &pm) { buildDistToLLVMPipeline(pm); });
+      "Lower a dist program (machines, distributed tensors, scheduled "
+      "statements, communication, scf/memref/arith) all the way to the LLVM "
+      "dialect, ready for dist-translate",
+      [](OpPassManager &pm, const DistToLLVMOptions &options) {
+        buildDistToLLVMPipeline(pm, options);
+      });
 }

@@ -4,7 +4,6 @@
 // CHECK-DAG: llvm.mlir.global internal constant @__dist_grid_m_dims(dense<[2, 3]> : tensor<2xi64>)
 // Hierarchical CPU machines are flattened, outermost level first.
 // CHECK-DAG: llvm.mlir.global internal constant @__dist_grid_h_dims(dense<[2, 2, 4]> : tensor<3xi64>)
-// CHECK-DAG: llvm.func @distrt_grid_lookup(!llvm.ptr, i64, !llvm.ptr) -> !llvm.ptr
 // CHECK-NOT: dist.grid
 dist.grid @m [2, 3]
 dist.grid @h node[2, 2], cpu[4]
@@ -21,3 +20,4 @@ func.func @use() -> (!llvm.ptr, !llvm.ptr) {
   %b = dist.grid_handle @h : !llvm.ptr
   return %a, %b : !llvm.ptr, !llvm.ptr
 }
+// CHECK: llvm.func @distrt_grid_lookup(!llvm.ptr, i64, !llvm.ptr) -> !llvm.ptr

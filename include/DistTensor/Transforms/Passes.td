@@ -1,0 +1,55 @@
+//===- Passes.td - dist transformation passes --------------*- tablegen -*-===//
+
+#ifndef DIST_TRANSFORMS_PASSES_TD
+#define DIST_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def DistMaterializeSPMD : Pass<"dist-materialize-spmd", "ModuleOp"> {
+  let summary = "Turn distributed tensors and scheduled statements into SPMD code";
+  let description = [{
+    Rewrites every `dist.alloc`, `dist.fill`, `dist.compute` and
+    `dist.redistribute` into the code each rank runs:
+
+    - a distributed tensor becomes the rank's local tile, a flat
+      `memref<?xT>` sized for the largest tile of its layout;
+    - a computation applies its schedule (`Schedule.h`): distributed loops
+      become the rank's grid coordinates, the other loops `scf.for` loops;
+      at the loop each tensor is communicated at, the box of the tensor the
+      rank needs under that loop is fetched into a buffer allocated once
+      (`distrt_fetch_box`, the general exchange), and the output's partial
+      results are accumulated into the owners' tiles
+      (`distrt_accumulate_box`); tensors communicated at a distributed loop
+      (and tensors with no communicate command) are fetched once;
+    - `substitute(..., gemm)` leaves become `distrt_gemm_f32/f64` calls on
+      the buffers when the operands' last dimensions fit a row-major GEMM,
+      otherwise scalar loops;
+    - `dist.redistribute` becomes `distrt_redistribute`.
+
+    With `check`, every computation is followed by a reference computed on
+    rank 0 from the gathered inputs with the unscheduled statement, and the
+    maximum relative error is printed (`distrt_check_result`). With
+    `timing`, the time of each computation (max over ranks) is printed.
+
+    Schedules that cannot be lowered are rejected with a message that names
+    the tensor or loop and the reason: distributed loops that are not
+    outermost, a distribution that does not match the tensors' grid,
+    tensors on different grids, hierarchical layouts.
+  }];
+  let options = [
+    Option<"check", "check", "bool", /*default=*/"false",
+           "Compare every computed output with a reference on rank 0">,
+    Option<"timing", "timing", "bool", /*default=*/"false",
+           "Print the time of every computation">,
+    Option<"tolerance", "tolerance", "double", /*default=*/"-1.0",
+           "Relative error accepted by check (default: 1e-12 for f64, "
+           "1e-4 for f32, 0 for integers)">
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
+#endif // DIST_TRANSFORMS_PASSES_TD

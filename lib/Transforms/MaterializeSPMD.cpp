@@ -1,0 +1,1167 @@
+//===- MaterializeSPMD.cpp - dist IR to per-rank SPMD code ------*- C++ -*-===//
+//
+// Part of the dist project: distributed tensor algebra in MLIR.
+//
+// Rewrites distributed tensors and scheduled statements into the code every
+// rank runs: local tiles, time loops, box fetches and accumulations through
+// the distrt runtime, and leaf computation (scalar loops or GEMM calls).
+//
+//===----------------------------------------------------------------------===//
+
+#include "DistTensor/Transforms/Passes.h"
+
+#include "DistTensor/Dialect/Dist/IR/DistOps.h"
+#include "DistTensor/Dialect/Dist/IR/IndexNotation.h"
+#include "DistTensor/Dialect/Dist/IR/Schedule.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <cmath>
+
+namespace mlir {
+namespace dist {
+#define GEN_PASS_DEF_DISTMATERIALIZESPMD
+#include "DistTensor/Transforms/Passes.h.inc"
+} // namespace dist
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::dist;
+
+namespace {
+
+/// distrt element type code.
+int64_t dtypeOf(Type t) {
+  if (t.isF32())
+    return 0;
+  if (t.isF64())
+    return 1;
+  if (t.isInteger(32))
+    return 2;
+  return 3;
+}
+
+/// The runtime layout descriptor of a single-level layout:
+///   [ndims, per dim: n, kind, block, naxes, axes..., nfixed, (axis, coord)...]
+SmallVector<int64_t> layoutDescriptor(DistTensorType type) {
+  LevelLayoutAttr level = type.getLayout().getOuter();
+  SmallVector<int64_t> d{type.getRank()};
+  for (auto [n, dim] : llvm::zip(type.getShape(), level.getDims())) {
+    d.push_back(n);
+    d.push_back(static_cast<int64_t>(dim.getKind()));
+    d.push_back(dim.getBlock());
+    d.push_back(dim.getAxes().size());
+    llvm::append_range(d, dim.getAxes());
+  }
+  d.push_back(level.getFixedAxes().size());
+  for (auto [a, c] : llvm::zip(level.getFixedAxes(), level.getFixedCoords())) {
+    d.push_back(a);
+    d.push_back(c);
+  }
+  return d;
+}
+
+/// Static properties of the range of an index variable at a loop level.
+struct StaticRange {
+  bool point = false; // a single value
+  bool full = false;  // all of [0, extent)
+  bool exact = true;  // exactly [lo, lo + size), not a bounding box
+  int64_t maxSize = 1;
+};
+
+/// Dynamic range: [lo, lo + size).
+struct DynRange {
+  Value lo, size;
+  StaticRange info;
+};
+
+/// Everything known about one dist.compute while it is lowered.
+class ComputeLowering {
+public:
+  ComputeLowering(ComputeOp op, IndexStatement &stmt, LoopNest &nest,
+                  llvm::StringMap<int64_t> &extents)
+      : op(op), stmt(stmt), nest(nest), extents(extents) {
+    for (auto &entry : nest.derivations) {
+      const Derivation &d = entry.getValue();
+      for (const std::string &p : d.parents)
+        children[p].push_back(entry.getKey().str());
+    }
+  }
+
+  ComputeOp op;
+  IndexStatement &stmt;
+  LoopNest &nest;
+  llvm::StringMap<int64_t> &extents;
+  /// parent variable -> derived variables.
+  llvm::StringMap<SmallVector<std::string, 2>> children;
+  /// Values of fixed loops (distributed loops and enclosing scf.for ivs).
+  llvm::StringMap<Value> fixed;
+
+  int64_t extentOf(StringRef v) const { return nest.extents.lookup(v); }
+
+  bool isLoop(StringRef v) const { return nest.indexOf(v) >= 0; }
+
+  /// The static shape of the range of `v` when the loops in `fixedSet` are
+  /// fixed and the other loops run over their whole extent.
+  StaticRange staticRange(StringRef v, const llvm::StringSet<> &fixedSet) {
+    StaticRange r;
+    int64_t n = extentOf(v);
+    if (isLoop(v)) {
+      if (fixedSet.contains(v)) {
+        r.point = true;
+        r.maxSize = 1;
+      } else {
+        r.full = true;
+        r.maxSize = n;
+      }
+      return r;
+    }
+    auto it = children.find(v);
+    if (it == children.end() || it->second.empty()) {
+      r.full = true;
+      r.maxSize = n;
+      return r;
+    }
+    const SmallVector<std::string, 2> &kids = it->second;
+    const Derivation &d0 = nest.derivations[kids[0]];
+    switch (d0.kind) {
+    case Derivation::Kind::DivideOuter:
+    case Derivation::Kind::DivideInner:
+    case Derivation::Kind::SplitOuter:
+    case Derivation::Kind::SplitInner: {
+      std::string outer, inner;
+      for (const std::string &k : kids) {
+        auto kind = nest.derivations[k].kind;
+        if (kind == Derivation::Kind::DivideOuter ||
+            kind == Derivation::Kind::SplitOuter)
+          outer = k;
+        else
+          inner = k;
+      }
+      int64_t b = d0.blockSize;
+      StaticRange ro = staticRange(outer, fixedSet);
+      StaticRange ri = staticRange(inner, fixedSet);
+      r.maxSize = std::min(n, (ro.maxSize - 1) * b + ri.maxSize);
+      r.point = ro.point && ri.point;
+      r.full = ro.full && ri.full;
+      r.exact = ro.exact && ri.exact && (ro.point || ri.full);
+      return r;
+    }
+    case Derivation::Kind::Rotated: {
+      StaticRange rr = staticRange(kids[0], fixedSet);
+      r.point = rr.point;
+      r.full = !rr.point;
+      r.exact = rr.point || rr.full;
+      r.maxSize = rr.point ? 1 : n;
+      return r;
+    }
+    case Derivation::Kind::Collapsed: {
+      StaticRange rf = staticRange(kids[0], fixedSet);
+      r.point = rf.point;
+      r.full = !rf.point;
+      r.exact = rf.point || rf.full;
+      r.maxSize = rf.point ? 1 : n;
+      return r;
+    }
+    case Derivation::Kind::Original:
+      break;
+    }
+    r.full = true;
+    r.maxSize = n;
+    return r;
+  }
+
+  // --- dynamic ranges -----------------------------------------------------
+
+  Value cst(OpBuilder &b, int64_t v) {
+    return arith::ConstantIndexOp::create(b, op.getLoc(), v);
+  }
+
+  /// The range of `v` given the fixed loop values in `fixed` (other loops
+  /// run over their whole extent). `guards` collects `value < extent`
+  /// conditions of intermediate variables for point ranges.
+  DynRange range(OpBuilder &b, StringRef v, const llvm::StringSet<> &fixedSet,
+                 SmallVectorImpl<Value> *guards) {
+    Location loc = op.getLoc();
+    DynRange r;
+    r.info = staticRange(v, fixedSet);
+    int64_t n = extentOf(v);
+    if (isLoop(v)) {
+      if (fixedSet.contains(v)) {
+        r.lo = fixed.lookup(v);
+        r.size = cst(b, 1);
+      } else {
+        r.lo = cst(b, 0);
+        r.size = cst(b, n);
+      }
+      return r;
+    }
+    auto it = children.find(v);
+    const SmallVector<std::string, 2> &kids = it->second;
+    const Derivation &d0 = nest.derivations[kids[0]];
+    switch (d0.kind) {
+    case Derivation::Kind::DivideOuter:
+    case Derivation::Kind::DivideInner:
+    case Derivation::Kind::SplitOuter:
+    case Derivation::Kind::SplitInner: {
+      std::string outer, inner;
+      for (const std::string &k : kids) {
+        auto kind = nest.derivations[k].kind;
+        if (kind == Derivation::Kind::DivideOuter ||
+            kind == Derivation::Kind::SplitOuter)
+          outer = k;
+        else
+          inner = k;
+      }
+      Value bb = cst(b, d0.blockSize);
+      DynRange ro = range(b, outer, fixedSet, guards);
+      DynRange ri = range(b, inner, fixedSet, guards);
+      // lo = lo_o * b + lo_i; hi = (lo_o + size_o - 1) * b + lo_i + size_i.
+      Value lo = arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, ro.lo, bb), ri.lo);
+      Value lastO = arith::SubIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, ro.lo, ro.size), cst(b, 1));
+      Value hi = arith::AddIOp::create(
+          b, loc,
+          arith::AddIOp::create(b, loc,
+                                arith::MulIOp::create(b, loc, lastO, bb),
+                                ri.lo),
+          ri.size);
+      hi = arith::MinSIOp::create(b, loc, hi, cst(b, n));
+      Value size = arith::MaxSIOp::create(
+          b, loc, arith::SubIOp::create(b, loc, hi, lo), cst(b, 0));
+      r.lo = lo;
+      r.size = size;
+      if (guards && r.info.point)
+        guards->push_back(arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::slt, lo, cst(b, n)));
+      return r;
+    }
+    case Derivation::Kind::Rotated: {
+      DynRange rr = range(b, kids[0], fixedSet, guards);
+      if (!rr.info.point) {
+        r.lo = cst(b, 0);
+        r.size = cst(b, n);
+        return r;
+      }
+      // t = (r + sum of rotating variables) mod n.
+      Value s = rr.lo;
+      for (const std::string &by : d0.rotatedBy) {
+        DynRange rb = range(b, by, fixedSet, guards);
+        s = arith::AddIOp::create(b, loc, s, rb.lo);
+      }
+      r.lo = arith::RemUIOp::create(b, loc, s, cst(b, n));
+      r.size = cst(b, 1);
+      return r;
+    }
+    case Derivation::Kind::Collapsed: {
+      DynRange rf = range(b, kids[0], fixedSet, guards);
+      if (!rf.info.point) {
+        r.lo = cst(b, 0);
+        r.size = cst(b, n);
+        return r;
+      }
+      const Derivation &dc = nest.derivations[kids[0]];
+      int64_t innerExtent = extentOf(dc.parents[1]);
+      if (v == dc.parents[0])
+        r.lo = arith::DivUIOp::create(b, loc, rf.lo, cst(b, innerExtent));
+      else
+        r.lo = arith::RemUIOp::create(b, loc, rf.lo, cst(b, innerExtent));
+      r.size = cst(b, 1);
+      return r;
+    }
+    case Derivation::Kind::Original:
+      break;
+    }
+    r.lo = cst(b, 0);
+    r.size = cst(b, n);
+    return r;
+  }
+};
+
+/// A buffer holding a box of a tensor: lo and size per tensor dimension.
+struct BoxBuffer {
+  Value memref; // memref<?xT>
+  SmallVector<Value> lo, size;
+};
+
+struct DistMaterializeSPMDPass
+    : public dist::impl::DistMaterializeSPMDBase<DistMaterializeSPMDPass> {
+  using Base::Base;
+
+  ModuleOp module;
+  Type ptrTy, i64Ty, f64Ty, indexTy;
+  unsigned globalCounter = 0;
+  llvm::StringMap<LLVM::GlobalOp> descriptorGlobals;
+  /// dist tensor value -> its local tile (memref<?xT>).
+  IRMapping tiles;
+
+  void runOnOperation() override {
+    module = getOperation();
+    MLIRContext *ctx = &getContext();
+    ptrTy = LLVM::LLVMPointerType::get(ctx);
+    i64Ty = IntegerType::get(ctx, 64);
+    f64Ty = Float64Type::get(ctx);
+    indexTy = IndexType::get(ctx);
+
+    SmallVector<func::FuncOp> funcs;
+    module.walk([&](func::FuncOp f) { funcs.push_back(f); });
+    for (func::FuncOp f : funcs)
+      if (failed(lowerFunction(f)))
+        return signalPassFailure();
+  }
+
+  // --- runtime calls -------------------------------------------------------
+
+  func::FuncOp runtimeFn(StringRef name, TypeRange args, TypeRange results) {
+    if (auto f = module.lookupSymbol<func::FuncOp>(name))
+      return f;
+    OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+    auto f = func::FuncOp::create(b, module.getLoc(), name,
+                                  b.getFunctionType(args, results));
+    f.setPrivate();
+    return f;
+  }
+
+  Value call(OpBuilder &b, Location loc, StringRef name, ValueRange args,
+             TypeRange results = {}) {
+    func::FuncOp f = runtimeFn(name, args.getTypes(), results);
+    auto c = func::CallOp::create(b, loc, f, args);
+    return c.getNumResults() ? c.getResult(0) : Value();
+  }
+
+  Value i64(OpBuilder &b, Location loc, int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, v, 64);
+  }
+  Value idx(OpBuilder &b, Location loc, int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  }
+  Value toI64(OpBuilder &b, Location loc, Value v) {
+    return arith::IndexCastOp::create(b, loc, i64Ty, v);
+  }
+  Value toIndex(OpBuilder &b, Location loc, Value v) {
+    return arith::IndexCastOp::create(b, loc, indexTy, v);
+  }
+
+  /// Aligned pointer of a memref.
+  Value ptrOf(OpBuilder &b, Location loc, Value mem) {
+    Value a = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, mem);
+    return LLVM::IntToPtrOp::create(b, loc, ptrTy, toI64(b, loc, a));
+  }
+
+  /// Pointer to a constant i64 array global holding `values`.
+  Value constArray(OpBuilder &b, Location loc, ArrayRef<int64_t> values) {
+    std::string key;
+    for (int64_t v : values)
+      key += std::to_string(v) + ",";
+    LLVM::GlobalOp global = descriptorGlobals.lookup(key);
+    if (!global) {
+      OpBuilder gb = OpBuilder::atBlockBegin(module.getBody());
+      std::string name;
+      do {
+        name = "__dist_desc_" + std::to_string(globalCounter++);
+      } while (module.lookupSymbol(name));
+      auto arrTy = LLVM::LLVMArrayType::get(i64Ty, values.size());
+      auto attr = DenseElementsAttr::get(
+          RankedTensorType::get({(int64_t)values.size()}, i64Ty), values);
+      global = LLVM::GlobalOp::create(gb, loc, arrTy, /*isConstant=*/true,
+                                      LLVM::Linkage::Internal, name, attr);
+      descriptorGlobals[key] = global;
+    }
+    return LLVM::AddressOfOp::create(b, loc, global);
+  }
+
+  /// Pointer to a constant NUL-terminated string.
+  Value constString(OpBuilder &b, Location loc, StringRef text) {
+    std::string name;
+    do {
+      name = "__dist_str_" + std::to_string(globalCounter++);
+    } while (module.lookupSymbol(name));
+    OpBuilder gb = OpBuilder::atBlockBegin(module.getBody());
+    std::string data = text.str();
+    data.push_back('\0');
+    auto arrTy =
+        LLVM::LLVMArrayType::get(IntegerType::get(b.getContext(), 8),
+                                 data.size());
+    auto global = LLVM::GlobalOp::create(gb, loc, arrTy, /*isConstant=*/true,
+                                         LLVM::Linkage::Internal, name,
+                                         gb.getStringAttr(data));
+    return LLVM::AddressOfOp::create(b, loc, global);
+  }
+
+  /// Stack array of `values` (index) as i64, returned as a pointer; the
+  /// memref is allocated at `allocaPoint` so no allocation happens in loops.
+  Value indexArray(OpBuilder &b, Location loc, Value buffer,
+                   ArrayRef<Value> values) {
+    for (auto [i, v] : llvm::enumerate(values))
+      memref::StoreOp::create(b, loc, toI64(b, loc, v), buffer,
+                              ValueRange{idx(b, loc, i)});
+    return ptrOf(b, loc, buffer);
+  }
+
+  Value gridHandle(OpBuilder &b, Location loc, FlatSymbolRefAttr grid) {
+    return GridHandleOp::create(b, loc, ptrTy, grid);
+  }
+
+  // --- functions -----------------------------------------------------------
+
+  LogicalResult lowerFunction(func::FuncOp f) {
+    bool usesDist = false;
+    f.walk([&](Operation *op) {
+      if (isa<AllocOp, FillOp, ComputeOp, RedistributeOp>(op))
+        usesDist = true;
+    });
+    for (Type t : f.getArgumentTypes())
+      if (isa<DistTensorType>(t))
+        usesDist = true;
+    for (Type t : f.getResultTypes())
+      if (isa<DistTensorType>(t))
+        return f.emitError("functions cannot return distributed tensors; "
+                           "pass the result tensor as an argument");
+    if (!usesDist || f.isExternal())
+      return success();
+
+    // Arguments: distributed tensors become their local tiles.
+    SmallVector<Type> argTypes;
+    for (BlockArgument arg : f.getArguments()) {
+      if (auto t = dyn_cast<DistTensorType>(arg.getType())) {
+        if (failed(checkTensorType(f, t)))
+          return failure();
+        auto tileTy = tileType(t);
+        arg.setType(tileTy);
+        tiles.map(arg, arg);
+      }
+      argTypes.push_back(arg.getType());
+    }
+    f.setType(FunctionType::get(f.getContext(), argTypes, f.getResultTypes()));
+
+    // distrt_init at entry (idempotent); distrt_finalize before main returns.
+    {
+      OpBuilder b = OpBuilder::atBlockBegin(&f.getBody().front());
+      call(b, f.getLoc(), "distrt_init", {});
+      if (f.getSymName() == "main")
+        f.walk([&](func::ReturnOp r) {
+          OpBuilder rb(r);
+          call(rb, r.getLoc(), "distrt_finalize", {});
+        });
+    }
+
+    SmallVector<Operation *> ops;
+    f.walk([&](Operation *op) {
+      if (isa<AllocOp, FillOp, ComputeOp, RedistributeOp>(op))
+        ops.push_back(op);
+    });
+    for (Operation *op : ops) {
+      LogicalResult r = success();
+      if (auto a = dyn_cast<AllocOp>(op))
+        r = lowerAlloc(a);
+      else if (auto fl = dyn_cast<FillOp>(op))
+        r = lowerFill(fl);
+      else if (auto c = dyn_cast<ComputeOp>(op))
+        r = lowerCompute(c);
+      else if (auto rd = dyn_cast<RedistributeOp>(op))
+        r = lowerRedistribute(rd);
+      if (failed(r))
+        return failure();
+    }
+    // Calls passing tiles.
+    WalkResult bad = f.walk([&](func::CallOp c) {
+      for (OpOperand &o : c->getOpOperands())
+        if (Value t = tiles.lookupOrNull(o.get()))
+          o.set(t);
+      return WalkResult::advance();
+    });
+    (void)bad;
+    // Erase the dist ops (in reverse: users before allocations).
+    for (Operation *op : llvm::reverse(ops)) {
+      if (!op->use_empty()) {
+        Operation *user = *op->getUsers().begin();
+        return user->emitError("uses a distributed tensor but cannot be "
+                               "lowered by dist-materialize-spmd");
+      }
+      op->erase();
+    }
+    return success();
+  }
+
+  MemRefType tileType(DistTensorType t) {
+    return MemRefType::get({ShapedType::kDynamic}, t.getElementType());
+  }
+
+  LogicalResult checkTensorType(Operation *where, DistTensorType t) {
+    if (t.getLayout().getLevels().size() != 1)
+      return where->emitError("tensor ")
+             << t << " has a hierarchical layout; dist-materialize-spmd "
+                     "lowers single-level layouts only";
+    auto grid = SymbolTable::lookupNearestSymbolFrom<GridOp>(
+        where, t.getLayout().getGrid());
+    if (!grid)
+      return where->emitError("layout names '")
+             << t.getLayout().getGrid() << "', which is not a dist.grid";
+    if (grid.getNumLevels() != 1)
+      return where->emitError("grid ")
+             << t.getLayout().getGrid()
+             << " is hierarchical; dist-materialize-spmd lowers one-level "
+                "grids only";
+    return success();
+  }
+
+  Value tileOf(Operation *user, Value tensor) {
+    Value t = tiles.lookupOrNull(tensor);
+    if (!t)
+      user->emitError("distributed tensor operand has no local tile; it "
+                      "must be a function argument or a dist.alloc result");
+    return t;
+  }
+
+  LogicalResult lowerAlloc(AllocOp op) {
+    DistTensorType t = op.getResult().getType();
+    if (failed(checkTensorType(op, t)))
+      return failure();
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    Value g = gridHandle(b, loc, t.getLayout().getGrid());
+    Value cap = call(b, loc, "distrt_layout_tile_capacity",
+                     {g, constArray(b, loc, layoutDescriptor(t))}, {i64Ty});
+    Value tile = memref::AllocOp::create(b, loc, tileType(t),
+                                         ValueRange{toIndex(b, loc, cap)});
+    tiles.map(op.getResult(), tile);
+    // Free the tile at the end of the enclosing block.
+    Block *block = op->getBlock();
+    OpBuilder eb(block->getTerminator());
+    memref::DeallocOp::create(eb, loc, tile);
+    return success();
+  }
+
+  LogicalResult lowerFill(FillOp op) {
+    DistTensorType t = op.getTensor().getType();
+    Value tile = tileOf(op, op.getTensor());
+    if (!tile)
+      return failure();
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    Value g = gridHandle(b, loc, t.getLayout().getGrid());
+    call(b, loc, "distrt_layout_fill",
+         {g, constArray(b, loc, layoutDescriptor(t)), ptrOf(b, loc, tile),
+          i64(b, loc, dtypeOf(t.getElementType())),
+          i64(b, loc, (int64_t)op.getSeed())});
+    return success();
+  }
+
+  LogicalResult lowerRedistribute(RedistributeOp op) {
+    DistTensorType st = op.getSource().getType();
+    DistTensorType dt = op.getDest().getType();
+    if (failed(checkTensorType(op, st)) || failed(checkTensorType(op, dt)))
+      return failure();
+    Value s = tileOf(op, op.getSource()), d = tileOf(op, op.getDest());
+    if (!s || !d)
+      return failure();
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    call(b, loc, "distrt_redistribute",
+         {gridHandle(b, loc, st.getLayout().getGrid()),
+          constArray(b, loc, layoutDescriptor(st)), ptrOf(b, loc, s),
+          gridHandle(b, loc, dt.getLayout().getGrid()),
+          constArray(b, loc, layoutDescriptor(dt)), ptrOf(b, loc, d),
+          i64(b, loc, dtypeOf(st.getElementType()))});
+    return success();
+  }
+
+  // --- computations ---------------------------------------------------------
+
+  /// Emits `out op= expr` for one iteration point. `index(x)` gives the
+  /// value of statement variable x; `element(access)` loads an operand.
+  Value emitExpr(OpBuilder &b, Location loc, const IndexExpr *e, Type elt,
+                 function_ref<Value(const Access &)> load) {
+    bool isFloat = isa<FloatType>(elt);
+    switch (e->kind) {
+    case IndexExpr::Kind::Access:
+      return load(e->access);
+    case IndexExpr::Kind::Constant:
+      if (isFloat)
+        return arith::ConstantOp::create(b, loc, elt,
+                                         b.getFloatAttr(elt, e->constant));
+      return arith::ConstantOp::create(
+          b, loc, elt, b.getIntegerAttr(elt, (int64_t)e->constant));
+    case IndexExpr::Kind::Neg: {
+      Value v = emitExpr(b, loc, e->lhs.get(), elt, load);
+      if (isFloat)
+        return arith::NegFOp::create(b, loc, v);
+      Value zero = arith::ConstantOp::create(b, loc, elt,
+                                             b.getIntegerAttr(elt, 0));
+      return arith::SubIOp::create(b, loc, zero, v);
+    }
+    case IndexExpr::Kind::Add:
+    case IndexExpr::Kind::Sub:
+    case IndexExpr::Kind::Mul: {
+      Value l = emitExpr(b, loc, e->lhs.get(), elt, load);
+      Value r = emitExpr(b, loc, e->rhs.get(), elt, load);
+      if (e->kind == IndexExpr::Kind::Add)
+        return isFloat ? (Value)arith::AddFOp::create(b, loc, l, r)
+                       : (Value)arith::AddIOp::create(b, loc, l, r);
+      if (e->kind == IndexExpr::Kind::Sub)
+        return isFloat ? (Value)arith::SubFOp::create(b, loc, l, r)
+                       : (Value)arith::SubIOp::create(b, loc, l, r);
+      return isFloat ? (Value)arith::MulFOp::create(b, loc, l, r)
+                     : (Value)arith::MulIOp::create(b, loc, l, r);
+    }
+    }
+    return {};
+  }
+
+  /// Linear offset of `indices` in a row-major box (lo, size).
+  Value boxOffset(OpBuilder &b, Location loc, const BoxBuffer &box,
+                  ArrayRef<Value> indices) {
+    Value off = idx(b, loc, 0);
+    for (auto [d, x] : llvm::enumerate(indices)) {
+      off = arith::MulIOp::create(b, loc, off, box.size[d]);
+      off = arith::AddIOp::create(b, loc, off,
+                                  arith::SubIOp::create(b, loc, x, box.lo[d]));
+    }
+    return off;
+  }
+
+  /// Emits the scalar update of the statement at the point given by
+  /// `valueOf`, reading and writing the boxes in `boxes`.
+  void emitPointUpdate(OpBuilder &b, Location loc, Type elt,
+                       llvm::StringMap<BoxBuffer> &boxes,
+                       const IndexStatement &stmt,
+                       function_ref<Value(StringRef)> valueOf) {
+    auto indicesOf = [&](const Access &a) {
+      SmallVector<Value> ix;
+      for (const std::string &v : a.indices)
+        ix.push_back(valueOf(v));
+      return ix;
+    };
+    auto load = [&](const Access &a) -> Value {
+      BoxBuffer &box = boxes[a.tensor];
+      Value off = boxOffset(b, loc, box, indicesOf(a));
+      return memref::LoadOp::create(b, loc, box.memref, ValueRange{off});
+    };
+    Value v = emitExpr(b, loc, stmt.rhs.get(), elt, load);
+    BoxBuffer &out = boxes[stmt.lhs.tensor];
+    Value off = boxOffset(b, loc, out, indicesOf(stmt.lhs));
+    Value old = memref::LoadOp::create(b, loc, out.memref, ValueRange{off});
+    Value sum = isa<FloatType>(elt)
+                    ? (Value)arith::AddFOp::create(b, loc, old, v)
+                    : (Value)arith::AddIOp::create(b, loc, old, v);
+    memref::StoreOp::create(b, loc, sum, out.memref, ValueRange{off});
+  }
+
+  LogicalResult lowerCompute(ComputeOp op) {
+    Location loc = op.getLoc();
+    IndexStatement stmt;
+    std::string error;
+    size_t column;
+    if (!parseIndexStatement(op.getStatement(), stmt, error, column))
+      return op.emitOpError("invalid statement: ") << error;
+    llvm::StringMap<DistTensorType> types;
+    llvm::StringMap<Value> values;
+    for (auto [n, v] : llvm::zip(op.getNames(), op.getTensors())) {
+      StringRef name = cast<StringAttr>(n).getValue();
+      types[name] = cast<DistTensorType>(v.getType());
+      values[name] = v;
+    }
+    llvm::StringMap<int64_t> extents;
+    SmallVector<const Access *> all{&stmt.lhs};
+    llvm::append_range(all, stmt.rhsAccesses());
+    for (const Access *a : all)
+      for (auto [d, x] : llvm::enumerate(a->indices))
+        extents[x] = types[a->tensor].getShape()[d];
+
+    // Grid: every tensor on the same one-level grid.
+    DistTensorType outType = types[stmt.lhs.tensor];
+    FlatSymbolRefAttr gridRef = outType.getLayout().getGrid();
+    for (auto &e : types) {
+      if (failed(checkTensorType(op, e.getValue())))
+        return failure();
+      if (e.getValue().getLayout().getGrid() != gridRef)
+        return op.emitOpError("cannot be lowered: tensor '")
+               << e.getKey() << "' lives on "
+               << e.getValue().getLayout().getGrid() << " but '"
+               << stmt.lhs.tensor << "' on " << gridRef
+               << "; redistribute it onto one machine first";
+    }
+    auto grid = SymbolTable::lookupNearestSymbolFrom<GridOp>(op, gridRef);
+    SmallVector<int64_t> gridShape(grid.getShape());
+
+    SmallVector<ScheduleCommand, 8> commands;
+    if (!decodeSchedule(op.getScheduleAttr(), commands, error))
+      return op.emitOpError("malformed schedule: ") << error;
+    llvm::StringMap<SmallVector<int64_t>> machines;
+    machines[gridRef.getValue()] = gridShape;
+    ScheduleError scheduleError;
+    std::optional<LoopNest> maybeNest =
+        applySchedule(stmt, extents, commands, machines, scheduleError);
+    if (!maybeNest)
+      return op.emitOpError("schedule: ") << scheduleError.message;
+    LoopNest &nest = *maybeNest;
+
+    // Distributed loops: outermost, one per grid dimension.
+    SmallVector<const Loop *> distLoops, localLoops;
+    for (const Loop &l : nest.loops) {
+      if (l.distributed) {
+        if (!localLoops.empty())
+          return op.emitOpError("schedule cannot be lowered: loop '")
+                 << l.name << "' is distributed but sits inside loop '"
+                 << localLoops.front()->name
+                 << "'; distributed loops must be the outermost loops";
+        distLoops.push_back(&l);
+      } else {
+        localLoops.push_back(&l);
+      }
+    }
+    SmallVector<int64_t> dimOfLoop;
+    for (auto [i, l] : llvm::enumerate(distLoops))
+      dimOfLoop.push_back(l->gridDim >= 0 ? l->gridDim : (int64_t)i);
+    if (!distLoops.empty()) {
+      if (distLoops.size() != gridShape.size())
+        return op.emitOpError("schedule cannot be lowered: it distributes ")
+               << distLoops.size() << " loop(s) but the tensors' machine "
+               << gridRef << " has " << gridShape.size() << " dimension(s)";
+      for (auto [l, d] : llvm::zip(distLoops, dimOfLoop))
+        if (l->extent != gridShape[d])
+          return op.emitOpError("schedule cannot be lowered: distributed "
+                                "loop '")
+                 << l->name << "' has " << l->extent
+                 << " iterations but grid dimension " << d << " of "
+                 << gridRef << " has extent " << gridShape[d];
+    }
+
+    // Communication levels: 0 = once per rank, k = inside local loop k.
+    llvm::StringMap<unsigned> level;
+    for (const std::string &t : stmt.tensorNames()) {
+      level[t] = 0;
+      auto it = nest.communicateAt.find(t);
+      if (it == nest.communicateAt.end())
+        continue;
+      for (auto [k, l] : llvm::enumerate(localLoops))
+        if (l->name == it->second)
+          level[t] = k + 1;
+    }
+    unsigned leafLevel = localLoops.size();
+    bool gemmLeaf = nest.kernel == "gemm";
+    if (gemmLeaf)
+      leafLevel = localLoops.size() - nest.substituteVars.size();
+
+    ComputeLowering cl(op, stmt, nest, extents);
+    OpBuilder b(op);
+    Type elt = outType.getElementType();
+    int64_t dtype = dtypeOf(elt);
+    Value g = gridHandle(b, loc, gridRef);
+    Value timer;
+    if (timing)
+      timer = call(b, loc, "distrt_wtime", {}, {f64Ty});
+
+    // Grid coordinates give the distributed loops' values.
+    for (auto [l, d] : llvm::zip(distLoops, dimOfLoop))
+      cl.fixed[l->name] = toIndex(
+          b, loc, call(b, loc, "distrt_grid_coord", {g, i64(b, loc, d)},
+                       {i64Ty}));
+
+    auto fixedAt = [&](unsigned k) {
+      llvm::StringSet<> s;
+      for (const Loop *l : distLoops)
+        s.insert(l->name);
+      for (unsigned i = 0; i < k; ++i)
+        s.insert(localLoops[i]->name);
+      return s;
+    };
+
+    // Buffers, allocated once.
+    llvm::StringMap<BoxBuffer> boxes;
+    llvm::StringMap<Value> loArr, sizeArr;
+    llvm::StringMap<int64_t> capacity;
+    SmallVector<std::string> names = stmt.tensorNames();
+    for (const std::string &t : names) {
+      DistTensorType type = types[t];
+      const Access *acc = &stmt.lhs;
+      for (const Access *a : all)
+        if (a->tensor == t)
+          acc = a;
+      llvm::StringSet<> fs = fixedAt(level[t]);
+      int64_t cap = 1;
+      for (const std::string &x : acc->indices)
+        cap *= cl.staticRange(x, fs).maxSize;
+      capacity[t] = cap;
+      auto bufTy = MemRefType::get({cap}, elt);
+      BoxBuffer box;
+      box.memref = memref::AllocOp::create(b, loc, bufTy);
+      boxes[t] = box;
+      int64_t rank = std::max<int64_t>(type.getRank(), 1);
+      loArr[t] = memref::AllocaOp::create(
+          b, loc, MemRefType::get({rank}, i64Ty));
+      sizeArr[t] = memref::AllocaOp::create(
+          b, loc, MemRefType::get({rank}, i64Ty));
+    }
+
+    // Every tensor must appear with the same index order in all its
+    // accesses for a box to describe it.
+    llvm::StringMap<const Access *> accessOf;
+    for (const Access *a : all) {
+      auto [it, inserted] = accessOf.try_emplace(a->tensor, a);
+      if (!inserted && it->second->indices != a->indices)
+        return op.emitOpError("cannot be lowered: tensor '")
+               << a->tensor
+               << "' is accessed with different index variables in one "
+                  "statement";
+    }
+
+    Value outTile = tileOf(op, values[stmt.lhs.tensor]);
+    if (!outTile)
+      return failure();
+    Value outDesc = constArray(b, loc, layoutDescriptor(outType));
+    // With check and `+=`, keep the output as it was for the reference.
+    Value before;
+    if (check && stmt.accumulate) {
+      before = memref::AllocOp::create(
+          b, loc, MemRefType::get({outType.getNumElements()}, elt));
+      call(b, loc, "distrt_layout_gather",
+           {g, outDesc, ptrOf(b, loc, outTile), i64(b, loc, dtype),
+            ptrOf(b, loc, before), i64(b, loc, 0)});
+    }
+    if (!stmt.accumulate)
+      call(b, loc, "distrt_layout_zero",
+           {g, outDesc, ptrOf(b, loc, outTile), i64(b, loc, dtype)});
+
+    // Emits the fetches (inputs) and zeroing (output) of tensors
+    // communicated at level k, and records their boxes.
+    auto enterLevel = [&](OpBuilder &ib, unsigned k) -> LogicalResult {
+      llvm::StringSet<> fs = fixedAt(k);
+      for (const std::string &t : names) {
+        if (level[t] != k)
+          continue;
+        const Access *acc = accessOf[t];
+        BoxBuffer &box = boxes[t];
+        box.lo.clear();
+        box.size.clear();
+        for (const std::string &x : acc->indices) {
+          DynRange r = cl.range(ib, x, fs, nullptr);
+          box.lo.push_back(r.lo);
+          box.size.push_back(r.size);
+        }
+        SmallVector<Value> lo = box.lo, size = box.size;
+        if (lo.empty()) {
+          lo.push_back(idx(ib, loc, 0));
+          size.push_back(idx(ib, loc, 1));
+        }
+        Value loP = indexArray(ib, loc, loArr[t], lo);
+        Value sizeP = indexArray(ib, loc, sizeArr[t], size);
+        Value tile = tileOf(op, values[t]);
+        if (!tile)
+          return failure();
+        Value desc = constArray(ib, loc, layoutDescriptor(types[t]));
+        if (t == stmt.lhs.tensor) {
+          // Partial results start at zero.
+          Value cap = idx(ib, loc, capacity[t]);
+          Value zero = isa<FloatType>(elt)
+                           ? (Value)arith::ConstantOp::create(
+                                 ib, loc, elt, ib.getFloatAttr(elt, 0.0))
+                           : (Value)arith::ConstantOp::create(
+                                 ib, loc, elt, ib.getIntegerAttr(elt, 0));
+          scf::ForOp::create(ib, loc, idx(ib, loc, 0), cap, idx(ib, loc, 1),
+                             ValueRange{},
+                             [&](OpBuilder &fb, Location l, Value i,
+                                 ValueRange) {
+                               memref::StoreOp::create(fb, l, zero,
+                                                       box.memref,
+                                                       ValueRange{i});
+                               scf::YieldOp::create(fb, l);
+                             });
+        } else {
+          call(ib, loc, "distrt_fetch_box",
+               {g, desc, ptrOf(ib, loc, tile), i64(ib, loc, dtype), loP,
+                sizeP, ptrOf(ib, loc, box.memref)});
+        }
+      }
+      return success();
+    };
+    auto exitLevel = [&](OpBuilder &ib, unsigned k) {
+      const std::string &t = stmt.lhs.tensor;
+      if (level[t] != k)
+        return;
+      BoxBuffer &box = boxes[t];
+      SmallVector<Value> lo = box.lo, size = box.size;
+      if (lo.empty()) {
+        lo.push_back(idx(ib, loc, 0));
+        size.push_back(idx(ib, loc, 1));
+      }
+      Value loP = indexArray(ib, loc, loArr[t], lo);
+      Value sizeP = indexArray(ib, loc, sizeArr[t], size);
+      call(ib, loc, "distrt_accumulate_box",
+           {g, outDesc, ptrOf(ib, loc, outTile), i64(ib, loc, dtype), loP,
+            sizeP, ptrOf(ib, loc, box.memref)});
+    };
+
+    // The leaf: GEMM when the operands fit, scalar loops otherwise.
+    auto emitLeaf = [&](OpBuilder &ib) -> LogicalResult {
+      if (gemmLeaf && succeeded(tryEmitGemm(ib, cl, stmt, boxes, leafLevel,
+                                            fixedAt(leafLevel), elt)))
+        return success();
+      // Scalar loops over the remaining local loops.
+      std::function<void(OpBuilder &, unsigned)> nestLoops =
+          [&](OpBuilder &lb, unsigned k) {
+            if (k == localLoops.size()) {
+              llvm::StringSet<> all = fixedAt(k);
+              SmallVector<Value> guards;
+              llvm::StringMap<Value> vals;
+              for (const std::string &x : stmt.indexVariables()) {
+                DynRange r = cl.range(lb, x, all, &guards);
+                vals[x] = r.lo;
+                guards.push_back(arith::CmpIOp::create(
+                    lb, loc, arith::CmpIPredicate::slt, r.lo,
+                    idx(lb, loc, extents[x])));
+              }
+              Value ok = guards.front();
+              for (Value gv : ArrayRef<Value>(guards).drop_front())
+                ok = arith::AndIOp::create(lb, loc, ok, gv);
+              scf::IfOp::create(lb, loc, ok, [&](OpBuilder &tb, Location l) {
+                emitPointUpdate(tb, l, elt, boxes, stmt,
+                                [&](StringRef x) { return vals[x]; });
+                scf::YieldOp::create(tb, l);
+              });
+              return;
+            }
+            const Loop *l = localLoops[k];
+            scf::ForOp::create(
+                lb, loc, idx(lb, loc, 0), idx(lb, loc, l->extent),
+                idx(lb, loc, 1), ValueRange{},
+                [&](OpBuilder &fb, Location, Value iv, ValueRange) {
+                  cl.fixed[l->name] = iv;
+                  nestLoops(fb, k + 1);
+                  scf::YieldOp::create(fb, loc);
+                });
+          };
+      nestLoops(ib, leafLevel);
+      return success();
+    };
+
+    // The time loops down to the leaf, with communication at each level.
+    bool failedInside = false;
+    std::function<void(OpBuilder &, unsigned)> emitLevel =
+        [&](OpBuilder &lb, unsigned k) {
+          if (failed(enterLevel(lb, k))) {
+            failedInside = true;
+            return;
+          }
+          if (k == leafLevel) {
+            if (failed(emitLeaf(lb)))
+              failedInside = true;
+          } else {
+            const Loop *l = localLoops[k];
+            scf::ForOp::create(
+                lb, loc, idx(lb, loc, 0), idx(lb, loc, l->extent),
+                idx(lb, loc, 1), ValueRange{},
+                [&](OpBuilder &fb, Location, Value iv, ValueRange) {
+                  cl.fixed[l->name] = iv;
+                  emitLevel(fb, k + 1);
+                  scf::YieldOp::create(fb, loc);
+                });
+          }
+          exitLevel(lb, k);
+        };
+    emitLevel(b, 0);
+    if (failedInside)
+      return failure();
+
+    for (const std::string &t : names)
+      memref::DeallocOp::create(b, loc, boxes[t].memref);
+
+    if (timing) {
+      Value end = call(b, loc, "distrt_wtime", {}, {f64Ty});
+      Value secs = arith::SubFOp::create(b, loc, end, timer);
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      stmt.print(os);
+      call(b, loc, "distrt_report_time",
+           {g, constString(b, loc, text), secs});
+    }
+    if (check)
+      emitCheck(b, op, stmt, types, values, g, elt, before);
+    return success();
+  }
+
+  /// A GEMM call for the leaf when the buffers are laid out for it.
+  LogicalResult tryEmitGemm(OpBuilder &b, ComputeLowering &cl,
+                            const IndexStatement &stmt,
+                            llvm::StringMap<BoxBuffer> &boxes,
+                            unsigned leafLevel,
+                            const llvm::StringSet<> &fixedSet, Type elt) {
+    Location loc = cl.op.getLoc();
+    SmallVector<const Access *> ins = stmt.rhsAccesses();
+    if (ins.size() != 2 || !stmt.isPureProduct())
+      return failure();
+    // Constants or negation in the product: use loops.
+    if (stmt.rhs->kind != IndexExpr::Kind::Mul ||
+        stmt.rhs->lhs->kind != IndexExpr::Kind::Access ||
+        stmt.rhs->rhs->kind != IndexExpr::Kind::Access)
+      return failure();
+    // Roles of the leaf variables' origins.
+    std::string m, n, k;
+    for (const std::string &v : cl.nest.substituteVars) {
+      std::string o = cl.nest.originsOf(v).front();
+      auto uses = [&](const Access *a) {
+        return llvm::is_contained(a->indices, o);
+      };
+      if (uses(&stmt.lhs) && uses(ins[0]))
+        m = o;
+      else if (uses(&stmt.lhs) && uses(ins[1]))
+        n = o;
+      else
+        k = o;
+    }
+    // Each role's range at the leaf must be an exact interval, and the
+    // column index of each operand its last dimension.
+    for (const std::string &x : {m, n, k})
+      if (!cl.staticRange(x, fixedSet).exact)
+        return failure();
+    auto lastIs = [](const Access *a, StringRef x) {
+      return !a->indices.empty() && a->indices.back() == x;
+    };
+    if (!lastIs(ins[0], k) || !lastIs(ins[1], n) || !lastIs(&stmt.lhs, n))
+      return failure();
+    // Values of every statement variable at the leaf's origin.
+    llvm::StringMap<DynRange> ranges;
+    for (const std::string &x : stmt.indexVariables())
+      ranges[x] = cl.range(b, x, fixedSet, nullptr);
+    auto pointerAt = [&](const Access *a) {
+      BoxBuffer &box = boxes[a->tensor];
+      SmallVector<Value> at;
+      for (const std::string &x : a->indices)
+        at.push_back(ranges[x].lo);
+      Value off = boxOffset(b, loc, box, at);
+      Value base = ptrOf(b, loc, box.memref);
+      return LLVM::GEPOp::create(b, loc, ptrTy, elt, base,
+                                 ValueRange{toI64(b, loc, off)});
+    };
+    auto strideOf = [&](const Access *a, StringRef x) {
+      BoxBuffer &box = boxes[a->tensor];
+      Value s = idx(b, loc, 1);
+      for (int64_t d = a->indices.size() - 1; d >= 0; --d) {
+        if (a->indices[d] == x)
+          return toI64(b, loc, s);
+        s = arith::MulIOp::create(b, loc, s, box.size[d]);
+      }
+      return toI64(b, loc, s);
+    };
+    if (!elt.isF64() && !elt.isF32())
+      return failure();
+    Value one = arith::ConstantOp::create(b, loc, f64Ty,
+                                          b.getF64FloatAttr(1.0));
+    StringRef fn = elt.isF64() ? "distrt_gemm_f64" : "distrt_gemm_f32";
+    call(b, loc, fn,
+         {toI64(b, loc, ranges[m].size), toI64(b, loc, ranges[n].size),
+          toI64(b, loc, ranges[k].size), one, pointerAt(ins[0]),
+          strideOf(ins[0], m), pointerAt(ins[1]), strideOf(ins[1], k), one,
+          pointerAt(&stmt.lhs), strideOf(&stmt.lhs, m)});
+    (void)leafLevel;
+    return success();
+  }
+
+  /// Reference check on rank 0: gather inputs, compute the unscheduled
+  /// statement, compare with the gathered output.
+  void emitCheck(OpBuilder &b, ComputeOp op, const IndexStatement &stmt,
+                 llvm::StringMap<DistTensorType> &types,
+                 llvm::StringMap<Value> &values, Value g, Type elt,
+                 Value before) {
+    Location loc = op.getLoc();
+    Value rank = call(b, loc, "distrt_grid_rank", {g}, {i64Ty});
+    Value isRoot = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         rank, i64(b, loc, 0));
+    llvm::StringMap<BoxBuffer> globals;
+    SmallVector<std::string> names = stmt.tensorNames();
+    for (const std::string &t : names) {
+      DistTensorType type = types[t];
+      BoxBuffer box;
+      box.memref = t == stmt.lhs.tensor && before
+                       ? before
+                       : (Value)memref::AllocOp::create(
+                             b, loc,
+                             MemRefType::get({type.getNumElements()}, elt));
+      for (int64_t e : type.getShape()) {
+        box.lo.push_back(idx(b, loc, 0));
+        box.size.push_back(idx(b, loc, e));
+      }
+      globals[t] = box;
+      if (t != stmt.lhs.tensor)
+        call(b, loc, "distrt_layout_gather",
+             {g, constArray(b, loc, layoutDescriptor(type)),
+              ptrOf(b, loc, tiles.lookup(values[t])), i64(b, loc, dtypeOf(elt)),
+              ptrOf(b, loc, box.memref), i64(b, loc, 0)});
+    }
+    // Reference on rank 0: the unscheduled statement over whole tensors
+    // (for `+=`, on top of the output as it was before the computation).
+    BoxBuffer &ref = globals[stmt.lhs.tensor];
+    scf::IfOp::create(b, loc, isRoot, [&](OpBuilder &tb, Location l) {
+      Value zero = isa<FloatType>(elt)
+                       ? (Value)arith::ConstantOp::create(
+                             tb, l, elt, tb.getFloatAttr(elt, 0.0))
+                       : (Value)arith::ConstantOp::create(
+                             tb, l, elt, tb.getIntegerAttr(elt, 0));
+      int64_t total = types[stmt.lhs.tensor].getNumElements();
+      if (!stmt.accumulate)
+        scf::ForOp::create(
+            tb, l, idx(tb, l, 0), idx(tb, l, total), idx(tb, l, 1),
+            ValueRange{},
+            [&](OpBuilder &fb, Location fl, Value i, ValueRange) {
+              memref::StoreOp::create(fb, fl, zero, ref.memref,
+                                      ValueRange{i});
+              scf::YieldOp::create(fb, fl);
+            });
+      SmallVector<std::string> vars = stmt.indexVariables();
+      llvm::StringMap<int64_t> ext;
+      SmallVector<const Access *> all{&stmt.lhs};
+      llvm::append_range(all, stmt.rhsAccesses());
+      for (const Access *a : all)
+        for (auto [d, x] : llvm::enumerate(a->indices))
+          ext[x] = types[a->tensor].getShape()[d];
+      llvm::StringMap<Value> vals;
+      std::function<void(OpBuilder &, unsigned)> loops =
+          [&](OpBuilder &lb, unsigned k) {
+            if (k == vars.size()) {
+              emitPointUpdate(lb, l, elt, globals, stmt,
+                              [&](StringRef x) { return vals[x]; });
+              return;
+            }
+            scf::ForOp::create(lb, l, idx(lb, l, 0), idx(lb, l, ext[vars[k]]),
+                               idx(lb, l, 1), ValueRange{},
+                               [&](OpBuilder &fb, Location fl, Value iv,
+                                   ValueRange) {
+                                 vals[vars[k]] = iv;
+                                 loops(fb, k + 1);
+                                 scf::YieldOp::create(fb, fl);
+                               });
+          };
+      loops(tb, 0);
+      scf::YieldOp::create(tb, l);
+    });
+    double tol = tolerance;
+    if (tol < 0)
+      tol = elt.isF64() ? 1e-12 : elt.isF32() ? 1e-4 : 0.0;
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    stmt.print(os);
+    DistTensorType outType = types[stmt.lhs.tensor];
+    call(b, loc, "distrt_check_result",
+         {g, constString(b, loc, text),
+          constArray(b, loc, layoutDescriptor(outType)),
+          ptrOf(b, loc, tiles.lookup(values[stmt.lhs.tensor])),
+          i64(b, loc, dtypeOf(elt)), ptrOf(b, loc, ref.memref),
+          arith::ConstantOp::create(b, loc, f64Ty, b.getF64FloatAttr(tol))},
+         {i64Ty});
+    for (const std::string &t : names)
+      memref::DeallocOp::create(b, loc, globals[t].memref);
+  }
+};
+
+} // namespace

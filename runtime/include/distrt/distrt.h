@@ -1,0 +1,427 @@
+/*===- distrt/distrt.h - dist runtime library public C API ------*- C -*-===*
+ *
+ * distrt is the small C runtime that SPMD programs produced by the dist
+ * compiler link against (-ldistrt).  It provides process grids and their
+ * cached sub-communicators, blocking and non-blocking collectives, point to
+ * point messages, tile descriptors (fill / gather / check), aligned memory,
+ * a local GEMM, timers, and a uniform fatal-error path.
+ *
+ * ABI rules (generated LLVM IR calls these functions directly):
+ *   - every scalar argument and result is int64_t or double;
+ *   - buffers are plain pointers, counts are element counts;
+ *   - no MPI / NCCL type ever appears here (this header never includes
+ *     mpi.h), so it compiles as C and C++ without any MPI headers.
+ *
+ * Error model: every function validates its inputs; any misuse (NULL grid,
+ * bad dtype / op, negative count, axis or root out of range, unknown request
+ * id, ...) or any failed communication call ends the whole job through
+ * distrt_fatal(), which prints
+ *     distrt: fatal: rank R of N: <function>: <message>
+ * to stderr and aborts every rank.  No function returns an error code.
+ *
+ * Initialisation: functions that need the process layout or communicate
+ * (distrt_world_*, distrt_grid_*, distrt_axes_*, all collectives, point to
+ * point, requests, distrt_gather_tensor, distrt_check_tensor, distrt_print_*)
+ * are fatal when called before distrt_init() or after distrt_finalize().
+ * Purely local functions (tile arithmetic, fill, distrt_max_rel_error, memory,
+ * GEMM, timers, distrt_fatal) work at any time.
+ *
+ * Threading: the runtime is not thread safe; call it from one thread
+ * (MPI is initialised with MPI_THREAD_FUNNELED).
+ *
+ * See docs/runtime.md for the full description.
+ *===----------------------------------------------------------------------===*/
+
+#ifndef DISTRT_DISTRT_H
+#define DISTRT_DISTRT_H
+
+#include <stdint.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define DISTRT_NORETURN __attribute__((noreturn))
+#define DISTRT_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#else
+#define DISTRT_NORETURN
+#define DISTRT_PRINTF(fmt, args)
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Version of this API (major * 10000 + minor * 100 + patch). */
+#define DISTRT_API_VERSION 10000
+
+/** Element types (`dtype` arguments). */
+enum {
+  DISTRT_F32 = 0, /**< float   (4 bytes) */
+  DISTRT_F64 = 1, /**< double  (8 bytes) */
+  DISTRT_I32 = 2, /**< int32_t (4 bytes) */
+  DISTRT_I64 = 3  /**< int64_t (8 bytes) */
+};
+
+/** Reduction operators (`op` arguments). */
+enum {
+  DISTRT_SUM = 0,
+  DISTRT_PROD = 1,
+  DISTRT_MIN = 2,
+  DISTRT_MAX = 3
+};
+
+/** Maximum number of grid axes. */
+#define DISTRT_MAX_DIMS 8
+/** Number of timers (ids 0 .. DISTRT_NUM_TIMERS-1). */
+#define DISTRT_NUM_TIMERS 64
+
+/** Opaque process grid. */
+typedef struct distrt_grid distrt_grid;
+
+/*===----------------------------------------------------------------------===*
+ * Lifetime
+ *===----------------------------------------------------------------------===*/
+
+/** Initialise the runtime.  Collective over all processes; idempotent (later
+ *  calls do nothing).
+ *  Selects the communication backend from the environment variable
+ *  DISTRT_BACKEND (`mpi`, the default; `nccl` is not built yet and is fatal).
+ *  The MPI backend calls MPI_Init_thread(MPI_THREAD_FUNNELED) unless MPI is
+ *  already initialised, and sets MPI_ERRORS_RETURN on MPI_COMM_WORLD so that
+ *  every failing MPI call is reported through distrt_fatal().
+ *  Fatal when called after distrt_finalize() finalised MPI. */
+void distrt_init(void);
+
+/** Shut the runtime down: completes (waits for) every outstanding request,
+ *  frees every live grid with its cached communicators, and calls
+ *  MPI_Finalize if distrt_init() initialised MPI.  Idempotent; a no-op if the
+ *  runtime was never initialised.  Collective over all processes. */
+void distrt_finalize(void);
+
+/** Rank of this process in the whole job (0 .. size-1). */
+int64_t distrt_world_rank(void);
+/** Number of processes in the whole job. */
+int64_t distrt_world_size(void);
+
+/*===----------------------------------------------------------------------===*
+ * Process grids
+ *===----------------------------------------------------------------------===*/
+
+/** Create an `ndims`-dimensional grid with extents dims[0..ndims-1].
+ *  Collective over all processes.  Ranks map to coordinates row-major (the
+ *  last axis varies fastest), like MPI_Cart_create with reorder = 0, and the
+ *  grid rank of a process equals its world rank.
+ *  Fatal if ndims < 1, ndims > DISTRT_MAX_DIMS, some dims[i] < 1, or
+ *  product(dims) differs from the world size, e.g.
+ *  "grid 2x2 needs 4 ranks, but the program was started with 3 ranks
+ *  (mpirun -np 4)". */
+distrt_grid *distrt_grid_create(int64_t ndims, const int64_t *dims);
+/** distrt_grid_create with one axis. */
+distrt_grid *distrt_grid_create1(int64_t d0);
+/** distrt_grid_create with two axes. */
+distrt_grid *distrt_grid_create2(int64_t d0, int64_t d1);
+/** distrt_grid_create with three axes. */
+distrt_grid *distrt_grid_create3(int64_t d0, int64_t d1, int64_t d2);
+
+/** Grid cached in `*slot` (a per-grid global in generated code): on the
+ *  first call (or when `*slot` no longer holds a live grid, e.g. after
+ *  distrt_grid_free) creates it with distrt_grid_create(ndims, dims), stores
+ *  it in `*slot` and returns it; later calls return `*slot`.  Collective on
+ *  the calls that create.  Fatal if `*slot` holds a live grid whose shape
+ *  differs from dims. */
+distrt_grid *distrt_grid_lookup(distrt_grid **slot, int64_t ndims,
+                                const int64_t *dims);
+
+/** Free a grid and its cached sub-communicators.  Optional (distrt_finalize
+ *  frees every grid still alive).  Collective over all processes.  Passing a
+ *  NULL, already freed, or unknown pointer is fatal. */
+void distrt_grid_free(distrt_grid *g);
+
+/** Number of axes. */
+int64_t distrt_grid_ndims(const distrt_grid *g);
+/** Extent of `axis` (0 <= axis < ndims). */
+int64_t distrt_grid_dim(const distrt_grid *g, int64_t axis);
+/** Number of processes in the grid (product of the extents). */
+int64_t distrt_grid_size(const distrt_grid *g);
+/** Grid rank of this process (equals its world rank). */
+int64_t distrt_grid_rank(const distrt_grid *g);
+/** Coordinate of this process on `axis`. */
+int64_t distrt_grid_coord(const distrt_grid *g, int64_t axis);
+/** Coordinates of grid rank `rank`, written to coords[0..ndims-1]. */
+void distrt_grid_coords_of(const distrt_grid *g, int64_t rank, int64_t *coords);
+/** Grid rank of the process at coords[0..ndims-1] (each in range). */
+int64_t distrt_grid_rank_of(const distrt_grid *g, const int64_t *coords);
+
+/** Sub-communicators.  `axes` is a bit mask over grid axes (bit i selects
+ *  axis i).  The group for a mask is the set of processes that agree with
+ *  this process on every coordinate NOT in the mask; ranks within it are
+ *  row-major over the selected axes (lowest selected axis slowest).  The
+ *  communicator is created on first use (collective over the members of the
+ *  group only), cached in the grid, and freed with the grid.  Mask 0 is this
+ *  process alone; the full mask is the whole grid.  Bits >= ndims are fatal. */
+int64_t distrt_axes_size(distrt_grid *g, int64_t axes);
+/** Rank of this process within the `axes` group. */
+int64_t distrt_axes_rank(distrt_grid *g, int64_t axes);
+
+/*===----------------------------------------------------------------------===*
+ * Collectives over the processes spanning `axes`.
+ * Counts are element counts; `root` is a rank within the `axes` group;
+ * `dtype` is a DISTRT_F32.. value, `op` a DISTRT_SUM.. value.  Send and
+ * receive buffers must not overlap.  A buffer may be NULL only when its size
+ * is zero (or where documented as "not read").
+ *===----------------------------------------------------------------------===*/
+
+/** In-place all-reduce of buf[0..count). */
+void distrt_allreduce(distrt_grid *g, int64_t axes, void *buf, int64_t count,
+                      int64_t dtype, int64_t op);
+/** Reduce buf[0..count) to `root`, in place there (other ranks' buf is not
+ *  modified). */
+void distrt_reduce(distrt_grid *g, int64_t axes, void *buf, int64_t count,
+                   int64_t dtype, int64_t op, int64_t root);
+/** Broadcast buf[0..count) from `root`. */
+void distrt_bcast(distrt_grid *g, int64_t axes, void *buf, int64_t count,
+                  int64_t dtype, int64_t root);
+/** All-gather: send has `count` elements, recv gets count * size elements
+ *  ordered by group rank. */
+void distrt_allgather(distrt_grid *g, int64_t axes, const void *send,
+                      void *recv, int64_t count, int64_t dtype);
+/** Reduce-scatter: send has count * size elements; block r (of `count`
+ *  elements) of the reduction lands in recv on group rank r. */
+void distrt_reduce_scatter(distrt_grid *g, int64_t axes, const void *send,
+                           void *recv, int64_t count, int64_t dtype,
+                           int64_t op);
+/** All-to-all: block j (count elements) of send goes to group rank j; recv
+ *  block i comes from group rank i. */
+void distrt_alltoall(distrt_grid *g, int64_t axes, const void *send,
+                     void *recv, int64_t count, int64_t dtype);
+/** Gather `count` elements from every group rank into recv at `root`
+ *  (count * size elements, ordered by rank; recv not read elsewhere). */
+void distrt_gather(distrt_grid *g, int64_t axes, const void *send, void *recv,
+                   int64_t count, int64_t dtype, int64_t root);
+/** Scatter: block r (count elements) of send at `root` lands in recv on
+ *  group rank r (send not read elsewhere). */
+void distrt_scatter(distrt_grid *g, int64_t axes, const void *send,
+                    void *recv, int64_t count, int64_t dtype, int64_t root);
+
+/** Periodic systolic shift along one grid axis, in place: afterwards buf
+ *  holds what the process at coordinate (c + disp) mod dim held before, so
+ *  disp = +1 moves data toward lower coordinates (Cannon's "shift A left").
+ *  Collective over the processes of that axis. */
+void distrt_shift(distrt_grid *g, int64_t axis, int64_t disp, void *buf,
+                  int64_t count, int64_t dtype);
+
+/** Blocking send to grid rank `dest` (tag >= 0). */
+void distrt_send(distrt_grid *g, const void *buf, int64_t count, int64_t dtype,
+                 int64_t dest, int64_t tag);
+/** Blocking receive from grid rank `src`; the message must hold exactly
+ *  `count` elements (fewer or more is fatal). */
+void distrt_recv(distrt_grid *g, void *buf, int64_t count, int64_t dtype,
+                 int64_t src, int64_t tag);
+/** Send `scount` elements to `dest` and receive exactly `rcount` elements
+ *  from `src`, both with `tag`. */
+void distrt_sendrecv(distrt_grid *g, const void *send, int64_t scount,
+                     int64_t dest, void *recv, int64_t rcount, int64_t src,
+                     int64_t dtype, int64_t tag);
+/** Barrier over the processes spanning `axes`. */
+void distrt_barrier(distrt_grid *g, int64_t axes);
+
+/*===----------------------------------------------------------------------===*
+ * Non-blocking operations.  They return a request id (> 0) that must be
+ * completed exactly once with distrt_wait (or distrt_waitall).  Buffers must
+ * stay valid and untouched until completion.
+ *===----------------------------------------------------------------------===*/
+
+/** Non-blocking distrt_bcast. */
+int64_t distrt_ibcast(distrt_grid *g, int64_t axes, void *buf, int64_t count,
+                      int64_t dtype, int64_t root);
+/** Non-blocking in-place distrt_allreduce. */
+int64_t distrt_iallreduce(distrt_grid *g, int64_t axes, void *buf,
+                          int64_t count, int64_t dtype, int64_t op);
+/** Non-blocking shift, out of place: after completion recv holds the `send`
+ *  of the process at coordinate (c + disp) mod dim on `axis`. */
+int64_t distrt_ishift(distrt_grid *g, int64_t axis, int64_t disp,
+                      const void *send, void *recv, int64_t count,
+                      int64_t dtype);
+/** Complete one request; unknown or already completed ids are fatal. */
+void distrt_wait(int64_t request);
+/** Complete every outstanding request, in issue order. */
+void distrt_waitall(void);
+
+/*===----------------------------------------------------------------------===*
+ * Tiles and tensor descriptors.
+ *
+ * Each tensor dimension d is described by (n = global extent,
+ * p = processes over which it is split, c = this process's coordinate among
+ * them (0 <= c < p), b = block size): global index g is owned by c iff
+ * (g / b) % p == c.  Blocked: b = ceil(n / p); cyclic: b = 1; block-cyclic:
+ * any b; replicated / unsplit: p = 1, c = 0, b = n.  b must be >= 1, except
+ * that b = 0 is accepted when n = 0.  Local index l <-> global index
+ * g = (l / b) * (b * p) + c * b + (l % b).  A local tile is dense row-major
+ * with the local extents.  Arrays shape/procs/coords/blocks have ndims
+ * entries (0 <= ndims <= DISTRT_MAX_DIMS; ndims = 0 is a scalar).
+ *===----------------------------------------------------------------------===*/
+
+/** Number of global indices in [0, n) owned by coordinate c. */
+int64_t distrt_local_extent(int64_t n, int64_t p, int64_t c, int64_t b);
+/** Global index of local index l. */
+int64_t distrt_local_to_global(int64_t l, int64_t p, int64_t c, int64_t b);
+
+/** Deterministic value of the global element with row-major linear index
+ *  `linear` for `seed` (splitmix64 hash).  The result is k / 2^23 - 1 for an
+ *  integer k in [0, 2^24), i.e. in [-1, 1) and exactly representable as a
+ *  float, so F32 and F64 fills hold the same numbers.  Integer dtypes store
+ *  floor(8 * value), an integer in [-8, 8). */
+double distrt_value(int64_t seed, int64_t linear);
+/** Fill a local tile with the values distrt_value gives its global elements
+ *  (so the values do not depend on the distribution). */
+void distrt_fill(void *tile, int64_t dtype, int64_t ndims, const int64_t *shape,
+                 const int64_t *procs, const int64_t *coords,
+                 const int64_t *blocks, int64_t seed);
+/** Fill a whole (undistributed) row-major tensor with the same values. */
+void distrt_fill_global(void *buf, int64_t dtype, int64_t ndims,
+                        const int64_t *shape, int64_t seed);
+
+/** Gather every process's tile to grid (= world) rank `root` and assemble
+ *  the global row-major tensor in `global` (only used on root; may be NULL
+ *  elsewhere).  Each process passes its own procs/coords/blocks; dtype,
+ *  ndims and shape must agree everywhere.  Replicated copies must agree
+ *  bitwise, otherwise fatal naming the first disagreeing element; elements
+ *  nobody owns are fatal too.  Collective over the grid. */
+void distrt_gather_tensor(distrt_grid *g, const void *tile, int64_t dtype,
+                          int64_t ndims, const int64_t *shape,
+                          const int64_t *procs, const int64_t *coords,
+                          const int64_t *blocks, void *global, int64_t root);
+
+/** Normwise relative error max_i |a_i - ref_i| / max(max_i |ref_i|, DBL_MIN)
+ *  over `count` elements; 0 when equal, NaN if any element of `a` or `ref` is
+ *  NaN (and the two differ), so that a NaN never passes a tolerance test. */
+double distrt_max_rel_error(const void *a, const void *ref, int64_t count,
+                            int64_t dtype);
+
+/** Collective check: gathers the tensor to grid rank 0 (as
+ *  distrt_gather_tensor), compares it with `ref` (the global tensor, read on
+ *  rank 0 only) and prints on rank 0
+ *    "distrt: check <name>: max relative error <e> (tolerance <tol>): PASS"
+ *  (or FAIL when the error exceeds tol or is NaN).  Returns 1 on pass and 0
+ *  on fail, on every rank.  `name` may be NULL ("tensor"). */
+int64_t distrt_check_tensor(distrt_grid *g, const char *name, const void *tile,
+                            int64_t dtype, int64_t ndims, const int64_t *shape,
+                            const int64_t *procs, const int64_t *coords,
+                            const int64_t *blocks, const void *ref, double tol);
+
+/*===----------------------------------------------------------------------===*
+ * Memory
+ *===----------------------------------------------------------------------===*/
+
+/** Allocate `bytes` bytes aligned to 64 bytes (a zero size gives a valid
+ *  unique pointer).  Fatal naming the size on failure or negative size. */
+void *distrt_alloc(int64_t bytes);
+/** Free memory from distrt_alloc (NULL is ignored). */
+void distrt_free(void *p);
+
+/*===----------------------------------------------------------------------===*
+ * Local GEMM, row-major: C[m x n] = alpha * A[m x k] * B[k x n] + beta * C.
+ * lda >= max(1,k), ldb >= max(1,n), ldc >= max(1,n).  Uses cblas (OpenBLAS).
+ *===----------------------------------------------------------------------===*/
+
+void distrt_gemm_f64(int64_t m, int64_t n, int64_t k, double alpha,
+                     const double *a, int64_t lda, const double *b, int64_t ldb,
+                     double beta, double *c, int64_t ldc);
+void distrt_gemm_f32(int64_t m, int64_t n, int64_t k, double alpha,
+                     const float *a, int64_t lda, const float *b, int64_t ldb,
+                     double beta, float *c, int64_t ldc);
+
+/*===----------------------------------------------------------------------===*
+ * Timers and output
+ *===----------------------------------------------------------------------===*/
+
+/** Wall-clock time in seconds (monotonic clock). */
+double distrt_wtime(void);
+/** Start timer `id` (0 .. 63). */
+void distrt_timer_start(int64_t id);
+/** Stop timer `id`: returns the seconds since its matching start and adds
+ *  them to its total.  Fatal if the timer is not running. */
+double distrt_timer_stop(int64_t id);
+/** Accumulated seconds of timer `id`. */
+double distrt_timer_total(int64_t id);
+
+/** Print "rank R: v0 v1 ...\n" to stdout as one write, then flush. */
+void distrt_print_i64(const int64_t *buf, int64_t n);
+/** Same for doubles, each printed with %.17g. */
+void distrt_print_f64(const double *buf, int64_t n);
+
+/*===----------------------------------------------------------------------===*
+ * Distributed tensors by layout descriptor (what compiled programs use)
+ *===----------------------------------------------------------------------===*/
+
+/* A layout descriptor is the int64 array the compiler emits for a tensor's
+ * layout on a grid:
+ *   [ndims,
+ *    per dimension d: n_d, kind_d, block_d, naxes_d, axes_d[0..naxes_d),
+ *    nfixed, (axis, coord) * nfixed]
+ * kind: 0 not partitioned, 1 blocked (blocks of ceil(n/Q)), 2 cyclic,
+ * 3 block-cyclic with block_d.  A dimension is dealt over the processes of
+ * its grid axes numbered q = c[a0] + P[a0] * (c[a1] + ...) (first axis
+ * fastest); Q is their number.  Axes used by no dimension and not fixed
+ * replicate the tensor; fixed axes restrict the holders to one coordinate.
+ * Tiles are dense row-major over the local extents.  Malformed descriptors
+ * are fatal. */
+
+/** Elements of this process's tile (0 when it holds nothing). */
+int64_t distrt_layout_tile_size(distrt_grid *g, const int64_t *desc);
+/** Largest tile of any process (at least 1): the size to allocate. */
+int64_t distrt_layout_tile_capacity(distrt_grid *g, const int64_t *desc);
+/** Fill this process's tile with distrt_value(seed, row-major global index):
+ *  the same tensor whatever the layout. */
+void distrt_layout_fill(distrt_grid *g, const int64_t *desc, void *tile,
+                        int64_t dtype, int64_t seed);
+/** Set this process's tile to zero. */
+void distrt_layout_zero(distrt_grid *g, const int64_t *desc, void *tile,
+                        int64_t dtype);
+/** Collective over the grid: every process receives, in `out` (row-major,
+ *  extents size[]), the box [lo, lo + size) of the tensor; boxes may differ
+ *  per process and be empty.  An element a process holds is never sent to
+ *  it; otherwise it comes from the holder with the requester's coordinates
+ *  on replicated axes.  One all-to-all-v per call. */
+void distrt_fetch_box(distrt_grid *g, const int64_t *desc, const void *tile,
+                      int64_t dtype, const int64_t *lo, const int64_t *size,
+                      void *out);
+/** Collective over the grid: adds each process's box of partial results
+ *  `in` into the tiles of every holder of those elements (all replicas).
+ *  Contributions are added in rank order, so results are deterministic. */
+void distrt_accumulate_box(distrt_grid *g, const int64_t *desc, void *tile,
+                           int64_t dtype, const int64_t *lo,
+                           const int64_t *size, const void *in);
+/** Collective: copy a tensor from one layout to another (grids of the same
+ *  size; processes matched by rank). */
+void distrt_redistribute(distrt_grid *gs, const int64_t *sdesc,
+                         const void *stile, distrt_grid *gd,
+                         const int64_t *ddesc, void *dtile, int64_t dtype);
+/** Collective: the whole tensor, row-major, into `global` on grid rank
+ *  `root` (ignored elsewhere). */
+void distrt_layout_gather(distrt_grid *g, const int64_t *desc,
+                          const void *tile, int64_t dtype, void *global,
+                          int64_t root);
+/** Collective: gather to rank 0, compare with `ref` (rank 0 only), print
+ *  "dist: check NAME: max relative error E (tolerance T) on N rank(s):
+ *  PASS|FAIL" and return 1 on pass, 0 on failure, on every rank. */
+int64_t distrt_check_result(distrt_grid *g, const char *name,
+                            const int64_t *desc, const void *tile,
+                            int64_t dtype, const void *ref, double tol);
+/** Collective: print "dist: time NAME: T s on N rank(s)" on rank 0, with T
+ *  the maximum of `seconds` over the grid. */
+void distrt_report_time(distrt_grid *g, const char *name, double seconds);
+
+/*===----------------------------------------------------------------------===*
+ * Errors
+ *===----------------------------------------------------------------------===*/
+
+/** Print "distrt: fatal: rank R of N: <op>: <message>" to stderr and abort
+ *  the whole job (MPI_Abort(MPI_COMM_WORLD, 1), or exit(1) when MPI is not
+ *  initialised).  Never returns. */
+void distrt_fatal(const char *op, const char *fmt, ...) DISTRT_NORETURN
+    DISTRT_PRINTF(2, 3);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* DISTRT_DISTRT_H */

@@ -1,0 +1,448 @@
+/*===- backend_mpi.c - MPI implementation of the distrt backend -*- C -*-===*
+ *
+ * Every MPI call is checked; MPI_COMM_WORLD, MPI_COMM_SELF and every
+ * communicator created here use MPI_ERRORS_RETURN so failures come back as
+ * error codes and are reported through distrt_fatal with the public function
+ * name and MPI's error string.
+ *===----------------------------------------------------------------------===*/
+
+#include "internal.h"
+
+#include <limits.h>
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct distrt_bcomm {
+  MPI_Comm comm;
+  int rank;
+  int size;
+};
+
+struct distrt_breq {
+  MPI_Request req[2];
+  int n;
+};
+
+static struct distrt_bcomm mpi_world;
+static int mpi_we_initialized; /* distrt called MPI_Init_thread */
+static int mpi_up;             /* between init and finalize */
+
+static void mpi_fail(const char *op, const char *call, int rc) DISTRT_NORETURN;
+static void mpi_fail(const char *op, const char *call, int rc) {
+  char msg[MPI_MAX_ERROR_STRING + 1];
+  int len = 0;
+  if (MPI_Error_string(rc, msg, &len) != MPI_SUCCESS)
+    len = 0;
+  msg[len] = '\0';
+  distrt_fatal(op, "%s failed (error %d): %s", call, rc,
+               len ? msg : "unknown MPI error");
+}
+
+#define MPICHK(op, name, call)                                                 \
+  do {                                                                         \
+    int rc_ = (call);                                                          \
+    if (rc_ != MPI_SUCCESS)                                                    \
+      mpi_fail(op, name, rc_);                                                 \
+  } while (0)
+
+static MPI_Datatype mpi_type(int64_t dtype) {
+  switch (dtype) {
+  case DISTRT_F32:
+    return MPI_FLOAT;
+  case DISTRT_F64:
+    return MPI_DOUBLE;
+  case DISTRT_I32:
+    return MPI_INT32_T;
+  default:
+    return MPI_INT64_T;
+  }
+}
+
+static MPI_Op mpi_op(int64_t rop) {
+  switch (rop) {
+  case DISTRT_SUM:
+    return MPI_SUM;
+  case DISTRT_PROD:
+    return MPI_PROD;
+  case DISTRT_MIN:
+    return MPI_MIN;
+  default:
+    return MPI_MAX;
+  }
+}
+
+static distrt_bcomm *wrap(const char *op, MPI_Comm c) {
+  distrt_bcomm *b = (distrt_bcomm *)malloc(sizeof *b);
+  if (!b)
+    distrt_fatal(op, "out of memory allocating a communicator handle");
+  b->comm = c;
+  MPICHK(op, "MPI_Comm_set_errhandler",
+         MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN));
+  MPICHK(op, "MPI_Comm_rank", MPI_Comm_rank(c, &b->rank));
+  MPICHK(op, "MPI_Comm_size", MPI_Comm_size(c, &b->size));
+  return b;
+}
+
+/*===-- lifetime ---------------------------------------------------------===*/
+
+static distrt_bcomm *mpi_init(const char *op) {
+  int flag = 0;
+  MPI_Finalized(&flag);
+  if (flag)
+    distrt_fatal(op, "MPI has already been finalized; the runtime cannot be "
+                     "initialised again");
+  MPI_Initialized(&flag);
+  if (!flag) {
+    int provided = 0;
+    int rc = MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided);
+    if (rc != MPI_SUCCESS)
+      distrt_fatal(op, "MPI_Init_thread failed (error %d)", rc);
+    mpi_we_initialized = 1;
+  }
+  mpi_up = 1;
+  MPICHK(op, "MPI_Comm_set_errhandler",
+         MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+  MPICHK(op, "MPI_Comm_set_errhandler",
+         MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN));
+  mpi_world.comm = MPI_COMM_WORLD;
+  MPICHK(op, "MPI_Comm_rank", MPI_Comm_rank(MPI_COMM_WORLD, &mpi_world.rank));
+  MPICHK(op, "MPI_Comm_size", MPI_Comm_size(MPI_COMM_WORLD, &mpi_world.size));
+  return &mpi_world;
+}
+
+static void mpi_finalize(const char *op) {
+  if (!mpi_up)
+    return;
+  if (mpi_we_initialized)
+    MPICHK(op, "MPI_Finalize", MPI_Finalize());
+  mpi_up = 0;
+}
+
+static int mpi_active(void) {
+  int init = 0, fin = 0;
+  MPI_Initialized(&init);
+  MPI_Finalized(&fin);
+  return init && !fin;
+}
+
+static void mpi_abort(int code) {
+  MPI_Abort(MPI_COMM_WORLD, code);
+  exit(code); /* not reached with a working MPI */
+}
+
+static int64_t mpi_tag_ub(void) {
+  int *ub = NULL;
+  int flag = 0;
+  if (MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag) !=
+          MPI_SUCCESS ||
+      !flag || !ub)
+    return 32767; /* guaranteed minimum */
+  return *ub;
+}
+
+static int64_t mpi_node_size(const char *op) {
+  MPI_Comm node;
+  int n = 1;
+  MPICHK(op, "MPI_Comm_split_type",
+         MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
+                             MPI_INFO_NULL, &node));
+  MPICHK(op, "MPI_Comm_size", MPI_Comm_size(node, &n));
+  MPICHK(op, "MPI_Comm_free", MPI_Comm_free(&node));
+  return n;
+}
+
+/*===-- communicators ----------------------------------------------------===*/
+
+static int64_t mpi_comm_rank(distrt_bcomm *c) { return c->rank; }
+static int64_t mpi_comm_size(distrt_bcomm *c) { return c->size; }
+
+static distrt_bcomm *mpi_comm_dup(const char *op, distrt_bcomm *parent) {
+  MPI_Comm c;
+  MPICHK(op, "MPI_Comm_dup", MPI_Comm_dup(parent->comm, &c));
+  return wrap(op, c);
+}
+
+static distrt_bcomm *mpi_comm_subset(const char *op, distrt_bcomm *parent,
+                                     int64_t n, const int64_t *ranks,
+                                     int64_t tag) {
+  int *r = (int *)malloc((size_t)n * sizeof *r);
+  if (!r)
+    distrt_fatal(op, "out of memory building a process group of %lld ranks",
+                 (long long)n);
+  for (int64_t i = 0; i < n; ++i)
+    r[i] = (int)ranks[i];
+  MPI_Group pg, sg;
+  MPI_Comm c;
+  MPICHK(op, "MPI_Comm_group", MPI_Comm_group(parent->comm, &pg));
+  MPICHK(op, "MPI_Group_incl", MPI_Group_incl(pg, (int)n, r, &sg));
+  MPICHK(op, "MPI_Comm_create_group",
+         MPI_Comm_create_group(parent->comm, sg, (int)tag, &c));
+  MPICHK(op, "MPI_Group_free", MPI_Group_free(&sg));
+  MPICHK(op, "MPI_Group_free", MPI_Group_free(&pg));
+  free(r);
+  if (c == MPI_COMM_NULL)
+    distrt_fatal(op, "MPI_Comm_create_group returned MPI_COMM_NULL for a "
+                     "group containing this process");
+  return wrap(op, c);
+}
+
+static void mpi_comm_free(const char *op, distrt_bcomm *c) {
+  if (!c || c == &mpi_world)
+    return;
+  if (mpi_up)
+    MPICHK(op, "MPI_Comm_free", MPI_Comm_free(&c->comm));
+  free(c);
+}
+
+/*===-- collectives ------------------------------------------------------===*/
+
+static void mpi_allreduce(const char *op, distrt_bcomm *c, void *buf,
+                          int64_t count, int64_t dtype, int64_t rop) {
+  MPICHK(op, "MPI_Allreduce",
+         MPI_Allreduce(MPI_IN_PLACE, buf, (int)count, mpi_type(dtype),
+                       mpi_op(rop), c->comm));
+}
+
+static void mpi_reduce(const char *op, distrt_bcomm *c, void *buf,
+                       int64_t count, int64_t dtype, int64_t rop,
+                       int64_t root) {
+  if (c->rank == root)
+    MPICHK(op, "MPI_Reduce",
+           MPI_Reduce(MPI_IN_PLACE, buf, (int)count, mpi_type(dtype),
+                      mpi_op(rop), (int)root, c->comm));
+  else
+    MPICHK(op, "MPI_Reduce",
+           MPI_Reduce(buf, NULL, (int)count, mpi_type(dtype), mpi_op(rop),
+                      (int)root, c->comm));
+}
+
+static void mpi_bcast(const char *op, distrt_bcomm *c, void *buf,
+                      int64_t count, int64_t dtype, int64_t root) {
+  MPICHK(op, "MPI_Bcast",
+         MPI_Bcast(buf, (int)count, mpi_type(dtype), (int)root, c->comm));
+}
+
+static void mpi_allgather(const char *op, distrt_bcomm *c, const void *send,
+                          void *recv, int64_t count, int64_t dtype) {
+  MPI_Datatype t = mpi_type(dtype);
+  MPICHK(op, "MPI_Allgather",
+         MPI_Allgather(send, (int)count, t, recv, (int)count, t, c->comm));
+}
+
+static void mpi_reduce_scatter(const char *op, distrt_bcomm *c,
+                               const void *send, void *recv, int64_t count,
+                               int64_t dtype, int64_t rop) {
+  MPICHK(op, "MPI_Reduce_scatter_block",
+         MPI_Reduce_scatter_block(send, recv, (int)count, mpi_type(dtype),
+                                  mpi_op(rop), c->comm));
+}
+
+static void mpi_alltoall(const char *op, distrt_bcomm *c, const void *send,
+                         void *recv, int64_t count, int64_t dtype) {
+  MPI_Datatype t = mpi_type(dtype);
+  MPICHK(op, "MPI_Alltoall",
+         MPI_Alltoall(send, (int)count, t, recv, (int)count, t, c->comm));
+}
+
+/* int counts and prefix-sum displacements for MPI_Alltoallv. */
+static int *v_layout(const char *op, const char *what, int n,
+                     const int64_t *counts, int **displs) {
+  int *cnt = (int *)malloc(2 * (size_t)(n ? n : 1) * sizeof *cnt);
+  if (!cnt)
+    distrt_fatal(op, "out of memory for %d %s counts", n, what);
+  int *dsp = cnt + n;
+  int64_t at = 0;
+  for (int i = 0; i < n; ++i) {
+    if (counts[i] < 0 || counts[i] > INT_MAX || at > INT_MAX)
+      distrt_fatal(op,
+                   "%s count %lld for rank %d (at offset %lld) exceeds the "
+                   "MPI backend's int range",
+                   what, (long long)counts[i], i, (long long)at);
+    cnt[i] = (int)counts[i];
+    dsp[i] = (int)at;
+    at += counts[i];
+  }
+  *displs = dsp;
+  return cnt;
+}
+
+static void mpi_alltoallv(const char *op, distrt_bcomm *c, const void *send,
+                          const int64_t *scounts, void *recv,
+                          const int64_t *rcounts, int64_t dtype) {
+  MPI_Datatype t = mpi_type(dtype);
+  int *sd, *rd;
+  int *sc = v_layout(op, "send", c->size, scounts, &sd);
+  int *rc = v_layout(op, "receive", c->size, rcounts, &rd);
+  MPICHK(op, "MPI_Alltoallv",
+         MPI_Alltoallv(send, sc, sd, t, recv, rc, rd, t, c->comm));
+  free(sc);
+  free(rc);
+}
+
+static void mpi_gather(const char *op, distrt_bcomm *c, const void *send,
+                       void *recv, int64_t count, int64_t dtype,
+                       int64_t root) {
+  MPI_Datatype t = mpi_type(dtype);
+  MPICHK(op, "MPI_Gather",
+         MPI_Gather(send, (int)count, t, c->rank == root ? recv : NULL,
+                    (int)count, t, (int)root, c->comm));
+}
+
+static void mpi_scatter(const char *op, distrt_bcomm *c, const void *send,
+                        void *recv, int64_t count, int64_t dtype,
+                        int64_t root) {
+  MPI_Datatype t = mpi_type(dtype);
+  MPICHK(op, "MPI_Scatter",
+         MPI_Scatter(c->rank == root ? send : NULL, (int)count, t, recv,
+                     (int)count, t, (int)root, c->comm));
+}
+
+static void mpi_barrier(const char *op, distrt_bcomm *c) {
+  MPICHK(op, "MPI_Barrier", MPI_Barrier(c->comm));
+}
+
+/*===-- point to point ---------------------------------------------------===*/
+
+static void check_received(const char *op, MPI_Status *st, int64_t count,
+                           int64_t dtype, int64_t src) {
+  int got = 0;
+  MPICHK(op, "MPI_Get_count", MPI_Get_count(st, mpi_type(dtype), &got));
+  if (got != count)
+    distrt_fatal(op,
+                 "expected a message of %lld %s elements from rank %lld, but "
+                 "it held %d",
+                 (long long)count, distrt_dtype_name(dtype), (long long)src,
+                 got);
+}
+
+static void mpi_send(const char *op, distrt_bcomm *c, const void *buf,
+                     int64_t count, int64_t dtype, int64_t dest, int64_t tag) {
+  MPICHK(op, "MPI_Send",
+         MPI_Send(buf, (int)count, mpi_type(dtype), (int)dest, (int)tag,
+                  c->comm));
+}
+
+static void mpi_recv(const char *op, distrt_bcomm *c, void *buf, int64_t count,
+                     int64_t dtype, int64_t src, int64_t tag) {
+  MPI_Status st;
+  MPICHK(op, "MPI_Recv",
+         MPI_Recv(buf, (int)count, mpi_type(dtype), (int)src, (int)tag,
+                  c->comm, &st));
+  check_received(op, &st, count, dtype, src);
+}
+
+static void mpi_sendrecv(const char *op, distrt_bcomm *c, const void *send,
+                         int64_t scount, int64_t dest, void *recv,
+                         int64_t rcount, int64_t src, int64_t dtype,
+                         int64_t tag) {
+  MPI_Status st;
+  MPI_Datatype t = mpi_type(dtype);
+  MPICHK(op, "MPI_Sendrecv",
+         MPI_Sendrecv(send, (int)scount, t, (int)dest, (int)tag, recv,
+                      (int)rcount, t, (int)src, (int)tag, c->comm, &st));
+  check_received(op, &st, rcount, dtype, src);
+}
+
+static void mpi_sendrecv_replace(const char *op, distrt_bcomm *c, void *buf,
+                                 int64_t count, int64_t dtype, int64_t dest,
+                                 int64_t src, int64_t tag) {
+  MPI_Status st;
+  MPICHK(op, "MPI_Sendrecv_replace",
+         MPI_Sendrecv_replace(buf, (int)count, mpi_type(dtype), (int)dest,
+                              (int)tag, (int)src, (int)tag, c->comm, &st));
+}
+
+/*===-- non-blocking -----------------------------------------------------===*/
+
+static distrt_breq *new_req(const char *op) {
+  distrt_breq *r = (distrt_breq *)malloc(sizeof *r);
+  if (!r)
+    distrt_fatal(op, "out of memory allocating a request");
+  r->req[0] = r->req[1] = MPI_REQUEST_NULL;
+  r->n = 0;
+  return r;
+}
+
+static distrt_breq *mpi_ibcast(const char *op, distrt_bcomm *c, void *buf,
+                               int64_t count, int64_t dtype, int64_t root) {
+  distrt_breq *r = new_req(op);
+  MPICHK(op, "MPI_Ibcast",
+         MPI_Ibcast(buf, (int)count, mpi_type(dtype), (int)root, c->comm,
+                    &r->req[0]));
+  r->n = 1;
+  return r;
+}
+
+static distrt_breq *mpi_iallreduce(const char *op, distrt_bcomm *c, void *buf,
+                                   int64_t count, int64_t dtype, int64_t rop) {
+  distrt_breq *r = new_req(op);
+  MPICHK(op, "MPI_Iallreduce",
+         MPI_Iallreduce(MPI_IN_PLACE, buf, (int)count, mpi_type(dtype),
+                        mpi_op(rop), c->comm, &r->req[0]));
+  r->n = 1;
+  return r;
+}
+
+static distrt_breq *mpi_isendrecv(const char *op, distrt_bcomm *c,
+                                  const void *send, int64_t dest, void *recv,
+                                  int64_t src, int64_t count, int64_t dtype,
+                                  int64_t tag) {
+  distrt_breq *r = new_req(op);
+  MPI_Datatype t = mpi_type(dtype);
+  MPICHK(op, "MPI_Irecv",
+         MPI_Irecv(recv, (int)count, t, (int)src, (int)tag, c->comm,
+                   &r->req[0]));
+  MPICHK(op, "MPI_Isend",
+         MPI_Isend(send, (int)count, t, (int)dest, (int)tag, c->comm,
+                   &r->req[1]));
+  r->n = 2;
+  return r;
+}
+
+static void mpi_wait(const char *op, distrt_breq *r) {
+  MPI_Status st[2];
+  int rc = MPI_Waitall(r->n, r->req, st);
+  if (rc == MPI_ERR_IN_STATUS) {
+    for (int i = 0; i < r->n; ++i)
+      if (st[i].MPI_ERROR != MPI_SUCCESS)
+        mpi_fail(op, "MPI_Waitall", st[i].MPI_ERROR);
+  }
+  if (rc != MPI_SUCCESS)
+    mpi_fail(op, "MPI_Waitall", rc);
+  free(r);
+}
+
+const struct distrt_backend distrt_backend_mpi = {
+    .name = "mpi",
+    .init = mpi_init,
+    .finalize = mpi_finalize,
+    .active = mpi_active,
+    .abort = mpi_abort,
+    .max_count = INT_MAX,
+    .tag_ub = mpi_tag_ub,
+    .node_size = mpi_node_size,
+    .comm_rank = mpi_comm_rank,
+    .comm_size = mpi_comm_size,
+    .comm_dup = mpi_comm_dup,
+    .comm_subset = mpi_comm_subset,
+    .comm_free = mpi_comm_free,
+    .allreduce = mpi_allreduce,
+    .reduce = mpi_reduce,
+    .bcast = mpi_bcast,
+    .allgather = mpi_allgather,
+    .reduce_scatter = mpi_reduce_scatter,
+    .alltoall = mpi_alltoall,
+    .alltoallv = mpi_alltoallv,
+    .gather = mpi_gather,
+    .scatter = mpi_scatter,
+    .barrier = mpi_barrier,
+    .send = mpi_send,
+    .recv = mpi_recv,
+    .sendrecv = mpi_sendrecv,
+    .sendrecv_replace = mpi_sendrecv_replace,
+    .ibcast = mpi_ibcast,
+    .iallreduce = mpi_iallreduce,
+    .isendrecv = mpi_isendrecv,
+    .wait = mpi_wait,
+};

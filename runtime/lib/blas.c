@@ -1,0 +1,114 @@
+/*===- blas.c - distrt local GEMM and BLAS threading policy -----*- C -*-===*/
+
+#define _POSIX_C_SOURCE 200809L
+
+#include "internal.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#if DISTRT_HAVE_CBLAS
+#include <cblas.h>
+#endif
+
+/* Called once from distrt_init.  If the BLAS lets us pick its thread count
+ * (OpenBLAS), use DISTRT_BLAS_THREADS if set; otherwise, unless the user set
+ * OPENBLAS_NUM_THREADS / GOTO_NUM_THREADS / OMP_NUM_THREADS, give each rank
+ * an equal share of the node's cores so co-located ranks do not
+ * oversubscribe the machine. */
+void distrt_blas_setup(void) {
+#if DISTRT_HAVE_OPENBLAS_SET_NUM_THREADS
+  const char *op = "distrt_init";
+  const char *env = getenv("DISTRT_BLAS_THREADS");
+  long threads;
+  if (env && *env) {
+    char *end = NULL;
+    threads = strtol(env, &end, 10);
+    if (*end || threads < 1 || threads > 4096)
+      distrt_fatal(op, "DISTRT_BLAS_THREADS='%s' is not a positive integer",
+                   env);
+  } else {
+    if (getenv("OPENBLAS_NUM_THREADS") || getenv("GOTO_NUM_THREADS") ||
+        getenv("OMP_NUM_THREADS"))
+      return;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    int64_t local = distrt_g.be->node_size(op);
+    threads = cpus > 0 && local > 0 ? cpus / (long)local : 1;
+    if (threads < 1)
+      threads = 1;
+  }
+  openblas_set_num_threads((int)threads);
+#endif
+}
+
+static void check_gemm(const char *op, int64_t m, int64_t n, int64_t k,
+                       const void *a, int64_t lda, const void *b, int64_t ldb,
+                       const void *c, int64_t ldc) {
+  if (m < 0 || n < 0 || k < 0)
+    distrt_fatal(op, "negative size (m=%lld, n=%lld, k=%lld)", (long long)m,
+                 (long long)n, (long long)k);
+  if (m > INT_MAX || n > INT_MAX || k > INT_MAX || lda > INT_MAX ||
+      ldb > INT_MAX || ldc > INT_MAX)
+    distrt_fatal(op, "sizes exceed the BLAS integer range (m=%lld, n=%lld, "
+                     "k=%lld, lda=%lld, ldb=%lld, ldc=%lld)",
+                 (long long)m, (long long)n, (long long)k, (long long)lda,
+                 (long long)ldb, (long long)ldc);
+  if (lda < (k > 1 ? k : 1))
+    distrt_fatal(op, "lda=%lld must be >= max(1, k=%lld)", (long long)lda,
+                 (long long)k);
+  if (ldb < (n > 1 ? n : 1))
+    distrt_fatal(op, "ldb=%lld must be >= max(1, n=%lld)", (long long)ldb,
+                 (long long)n);
+  if (ldc < (n > 1 ? n : 1))
+    distrt_fatal(op, "ldc=%lld must be >= max(1, n=%lld)", (long long)ldc,
+                 (long long)n);
+  if (!a && m > 0 && k > 0)
+    distrt_fatal(op, "a is NULL");
+  if (!b && k > 0 && n > 0)
+    distrt_fatal(op, "b is NULL");
+  if (!c && m > 0 && n > 0)
+    distrt_fatal(op, "c is NULL");
+}
+
+#if !DISTRT_HAVE_CBLAS
+/* Fallback when no cblas was found at configure time. */
+#define NAIVE_GEMM(T)                                                          \
+  for (int64_t i = 0; i < m; ++i)                                              \
+    for (int64_t j = 0; j < n; ++j) {                                          \
+      T acc = 0;                                                               \
+      for (int64_t p = 0; p < k; ++p)                                          \
+        acc += a[i * lda + p] * b[p * ldb + j];                                \
+      T old = beta == 0 ? (T)0 : (T)beta * c[i * ldc + j];                     \
+      c[i * ldc + j] = (T)alpha * acc + old;                                   \
+    }
+#endif
+
+void distrt_gemm_f64(int64_t m, int64_t n, int64_t k, double alpha,
+                     const double *a, int64_t lda, const double *b, int64_t ldb,
+                     double beta, double *c, int64_t ldc) {
+  check_gemm("distrt_gemm_f64", m, n, k, a, lda, b, ldb, c, ldc);
+  if (m == 0 || n == 0)
+    return;
+#if DISTRT_HAVE_CBLAS
+  cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)n,
+              (int)k, alpha, a, (int)lda, b, (int)ldb, beta, c, (int)ldc);
+#else
+  NAIVE_GEMM(double)
+#endif
+}
+
+void distrt_gemm_f32(int64_t m, int64_t n, int64_t k, double alpha,
+                     const float *a, int64_t lda, const float *b, int64_t ldb,
+                     double beta, float *c, int64_t ldc) {
+  check_gemm("distrt_gemm_f32", m, n, k, a, lda, b, ldb, c, ldc);
+  if (m == 0 || n == 0)
+    return;
+#if DISTRT_HAVE_CBLAS
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)n,
+              (int)k, (float)alpha, a, (int)lda, b, (int)ldb, (float)beta, c,
+              (int)ldc);
+#else
+  NAIVE_GEMM(float)
+#endif
+}

@@ -1,0 +1,310 @@
+/*===- grid.c - process grids and cached sub-communicators ------*- C -*-===*
+ *
+ * A grid is a row-major (last axis fastest) Cartesian view of the world.
+ * It owns two duplicates of the world communicator (one for user point to
+ * point, one internal) and, lazily, one communicator per axis mask.  Only the
+ * backend interface is used here, never MPI directly.
+ *===----------------------------------------------------------------------===*/
+
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static distrt_grid *live_grids;
+
+static void format_dims(char *out, size_t n, int64_t ndims,
+                        const int64_t *dims) {
+  size_t len = 0;
+  out[0] = '\0';
+  for (int64_t i = 0; i < ndims && len < n; ++i)
+    len += (size_t)snprintf(out + len, n - len, "%s%lld", i ? "x" : "",
+                            (long long)dims[i]);
+}
+
+distrt_grid *distrt_grid_check(const char *op, const distrt_grid *g) {
+  distrt_require_init(op);
+  if (!g)
+    distrt_fatal(op, "grid is NULL");
+  for (distrt_grid *p = live_grids; p; p = p->next)
+    if (p == g)
+      return p;
+  distrt_fatal(op,
+               "%p is not a live grid (already freed, or not created by "
+               "distrt_grid_create)",
+               (const void *)g);
+}
+
+void distrt_grid_check_axis(const char *op, const distrt_grid *g,
+                            int64_t axis) {
+  if (axis < 0 || axis >= g->ndims)
+    distrt_fatal(op, "axis %lld is out of range for a grid with %lld axes",
+                 (long long)axis, (long long)g->ndims);
+}
+
+void distrt_grid_check_mask(const char *op, const distrt_grid *g,
+                            int64_t axes) {
+  if (axes < 0 || axes >= ((int64_t)1 << g->ndims))
+    distrt_fatal(op,
+                 "axes mask 0x%llx selects axes outside the grid's %lld axes "
+                 "(valid masks are 0x0 .. 0x%llx)",
+                 (unsigned long long)axes, (long long)g->ndims,
+                 (unsigned long long)(((int64_t)1 << g->ndims) - 1));
+}
+
+/*===-- creation ---------------------------------------------------------===*/
+
+distrt_grid *distrt_grid_create(int64_t ndims, const int64_t *dims) {
+  const char *op = "distrt_grid_create";
+  distrt_require_init(op);
+  if (ndims < 1 || ndims > DISTRT_MAX_DIMS)
+    distrt_fatal(op, "a grid needs 1 to %d axes, got %lld", DISTRT_MAX_DIMS,
+                 (long long)ndims);
+  if (!dims)
+    distrt_fatal(op, "dims is NULL");
+  char name[DISTRT_MAX_DIMS * 24];
+  format_dims(name, sizeof name, ndims, dims);
+  int64_t size = 1;
+  for (int64_t i = 0; i < ndims; ++i) {
+    if (dims[i] < 1)
+      distrt_fatal(op, "grid %s: the extent of axis %lld is %lld, must be >= 1",
+                   name, (long long)i, (long long)dims[i]);
+    if (__builtin_mul_overflow(size, dims[i], &size))
+      distrt_fatal(op, "grid %s: the number of processes overflows", name);
+  }
+  int64_t world = distrt_g.world_size;
+  if (size != world)
+    distrt_fatal_collective(
+        op,
+        "grid %s needs %lld rank%s, but the program was started with %lld "
+        "rank%s (mpirun -np %lld)",
+        name, (long long)size, size == 1 ? "" : "s", (long long)world,
+        world == 1 ? "" : "s", (long long)size);
+
+  distrt_grid *g = (distrt_grid *)calloc(1, sizeof *g);
+  if (!g)
+    distrt_fatal(op, "out of memory allocating grid %s", name);
+  g->magic = DISTRT_GRID_MAGIC;
+  g->ndims = ndims;
+  g->size = size;
+  g->rank = distrt_g.world_rank;
+  int64_t r = g->rank;
+  for (int64_t i = ndims - 1; i >= 0; --i) {
+    g->dims[i] = dims[i];
+    g->coords[i] = r % dims[i];
+    r /= dims[i];
+  }
+  g->comm = distrt_g.be->comm_dup(op, distrt_g.world);
+  g->icomm = distrt_g.be->comm_dup(op, distrt_g.world);
+  g->next = live_grids;
+  if (live_grids)
+    live_grids->prev = g;
+  live_grids = g;
+  return g;
+}
+
+distrt_grid *distrt_grid_create1(int64_t d0) {
+  int64_t d[1] = {d0};
+  return distrt_grid_create(1, d);
+}
+
+distrt_grid *distrt_grid_create2(int64_t d0, int64_t d1) {
+  int64_t d[2] = {d0, d1};
+  return distrt_grid_create(2, d);
+}
+
+distrt_grid *distrt_grid_create3(int64_t d0, int64_t d1, int64_t d2) {
+  int64_t d[3] = {d0, d1, d2};
+  return distrt_grid_create(3, d);
+}
+
+distrt_grid *distrt_grid_lookup(distrt_grid **slot, int64_t ndims,
+                                const int64_t *dims) {
+  const char *op = "distrt_grid_lookup";
+  distrt_require_init(op);
+  if (!slot)
+    distrt_fatal(op, "slot is NULL");
+  distrt_grid *g = *slot;
+  for (distrt_grid *p = live_grids; g && p; p = p->next)
+    if (p == g) {
+      int same = ndims == g->ndims && dims;
+      for (int64_t i = 0; same && i < ndims; ++i)
+        same = dims[i] == g->dims[i];
+      if (!same) {
+        char have[DISTRT_MAX_DIMS * 24], want[DISTRT_MAX_DIMS * 24];
+        format_dims(have, sizeof have, g->ndims, g->dims);
+        if (dims && ndims >= 1 && ndims <= DISTRT_MAX_DIMS)
+          format_dims(want, sizeof want, ndims, dims);
+        else
+          snprintf(want, sizeof want, "(%lld axes)", (long long)ndims);
+        distrt_fatal(op, "slot %p holds grid %s, but grid %s was requested",
+                     (void *)slot, have, want);
+      }
+      return g;
+    }
+  g = distrt_grid_create(ndims, dims);
+  *slot = g;
+  return g;
+}
+
+static void grid_release(const char *op, distrt_grid *g) {
+  const struct distrt_backend *be = distrt_g.be;
+  for (int i = 0; i < DISTRT_NUM_MASKS; ++i)
+    if (g->sub[i]) {
+      be->comm_free(op, g->sub[i]);
+      g->sub[i] = NULL;
+    }
+  be->comm_free(op, g->icomm);
+  be->comm_free(op, g->comm);
+  if (g->prev)
+    g->prev->next = g->next;
+  else
+    live_grids = g->next;
+  if (g->next)
+    g->next->prev = g->prev;
+  g->magic = 0;
+  free(g);
+}
+
+void distrt_grid_free(distrt_grid *g) {
+  const char *op = "distrt_grid_free";
+  grid_release(op, distrt_grid_check(op, g));
+}
+
+void distrt_grid_free_all(const char *op) {
+  while (live_grids)
+    grid_release(op, live_grids);
+}
+
+/*===-- queries ----------------------------------------------------------===*/
+
+int64_t distrt_grid_ndims(const distrt_grid *g) {
+  return distrt_grid_check("distrt_grid_ndims", g)->ndims;
+}
+
+int64_t distrt_grid_dim(const distrt_grid *g, int64_t axis) {
+  const char *op = "distrt_grid_dim";
+  distrt_grid *G = distrt_grid_check(op, g);
+  distrt_grid_check_axis(op, G, axis);
+  return G->dims[axis];
+}
+
+int64_t distrt_grid_size(const distrt_grid *g) {
+  return distrt_grid_check("distrt_grid_size", g)->size;
+}
+
+int64_t distrt_grid_rank(const distrt_grid *g) {
+  return distrt_grid_check("distrt_grid_rank", g)->rank;
+}
+
+int64_t distrt_grid_coord(const distrt_grid *g, int64_t axis) {
+  const char *op = "distrt_grid_coord";
+  distrt_grid *G = distrt_grid_check(op, g);
+  distrt_grid_check_axis(op, G, axis);
+  return G->coords[axis];
+}
+
+void distrt_grid_coords_of(const distrt_grid *g, int64_t rank,
+                           int64_t *coords) {
+  const char *op = "distrt_grid_coords_of";
+  distrt_grid *G = distrt_grid_check(op, g);
+  if (rank < 0 || rank >= G->size)
+    distrt_fatal(op, "rank %lld is out of range for a grid of %lld processes",
+                 (long long)rank, (long long)G->size);
+  if (!coords)
+    distrt_fatal(op, "coords is NULL");
+  for (int64_t i = G->ndims - 1; i >= 0; --i) {
+    coords[i] = rank % G->dims[i];
+    rank /= G->dims[i];
+  }
+}
+
+int64_t distrt_grid_rank_of(const distrt_grid *g, const int64_t *coords) {
+  const char *op = "distrt_grid_rank_of";
+  distrt_grid *G = distrt_grid_check(op, g);
+  if (!coords)
+    distrt_fatal(op, "coords is NULL");
+  int64_t r = 0;
+  for (int64_t i = 0; i < G->ndims; ++i) {
+    if (coords[i] < 0 || coords[i] >= G->dims[i])
+      distrt_fatal(op,
+                   "coordinate %lld on axis %lld is out of range (extent %lld)",
+                   (long long)coords[i], (long long)i, (long long)G->dims[i]);
+    r = r * G->dims[i] + coords[i];
+  }
+  return r;
+}
+
+/*===-- sub-communicators ------------------------------------------------===*/
+
+int64_t distrt_grid_mask_size(const distrt_grid *g, int64_t axes) {
+  int64_t n = 1;
+  for (int64_t i = 0; i < g->ndims; ++i)
+    if (axes & ((int64_t)1 << i))
+      n *= g->dims[i];
+  return n;
+}
+
+int64_t distrt_grid_mask_rank(const distrt_grid *g, int64_t axes) {
+  int64_t r = 0;
+  for (int64_t i = 0; i < g->ndims; ++i)
+    if (axes & ((int64_t)1 << i))
+      r = r * g->dims[i] + g->coords[i];
+  return r;
+}
+
+int64_t distrt_axes_size(distrt_grid *g, int64_t axes) {
+  const char *op = "distrt_axes_size";
+  distrt_grid *G = distrt_grid_check(op, g);
+  distrt_grid_check_mask(op, G, axes);
+  return distrt_grid_mask_size(G, axes);
+}
+
+int64_t distrt_axes_rank(distrt_grid *g, int64_t axes) {
+  const char *op = "distrt_axes_rank";
+  distrt_grid *G = distrt_grid_check(op, g);
+  distrt_grid_check_mask(op, G, axes);
+  return distrt_grid_mask_rank(G, axes);
+}
+
+distrt_bcomm *distrt_grid_sub(const char *op, distrt_grid *g, int64_t axes) {
+  if (g->sub[axes])
+    return g->sub[axes];
+  const struct distrt_backend *be = distrt_g.be;
+  int64_t n = distrt_grid_mask_size(g, axes);
+  int64_t *ranks = (int64_t *)malloc((size_t)n * sizeof *ranks);
+  if (!ranks)
+    distrt_fatal(op, "out of memory building a group of %lld processes",
+                 (long long)n);
+  /* Member i: this process's coordinates with the selected axes replaced by
+   * the row-major decomposition of i over the selected axes. */
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t c[DISTRT_MAX_DIMS];
+    int64_t rem = i;
+    for (int64_t d = g->ndims - 1; d >= 0; --d) {
+      if (axes & ((int64_t)1 << d)) {
+        c[d] = rem % g->dims[d];
+        rem /= g->dims[d];
+      } else {
+        c[d] = g->coords[d];
+      }
+    }
+    int64_t r = 0;
+    for (int64_t d = 0; d < g->ndims; ++d)
+      r = r * g->dims[d] + c[d];
+    ranks[i] = r;
+  }
+  distrt_bcomm *c = be->comm_subset(op, g->icomm, n, ranks,
+                                    DISTRT_TAG_SUBCOMM_BASE + axes);
+  free(ranks);
+  int64_t want = distrt_grid_mask_rank(g, axes);
+  if (be->comm_size(c) != n || be->comm_rank(c) != want)
+    distrt_fatal(op,
+                 "internal error: sub-communicator for axes 0x%llx has rank "
+                 "%lld of %lld, expected %lld of %lld",
+                 (unsigned long long)axes, (long long)be->comm_rank(c),
+                 (long long)be->comm_size(c), (long long)want, (long long)n);
+  g->sub[axes] = c;
+  return c;
+}

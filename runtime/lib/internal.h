@@ -1,0 +1,189 @@
+/*===- internal.h - distrt internals: backend seam, grid, state --*- C -*-===*
+ *
+ * Not installed.  The public API (distrt.h) is implemented on top of a
+ * communication backend described by `struct distrt_backend`, a table of
+ * function pointers.  The MPI implementation lives in backend_mpi.c; an NCCL
+ * one can be added by providing another table and selecting it in backend.c.
+ *
+ * Backend conventions:
+ *   - `op` is the public function name to report in fatal errors;
+ *   - communicators and requests are opaque backend objects;
+ *   - all arguments have been validated by the public layer (ranks, counts,
+ *     dtypes, ops are in range; counts fit the backend's limit);
+ *   - every failure ends in distrt_fatal(op, ...).
+ *===----------------------------------------------------------------------===*/
+
+#ifndef DISTRT_INTERNAL_H
+#define DISTRT_INTERNAL_H
+
+#include "distrt/distrt.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Opaque backend objects. */
+typedef struct distrt_bcomm distrt_bcomm; /* a communicator */
+typedef struct distrt_breq distrt_breq;   /* an in-flight operation */
+
+struct distrt_backend {
+  const char *name;
+
+  /* Lifetime.  init() returns the world communicator (owned by the backend;
+   * never passed to comm_free). */
+  distrt_bcomm *(*init)(const char *op);
+  void (*finalize)(const char *op);
+  /* 1 while the backend can communicate (between init and finalize). */
+  int (*active)(void);
+  /* Abort every process; used by distrt_fatal. Must not return. */
+  void (*abort)(int code);
+  /* Largest element count a single call accepts. */
+  int64_t max_count;
+  /* Largest valid point-to-point tag. */
+  int64_t (*tag_ub)(void);
+  /* Number of processes of this job sharing this node (>= 1). */
+  int64_t (*node_size)(const char *op);
+
+  /* Communicators. */
+  int64_t (*comm_rank)(distrt_bcomm *c);
+  int64_t (*comm_size)(distrt_bcomm *c);
+  /* Duplicate `parent` (collective over parent). */
+  distrt_bcomm *(*comm_dup)(const char *op, distrt_bcomm *parent);
+  /* Communicator over parent ranks ranks[0..n), in that order (rank i of the
+   * result is parent rank ranks[i]).  Collective over those n processes only;
+   * `tag` distinguishes concurrent creations on the same parent. */
+  distrt_bcomm *(*comm_subset)(const char *op, distrt_bcomm *parent,
+                               int64_t n, const int64_t *ranks, int64_t tag);
+  void (*comm_free)(const char *op, distrt_bcomm *c);
+
+  /* Blocking collectives. */
+  void (*allreduce)(const char *op, distrt_bcomm *c, void *buf, int64_t count,
+                    int64_t dtype, int64_t rop);
+  void (*reduce)(const char *op, distrt_bcomm *c, void *buf, int64_t count,
+                 int64_t dtype, int64_t rop, int64_t root);
+  void (*bcast)(const char *op, distrt_bcomm *c, void *buf, int64_t count,
+                int64_t dtype, int64_t root);
+  void (*allgather)(const char *op, distrt_bcomm *c, const void *send,
+                    void *recv, int64_t count, int64_t dtype);
+  void (*reduce_scatter)(const char *op, distrt_bcomm *c, const void *send,
+                         void *recv, int64_t count, int64_t dtype,
+                         int64_t rop);
+  void (*alltoall)(const char *op, distrt_bcomm *c, const void *send,
+                   void *recv, int64_t count, int64_t dtype);
+  /* Packed all-to-all-v: send holds scounts[0] elements for rank 0, then
+   * scounts[1] for rank 1, ...; recv likewise receives rcounts[i] elements
+   * from rank i, packed in rank order (displacements are prefix sums). */
+  void (*alltoallv)(const char *op, distrt_bcomm *c, const void *send,
+                    const int64_t *scounts, void *recv,
+                    const int64_t *rcounts, int64_t dtype);
+  void (*gather)(const char *op, distrt_bcomm *c, const void *send,
+                 void *recv, int64_t count, int64_t dtype, int64_t root);
+  void (*scatter)(const char *op, distrt_bcomm *c, const void *send,
+                  void *recv, int64_t count, int64_t dtype, int64_t root);
+  void (*barrier)(const char *op, distrt_bcomm *c);
+
+  /* Point to point. recv: the message must hold exactly `count` elements. */
+  void (*send)(const char *op, distrt_bcomm *c, const void *buf,
+               int64_t count, int64_t dtype, int64_t dest, int64_t tag);
+  void (*recv)(const char *op, distrt_bcomm *c, void *buf, int64_t count,
+               int64_t dtype, int64_t src, int64_t tag);
+  void (*sendrecv)(const char *op, distrt_bcomm *c, const void *send,
+                   int64_t scount, int64_t dest, void *recv, int64_t rcount,
+                   int64_t src, int64_t dtype, int64_t tag);
+  void (*sendrecv_replace)(const char *op, distrt_bcomm *c, void *buf,
+                           int64_t count, int64_t dtype, int64_t dest,
+                           int64_t src, int64_t tag);
+
+  /* Non-blocking. */
+  distrt_breq *(*ibcast)(const char *op, distrt_bcomm *c, void *buf,
+                         int64_t count, int64_t dtype, int64_t root);
+  distrt_breq *(*iallreduce)(const char *op, distrt_bcomm *c, void *buf,
+                             int64_t count, int64_t dtype, int64_t rop);
+  distrt_breq *(*isendrecv)(const char *op, distrt_bcomm *c, const void *send,
+                            int64_t dest, void *recv, int64_t src,
+                            int64_t count, int64_t dtype, int64_t tag);
+  /* Complete and release a request. */
+  void (*wait)(const char *op, distrt_breq *r);
+};
+
+/* Backend tables (backend_*.c). */
+extern const struct distrt_backend distrt_backend_mpi;
+/* Backend named by DISTRT_BACKEND (backend.c); fatal if unknown/not built. */
+const struct distrt_backend *distrt_select_backend(const char *op);
+
+/* Process-wide runtime state (core.c). */
+struct distrt_state {
+  int initialized; /* between distrt_init and distrt_finalize */
+  int finalized;   /* distrt_finalize ran and the backend is gone */
+  const struct distrt_backend *be;
+  distrt_bcomm *world;
+  int64_t world_rank;
+  int64_t world_size;
+  int64_t tag_ub;
+};
+extern struct distrt_state distrt_g;
+
+/* Grid (grid.c). */
+#define DISTRT_GRID_MAGIC 0x6469737467726964ULL /* "distgrid" */
+#define DISTRT_NUM_MASKS (1 << DISTRT_MAX_DIMS)
+
+struct distrt_grid {
+  uint64_t magic;
+  int64_t ndims;
+  int64_t dims[DISTRT_MAX_DIMS];
+  int64_t size;
+  int64_t rank;
+  int64_t coords[DISTRT_MAX_DIMS];
+  distrt_bcomm *comm;  /* user point to point */
+  distrt_bcomm *icomm; /* internal: parent of sub-communicators, gathers */
+  distrt_bcomm *sub[DISTRT_NUM_MASKS]; /* cached, by axis mask */
+  struct distrt_grid *prev, *next;     /* list of live grids */
+};
+
+/* Tags of the runtime's own messages.  User point to point uses the grid's
+ * `comm`, never these communicators, so only internal traffic shares them. */
+enum {
+  DISTRT_TAG_SHIFT = 1,         /* shifts, on single-axis sub-communicators */
+  DISTRT_TAG_GATHER = 2,        /* distrt_gather_tensor, on the grid's icomm */
+  DISTRT_TAG_SUBCOMM_BASE = 256 /* + axis mask: sub-communicator creation */
+};
+
+/* Internal helpers. */
+void distrt_require_init(const char *op);
+/* Fatal variant for errors every process detects identically: rank 0
+ * prints and aborts; the others wait briefly so the message appears once. */
+void distrt_fatal_collective(const char *op, const char *fmt, ...)
+    DISTRT_NORETURN DISTRT_PRINTF(2, 3);
+
+/* Validation (core.c); each is fatal with `op` on failure. */
+int64_t distrt_dtype_size(const char *op, int64_t dtype);
+void distrt_check_op(const char *op, int64_t rop);
+void distrt_check_count(const char *op, const char *what, int64_t count);
+void distrt_check_buf(const char *op, const char *what, const void *buf,
+                      int64_t count);
+void distrt_check_no_overlap(const char *op, const char *wa, const void *a,
+                             int64_t abytes, const char *wb, const void *b,
+                             int64_t bbytes);
+/* a * b with overflow check (fatal naming `what`). */
+int64_t distrt_mul(const char *op, const char *what, int64_t a, int64_t b);
+const char *distrt_dtype_name(int64_t dtype);
+
+/* Grid layer (grid.c). */
+distrt_grid *distrt_grid_check(const char *op, const distrt_grid *g);
+void distrt_grid_check_axis(const char *op, const distrt_grid *g,
+                            int64_t axis);
+void distrt_grid_check_mask(const char *op, const distrt_grid *g,
+                            int64_t axes);
+/* Size of / this process's rank in the group spanning `axes` (no checks). */
+int64_t distrt_grid_mask_size(const distrt_grid *g, int64_t axes);
+int64_t distrt_grid_mask_rank(const distrt_grid *g, int64_t axes);
+/* Cached communicator for `axes` (created on first use). */
+distrt_bcomm *distrt_grid_sub(const char *op, distrt_grid *g, int64_t axes);
+void distrt_grid_free_all(const char *op);
+
+/* Request table (comm.c). */
+void distrt_requests_finish_all(const char *op);
+
+/* BLAS threading policy (blas.c). */
+void distrt_blas_setup(void);
+
+#endif /* DISTRT_INTERNAL_H */

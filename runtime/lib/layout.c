@@ -1,0 +1,779 @@
+/*
+ * layout.c - distributed tensors described by layout descriptors: tiles,
+ * deterministic fill, and the general exchanges the compiler uses (fetch a
+ * box, accumulate a box into the owners, redistribute, gather).
+ *
+ * A layout descriptor is the int64 array the compiler emits:
+ *   [ndims,
+ *    per dimension d: n_d, kind_d, block_d, naxes_d, axes_d[0..naxes_d),
+ *    nfixed, (axis, coord) * nfixed]
+ * kind: 0 none (not partitioned), 1 blocked (blocks of ceil(n/Q)), 2 cyclic,
+ * 3 block-cyclic(block). The processes of a dimension's mesh modes are
+ * numbered q = c[a0] + P[a0] * (c[a1] + P[a1] * ...) (first mode fastest);
+ * Q is their number. Grid axes used by no dimension and not fixed replicate
+ * the tensor; fixed axes restrict the holders to one coordinate.
+ *
+ * Every exchange decides who provides an element without communication:
+ * for a requester with coordinates r, the provider of element e has e's
+ * owner digits on the partitioned axes, the fixed coordinates on fixed axes
+ * and r's own coordinates on replicated axes, so data a process holds is
+ * never sent to it. Messages are packed per peer in row-major element order
+ * and exchanged with one all-to-all-v; both sides derive the order from the
+ * (allgathered) boxes, so no indices travel.
+ */
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LMAX DISTRT_MAX_DIMS
+
+typedef struct {
+  int64_t ndims;
+  int64_t n[LMAX], kind[LMAX], block[LMAX], naxes[LMAX], axes[LMAX][LMAX];
+  int64_t Q[LMAX];     /* processes over which the dimension is dealt */
+  int64_t bsz[LMAX];   /* effective block size */
+  int64_t nfixed, faxis[LMAX], fcoord[LMAX];
+  int64_t role[LMAX];  /* per grid axis: -1 replicated, -2 fixed, d: dim d */
+} layout_t;
+
+enum { K_NONE = 0, K_BLOCKED = 1, K_CYCLIC = 2, K_BLOCK_CYCLIC = 3 };
+
+static void parse_layout(const char *op, const distrt_grid *g,
+                         const int64_t *desc, layout_t *L) {
+  if (!desc)
+    distrt_fatal(op, "layout descriptor is NULL");
+  memset(L, 0, sizeof(*L));
+  int64_t pos = 0;
+  L->ndims = desc[pos++];
+  if (L->ndims < 0 || L->ndims > LMAX)
+    distrt_fatal(op, "layout descriptor has %lld dimensions (at most %d)",
+                 (long long)L->ndims, LMAX);
+  for (int64_t a = 0; a < g->ndims; ++a)
+    L->role[a] = -1;
+  for (int64_t d = 0; d < L->ndims; ++d) {
+    L->n[d] = desc[pos++];
+    L->kind[d] = desc[pos++];
+    L->block[d] = desc[pos++];
+    L->naxes[d] = desc[pos++];
+    if (L->n[d] < 1 || L->kind[d] < 0 || L->kind[d] > 3 ||
+        L->naxes[d] < 0 || L->naxes[d] > g->ndims)
+      distrt_fatal(op, "malformed layout descriptor for dimension %lld",
+                   (long long)d);
+    L->Q[d] = 1;
+    for (int64_t i = 0; i < L->naxes[d]; ++i) {
+      int64_t a = desc[pos++];
+      if (a < 0 || a >= g->ndims || L->role[a] != -1)
+        distrt_fatal(op,
+                     "layout uses grid axis %lld, which is out of range for "
+                     "a grid of %lld axes or used twice",
+                     (long long)a, (long long)g->ndims);
+      L->axes[d][i] = a;
+      L->role[a] = d;
+      L->Q[d] *= g->dims[a];
+    }
+    if ((L->naxes[d] == 0) != (L->kind[d] == K_NONE))
+      distrt_fatal(op, "dimension %lld: partition kind and mesh modes "
+                       "disagree", (long long)d);
+    switch (L->kind[d]) {
+    case K_NONE:
+      L->bsz[d] = L->n[d];
+      break;
+    case K_BLOCKED:
+      L->bsz[d] = (L->n[d] + L->Q[d] - 1) / L->Q[d];
+      break;
+    case K_CYCLIC:
+      L->bsz[d] = 1;
+      break;
+    default:
+      if (L->block[d] < 1)
+        distrt_fatal(op, "block-cyclic dimension %lld has block %lld",
+                     (long long)d, (long long)L->block[d]);
+      L->bsz[d] = L->block[d];
+    }
+  }
+  L->nfixed = desc[pos++];
+  if (L->nfixed < 0 || L->nfixed > g->ndims)
+    distrt_fatal(op, "malformed layout descriptor (fixed axes)");
+  for (int64_t i = 0; i < L->nfixed; ++i) {
+    L->faxis[i] = desc[pos++];
+    L->fcoord[i] = desc[pos++];
+    int64_t a = L->faxis[i];
+    if (a < 0 || a >= g->ndims || L->role[a] != -1)
+      distrt_fatal(op, "layout fixes grid axis %lld, out of range or used",
+                   (long long)a);
+    if (L->fcoord[i] < 0 || L->fcoord[i] >= g->dims[a])
+      distrt_fatal(op, "layout fixes grid axis %lld to %lld, outside 0..%lld",
+                   (long long)a, (long long)L->fcoord[i],
+                   (long long)g->dims[a] - 1);
+    L->role[a] = -2;
+  }
+}
+
+/* Linear index q of coordinates c among the mesh modes of dimension d. */
+static int64_t dim_q(const distrt_grid *g, const layout_t *L, int64_t d,
+                     const int64_t *c) {
+  int64_t q = 0;
+  for (int64_t i = L->naxes[d] - 1; i >= 0; --i) {
+    int64_t a = L->axes[d][i];
+    q = q * g->dims[a] + c[a];
+  }
+  return q;
+}
+
+/* Owner index q of global index e in dimension d (partitioned dims). */
+static int64_t owner_q(const layout_t *L, int64_t d, int64_t e) {
+  return (e / L->bsz[d]) % L->Q[d];
+}
+
+static int64_t local_of(const layout_t *L, int64_t d, int64_t e) {
+  if (L->kind[d] == K_NONE)
+    return e;
+  int64_t b = L->bsz[d];
+  return (e / (b * L->Q[d])) * b + e % b;
+}
+
+static int64_t local_extent(const layout_t *L, int64_t d, int64_t q) {
+  if (L->kind[d] == K_NONE)
+    return L->n[d];
+  int64_t b = L->bsz[d], Q = L->Q[d], n = L->n[d];
+  int64_t full = (n / (b * Q)) * b;
+  int64_t rem = n % (b * Q) - q * b;
+  if (rem < 0)
+    rem = 0;
+  if (rem > b)
+    rem = b;
+  return full + rem;
+}
+
+/* Whether process coordinates c hold data (fixed axes match). */
+static int is_holder(const layout_t *L, const int64_t *c) {
+  for (int64_t i = 0; i < L->nfixed; ++i)
+    if (c[L->faxis[i]] != L->fcoord[i])
+      return 0;
+  return 1;
+}
+
+static int64_t tile_size_at(const distrt_grid *g, const layout_t *L,
+                            const int64_t *c) {
+  if (!is_holder(L, c))
+    return 0;
+  int64_t s = 1;
+  for (int64_t d = 0; d < L->ndims; ++d)
+    s *= local_extent(L, d, dim_q(g, L, d, c));
+  return s;
+}
+
+int64_t distrt_layout_tile_size(distrt_grid *g, const int64_t *desc) {
+  const char *op = "distrt_layout_tile_size";
+  distrt_grid_check(op, g);
+  layout_t L;
+  parse_layout(op, g, desc, &L);
+  return tile_size_at(g, &L, g->coords);
+}
+
+int64_t distrt_layout_tile_capacity(distrt_grid *g, const int64_t *desc) {
+  const char *op = "distrt_layout_tile_capacity";
+  distrt_grid_check(op, g);
+  layout_t L;
+  parse_layout(op, g, desc, &L);
+  int64_t best = 1, c[LMAX];
+  for (int64_t r = 0; r < g->size; ++r) {
+    distrt_grid_coords_of(g, r, c);
+    int64_t s = tile_size_at(g, &L, c);
+    if (s > best)
+      best = s;
+  }
+  return best;
+}
+
+/* Local extents and strides of this process's tile. */
+static void tile_shape(const distrt_grid *g, const layout_t *L,
+                       const int64_t *c, int64_t *ext, int64_t *stride) {
+  for (int64_t d = 0; d < L->ndims; ++d)
+    ext[d] = local_extent(L, d, dim_q(g, L, d, c));
+  int64_t s = 1;
+  for (int64_t d = L->ndims - 1; d >= 0; --d) {
+    stride[d] = s;
+    s *= ext[d];
+  }
+}
+
+static void store_value(void *buf, int64_t i, int64_t dtype, double v) {
+  switch (dtype) {
+  case DISTRT_F32: ((float *)buf)[i] = (float)v; break;
+  case DISTRT_F64: ((double *)buf)[i] = v; break;
+  case DISTRT_I32: ((int32_t *)buf)[i] = (int32_t)v; break;
+  default: ((int64_t *)buf)[i] = (int64_t)v; break;
+  }
+}
+
+void distrt_layout_fill(distrt_grid *g, const int64_t *desc, void *tile,
+                        int64_t dtype, int64_t seed) {
+  const char *op = "distrt_layout_fill";
+  distrt_grid_check(op, g);
+  distrt_dtype_size(op, dtype);
+  layout_t L;
+  parse_layout(op, g, desc, &L);
+  if (!is_holder(&L, g->coords))
+    return;
+  int64_t ext[LMAX], stride[LMAX], total = 1;
+  tile_shape(g, &L, g->coords, ext, stride);
+  for (int64_t d = 0; d < L.ndims; ++d)
+    total *= ext[d];
+  if (total > 0)
+    distrt_check_buf(op, "tile", tile, total);
+  int64_t q[LMAX];
+  for (int64_t d = 0; d < L.ndims; ++d)
+    q[d] = dim_q(g, &L, d, g->coords);
+  for (int64_t i = 0; i < total; ++i) {
+    int64_t rest = i, linear = 0;
+    for (int64_t d = 0; d < L.ndims; ++d) {
+      int64_t l = rest / stride[d];
+      rest %= stride[d];
+      int64_t e = L.kind[d] == K_NONE
+                      ? l
+                      : distrt_local_to_global(l, L.Q[d], q[d], L.bsz[d]);
+      linear = linear * L.n[d] + e;
+    }
+    store_value(tile, i, dtype, distrt_value(seed, linear));
+  }
+}
+
+void distrt_layout_zero(distrt_grid *g, const int64_t *desc, void *tile,
+                        int64_t dtype) {
+  const char *op = "distrt_layout_zero";
+  distrt_grid_check(op, g);
+  int64_t es = distrt_dtype_size(op, dtype);
+  layout_t L;
+  parse_layout(op, g, desc, &L);
+  int64_t n = tile_size_at(g, &L, g->coords);
+  if (n > 0) {
+    distrt_check_buf(op, "tile", tile, n);
+    memset(tile, 0, (size_t)(n * es));
+  }
+}
+
+/* ---- general exchange ---------------------------------------------------*/
+
+/* The elements of box (lo, size) whose dimension-d index has owner digit q
+ * on dimension d (all of them for unpartitioned dims), as per-dimension
+ * index lists; returns the number of elements of the product. */
+typedef struct {
+  int64_t *idx[LMAX];
+  int64_t cnt[LMAX];
+} sel_t;
+
+static int64_t select_box(const layout_t *L, const int64_t *lo,
+                          const int64_t *size, const int64_t *qwant,
+                          sel_t *s) {
+  int64_t total = 1;
+  for (int64_t d = 0; d < L->ndims; ++d) {
+    s->idx[d] = malloc(sizeof(int64_t) * (size[d] > 0 ? size[d] : 1));
+    if (!s->idx[d])
+      distrt_fatal("distrt exchange", "out of memory for an index list of "
+                                      "%lld entries", (long long)size[d]);
+    s->cnt[d] = 0;
+    for (int64_t e = lo[d]; e < lo[d] + size[d]; ++e)
+      if (L->kind[d] == K_NONE || owner_q(L, d, e) == qwant[d])
+        s->idx[d][s->cnt[d]++] = e;
+    total *= s->cnt[d];
+  }
+  return total;
+}
+
+static void select_free(const layout_t *L, sel_t *s) {
+  for (int64_t d = 0; d < L->ndims; ++d)
+    free(s->idx[d]);
+}
+
+/* Calls f(k, e[]) for the k-th element (row-major) of the selection. */
+#define FOR_SELECTION(L, s, total, e, k, BODY)                                 \
+  do {                                                                         \
+    int64_t e[LMAX], _pos[LMAX];                                               \
+    for (int64_t _d = 0; _d < (L)->ndims; ++_d)                                \
+      _pos[_d] = 0;                                                            \
+    for (int64_t k = 0; k < (total); ++k) {                                    \
+      for (int64_t _d = 0; _d < (L)->ndims; ++_d)                              \
+        e[_d] = (s)->idx[_d][_pos[_d]];                                        \
+      BODY;                                                                    \
+      for (int64_t _d = (L)->ndims - 1; _d >= 0; --_d) {                       \
+        if (++_pos[_d] < (s)->cnt[_d])                                         \
+          break;                                                               \
+        _pos[_d] = 0;                                                          \
+      }                                                                        \
+    }                                                                          \
+  } while (0)
+
+/* The owner digits of process coordinates c, per dimension. */
+static void digits_of(const distrt_grid *g, const layout_t *L,
+                      const int64_t *c, int64_t *q) {
+  for (int64_t d = 0; d < L->ndims; ++d)
+    q[d] = L->kind[d] == K_NONE ? 0 : dim_q(g, L, d, c);
+}
+
+/* Whether process p provides to requester r: same coordinates on the
+ * replicated axes, p on the fixed coordinates. */
+static int provides_to(const distrt_grid *g, const layout_t *L,
+                       const int64_t *p, const int64_t *r) {
+  for (int64_t a = 0; a < g->ndims; ++a)
+    if (L->role[a] == -1 && p[a] != r[a])
+      return 0;
+  return is_holder(L, p);
+}
+
+/* Rank providing element e to requester coordinates r. */
+static int64_t provider_of(const distrt_grid *g, const layout_t *L,
+                           const int64_t *e, const int64_t *r) {
+  int64_t c[LMAX];
+  for (int64_t a = 0; a < g->ndims; ++a)
+    c[a] = r[a];
+  for (int64_t i = 0; i < L->nfixed; ++i)
+    c[L->faxis[i]] = L->fcoord[i];
+  for (int64_t d = 0; d < L->ndims; ++d) {
+    if (L->kind[d] == K_NONE)
+      continue;
+    int64_t q = owner_q(L, d, e[d]);
+    for (int64_t i = 0; i < L->naxes[d]; ++i) {
+      int64_t a = L->axes[d][i];
+      c[a] = q % g->dims[a];
+      q /= g->dims[a];
+    }
+  }
+  return distrt_grid_rank_of(g, c);
+}
+
+static int64_t tile_offset(const layout_t *L, const int64_t *stride,
+                           const int64_t *e) {
+  int64_t off = 0;
+  for (int64_t d = 0; d < L->ndims; ++d)
+    off += local_of(L, d, e[d]) * stride[d];
+  return off;
+}
+
+static void *xmalloc(const char *op, int64_t bytes) {
+  void *p = malloc(bytes > 0 ? (size_t)bytes : 1);
+  if (!p)
+    distrt_fatal(op, "cannot allocate %lld bytes for an exchange",
+                 (long long)bytes);
+  return p;
+}
+
+static void check_box(const char *op, const layout_t *L, const int64_t *lo,
+                      const int64_t *size) {
+  for (int64_t d = 0; d < L->ndims; ++d)
+    if (size[d] < 0 || (size[d] > 0 && (lo[d] < 0 || lo[d] + size[d] > L->n[d])))
+      distrt_fatal(op, "box [%lld, %lld) of dimension %lld is outside the "
+                       "tensor's extent %lld",
+                   (long long)lo[d], (long long)(lo[d] + size[d]),
+                   (long long)d, (long long)L->n[d]);
+}
+
+static int64_t box_volume(const layout_t *L, const int64_t *size) {
+  int64_t v = 1;
+  for (int64_t d = 0; d < L->ndims; ++d)
+    v *= size[d];
+  return v;
+}
+
+/* All processes' boxes: boxes[p * 2nd + d] = lo, [p * 2nd + nd + d] = size. */
+static int64_t *allgather_boxes(const char *op, distrt_grid *g,
+                                const layout_t *L, const int64_t *lo,
+                                const int64_t *size) {
+  int64_t nd = L->ndims > 0 ? L->ndims : 1;
+  int64_t mine[2 * LMAX];
+  for (int64_t d = 0; d < nd; ++d) {
+    mine[d] = L->ndims ? lo[d] : 0;
+    mine[nd + d] = L->ndims ? size[d] : 1;
+  }
+  int64_t *all = xmalloc(op, (int64_t)sizeof(int64_t) * 2 * nd * g->size);
+  distrt_g.be->allgather(op, g->icomm, mine, all, 2 * nd, DISTRT_I64);
+  return all;
+}
+
+void distrt_fetch_box(distrt_grid *g, const int64_t *desc, const void *tile,
+                      int64_t dtype, const int64_t *lo, const int64_t *size,
+                      void *out) {
+  const char *op = "distrt_fetch_box";
+  distrt_require_init(op);
+  distrt_grid_check(op, g);
+  int64_t es = distrt_dtype_size(op, dtype);
+  layout_t L;
+  parse_layout(op, g, desc, &L);
+  check_box(op, &L, lo, size);
+  int64_t nd = L.ndims > 0 ? L.ndims : 1;
+  int64_t *boxes = allgather_boxes(op, g, &L, lo, size);
+  int64_t P = g->size;
+  int64_t *scount = xmalloc(op, sizeof(int64_t) * P);
+  int64_t *rcount = xmalloc(op, sizeof(int64_t) * P);
+  int64_t ext[LMAX], stride[LMAX], myq[LMAX], c[LMAX];
+  tile_shape(g, &L, g->coords, ext, stride);
+  digits_of(g, &L, g->coords, myq);
+  /* What I send to each requester. */
+  int64_t stotal = 0;
+  for (int64_t p = 0; p < P; ++p) {
+    scount[p] = 0;
+    distrt_grid_coords_of(g, p, c);
+    if (!provides_to(g, &L, g->coords, c))
+      continue;
+    sel_t s;
+    scount[p] = select_box(&L, boxes + p * 2 * nd, boxes + p * 2 * nd + nd,
+                           myq, &s);
+    select_free(&L, &s);
+    stotal += scount[p];
+  }
+  char *sbuf = xmalloc(op, stotal * es);
+  int64_t at = 0;
+  for (int64_t p = 0; p < P; ++p) {
+    if (!scount[p])
+      continue;
+    sel_t s;
+    int64_t n = select_box(&L, boxes + p * 2 * nd, boxes + p * 2 * nd + nd,
+                           myq, &s);
+    FOR_SELECTION(&L, &s, n, e, k, {
+      memcpy(sbuf + (at + k) * es,
+             (const char *)tile + tile_offset(&L, stride, e) * es, (size_t)es);
+    });
+    at += n;
+    select_free(&L, &s);
+  }
+  /* What I receive from each provider: count over my box. */
+  int64_t vol = box_volume(&L, size);
+  if (vol > 0)
+    distrt_check_buf(op, "out", out, vol);
+  for (int64_t p = 0; p < P; ++p)
+    rcount[p] = 0;
+  int64_t *prov = xmalloc(op, sizeof(int64_t) * (vol > 0 ? vol : 1));
+  {
+    int64_t e[LMAX];
+    for (int64_t i = 0; i < vol; ++i) {
+      int64_t rest = i;
+      for (int64_t d = L.ndims - 1; d >= 0; --d) {
+        e[d] = lo[d] + rest % size[d];
+        rest /= size[d];
+      }
+      prov[i] = provider_of(g, &L, e, g->coords);
+      rcount[prov[i]]++;
+    }
+  }
+  int64_t rtotal = 0;
+  for (int64_t p = 0; p < P; ++p)
+    rtotal += rcount[p];
+  char *rbuf = xmalloc(op, rtotal * es);
+  distrt_g.be->alltoallv(op, g->icomm, sbuf, scount, rbuf, rcount, dtype);
+  /* Unpack in my box's row-major order, one cursor per provider. */
+  int64_t *cursor = xmalloc(op, sizeof(int64_t) * P);
+  int64_t off = 0;
+  for (int64_t p = 0; p < P; ++p) {
+    cursor[p] = off;
+    off += rcount[p];
+  }
+  for (int64_t i = 0; i < vol; ++i)
+    memcpy((char *)out + i * es, rbuf + (cursor[prov[i]]++) * es, (size_t)es);
+  free(cursor);
+  free(prov);
+  free(rbuf);
+  free(sbuf);
+  free(rcount);
+  free(scount);
+  free(boxes);
+}
+
+static void add_into(void *dst, const void *src, int64_t dtype) {
+  switch (dtype) {
+  case DISTRT_F32: *(float *)dst += *(const float *)src; break;
+  case DISTRT_F64: *(double *)dst += *(const double *)src; break;
+  case DISTRT_I32: *(int32_t *)dst += *(const int32_t *)src; break;
+  default: *(int64_t *)dst += *(const int64_t *)src; break;
+  }
+}
+
+void distrt_accumulate_box(distrt_grid *g, const int64_t *desc, void *tile,
+                           int64_t dtype, const int64_t *lo,
+                           const int64_t *size, const void *in) {
+  const char *op = "distrt_accumulate_box";
+  distrt_require_init(op);
+  distrt_grid_check(op, g);
+  int64_t es = distrt_dtype_size(op, dtype);
+  layout_t L;
+  parse_layout(op, g, desc, &L);
+  check_box(op, &L, lo, size);
+  int64_t nd = L.ndims > 0 ? L.ndims : 1;
+  int64_t *boxes = allgather_boxes(op, g, &L, lo, size);
+  int64_t P = g->size;
+  int64_t *scount = xmalloc(op, sizeof(int64_t) * P);
+  int64_t *rcount = xmalloc(op, sizeof(int64_t) * P);
+  int64_t c[LMAX], q[LMAX];
+  int64_t vol = box_volume(&L, size);
+  if (vol > 0)
+    distrt_check_buf(op, "in", in, vol);
+  /* Every holder of an element receives its contribution. */
+  int64_t stotal = 0;
+  for (int64_t p = 0; p < P; ++p) {
+    scount[p] = 0;
+    distrt_grid_coords_of(g, p, c);
+    if (!is_holder(&L, c))
+      continue;
+    digits_of(g, &L, c, q);
+    sel_t s;
+    scount[p] = select_box(&L, lo, size, q, &s);
+    select_free(&L, &s);
+    stotal += scount[p];
+  }
+  char *sbuf = xmalloc(op, stotal * es);
+  int64_t at = 0;
+  for (int64_t p = 0; p < P; ++p) {
+    if (!scount[p])
+      continue;
+    distrt_grid_coords_of(g, p, c);
+    digits_of(g, &L, c, q);
+    sel_t s;
+    int64_t n = select_box(&L, lo, size, q, &s);
+    FOR_SELECTION(&L, &s, n, e, k, {
+      int64_t off = 0;
+      for (int64_t d = 0; d < L.ndims; ++d)
+        off = off * size[d] + (e[d] - lo[d]);
+      memcpy(sbuf + (at + k) * es, (const char *)in + off * es, (size_t)es);
+    });
+    at += n;
+    select_free(&L, &s);
+  }
+  /* I receive, from each sender, the elements of its box I hold. */
+  int64_t myq[LMAX], ext[LMAX], stride[LMAX];
+  digits_of(g, &L, g->coords, myq);
+  tile_shape(g, &L, g->coords, ext, stride);
+  int holder = is_holder(&L, g->coords);
+  int64_t rtotal = 0;
+  for (int64_t p = 0; p < P; ++p) {
+    rcount[p] = 0;
+    if (!holder)
+      continue;
+    sel_t s;
+    rcount[p] = select_box(&L, boxes + p * 2 * nd, boxes + p * 2 * nd + nd,
+                           myq, &s);
+    select_free(&L, &s);
+    rtotal += rcount[p];
+  }
+  char *rbuf = xmalloc(op, rtotal * es);
+  distrt_g.be->alltoallv(op, g->icomm, sbuf, scount, rbuf, rcount, dtype);
+  if (holder) {
+    int64_t size_tile = tile_size_at(g, &L, g->coords);
+    if (size_tile > 0)
+      distrt_check_buf(op, "tile", tile, size_tile);
+    at = 0;
+    for (int64_t p = 0; p < P; ++p) {
+      if (!rcount[p])
+        continue;
+      sel_t s;
+      int64_t n = select_box(&L, boxes + p * 2 * nd, boxes + p * 2 * nd + nd,
+                             myq, &s);
+      FOR_SELECTION(&L, &s, n, e, k, {
+        add_into((char *)tile + tile_offset(&L, stride, e) * es,
+                 rbuf + (at + k) * es, dtype);
+      });
+      at += n;
+      select_free(&L, &s);
+    }
+  }
+  free(rbuf);
+  free(sbuf);
+  free(rcount);
+  free(scount);
+  free(boxes);
+}
+
+void distrt_layout_gather(distrt_grid *g, const int64_t *desc,
+                          const void *tile, int64_t dtype, void *global,
+                          int64_t root) {
+  const char *op = "distrt_layout_gather";
+  distrt_grid_check(op, g);
+  layout_t L;
+  parse_layout(op, g, desc, &L);
+  if (root < 0 || root >= g->size)
+    distrt_fatal(op, "root %lld is not a rank of the grid (0..%lld)",
+                 (long long)root, (long long)g->size - 1);
+  int64_t lo[LMAX] = {0}, size[LMAX] = {0};
+  for (int64_t d = 0; d < L.ndims; ++d)
+    size[d] = g->rank == root ? L.n[d] : 0;
+  /* An order-0 tensor is one element, which every process fetches; only
+   * the root keeps it. */
+  int64_t scratch[2];
+  if (L.ndims == 0 && g->rank != root)
+    global = scratch;
+  distrt_fetch_box(g, desc, tile, dtype, lo, size, global);
+}
+
+void distrt_redistribute(distrt_grid *gs, const int64_t *sdesc,
+                         const void *stile, distrt_grid *gd,
+                         const int64_t *ddesc, void *dtile, int64_t dtype) {
+  const char *op = "distrt_redistribute";
+  distrt_require_init(op);
+  distrt_grid_check(op, gs);
+  distrt_grid_check(op, gd);
+  int64_t es = distrt_dtype_size(op, dtype);
+  if (gs->size != gd->size)
+    distrt_fatal(op, "source grid has %lld processes but destination grid "
+                     "%lld; redistribution needs grids of the same size",
+                 (long long)gs->size, (long long)gd->size);
+  layout_t S, D;
+  parse_layout(op, gs, sdesc, &S);
+  parse_layout(op, gd, ddesc, &D);
+  if (S.ndims != D.ndims)
+    distrt_fatal(op, "source has %lld dimensions, destination %lld",
+                 (long long)S.ndims, (long long)D.ndims);
+  for (int64_t d = 0; d < S.ndims; ++d)
+    if (S.n[d] != D.n[d])
+      distrt_fatal(op, "dimension %lld has extent %lld in the source and "
+                       "%lld in the destination",
+                   (long long)d, (long long)S.n[d], (long long)D.n[d]);
+  int64_t P = gs->size;
+  int64_t *scount = xmalloc(op, sizeof(int64_t) * P);
+  int64_t *rcount = xmalloc(op, sizeof(int64_t) * P);
+  int64_t cs[LMAX], cd[LMAX], sq[LMAX], dq[LMAX], myq[LMAX];
+  int64_t sext[LMAX], sstride[LMAX];
+  tile_shape(gs, &S, gs->coords, sext, sstride);
+  digits_of(gs, &S, gs->coords, myq);
+  /* For receiver r: per dimension, the global indices it owns under D that
+   * I own under S (digit match), restricted to replicated/fixed matches. */
+  int64_t stotal = 0;
+  int64_t **sel_idx = xmalloc(op, sizeof(int64_t *) * P * LMAX);
+  int64_t *sel_cnt = xmalloc(op, sizeof(int64_t) * P * LMAX);
+  for (int64_t r = 0; r < P; ++r) {
+    scount[r] = 0;
+    distrt_grid_coords_of(gs, r, cs);
+    distrt_grid_coords_of(gd, r, cd);
+    for (int64_t d = 0; d < LMAX; ++d) {
+      sel_idx[r * LMAX + d] = NULL;
+      sel_cnt[r * LMAX + d] = 0;
+    }
+    if (!is_holder(&D, cd) || !provides_to(gs, &S, gs->coords, cs))
+      continue;
+    digits_of(gd, &D, cd, dq);
+    int64_t n = 1;
+    for (int64_t d = 0; d < S.ndims; ++d) {
+      int64_t *list = xmalloc(op, sizeof(int64_t) * S.n[d]);
+      int64_t cnt = 0;
+      for (int64_t e = 0; e < S.n[d]; ++e)
+        if ((D.kind[d] == K_NONE || owner_q(&D, d, e) == dq[d]) &&
+            (S.kind[d] == K_NONE || owner_q(&S, d, e) == myq[d]))
+          list[cnt++] = e;
+      sel_idx[r * LMAX + d] = list;
+      sel_cnt[r * LMAX + d] = cnt;
+      n *= cnt;
+    }
+    scount[r] = n;
+    stotal += n;
+  }
+  char *sbuf = xmalloc(op, stotal * es);
+  int64_t at = 0;
+  for (int64_t r = 0; r < P; ++r) {
+    if (!scount[r])
+      continue;
+    sel_t s;
+    for (int64_t d = 0; d < S.ndims; ++d) {
+      s.idx[d] = sel_idx[r * LMAX + d];
+      s.cnt[d] = sel_cnt[r * LMAX + d];
+    }
+    FOR_SELECTION(&S, &s, scount[r], e, k, {
+      memcpy(sbuf + (at + k) * es,
+             (const char *)stile + tile_offset(&S, sstride, e) * es,
+             (size_t)es);
+    });
+    at += scount[r];
+  }
+  for (int64_t i = 0; i < P * LMAX; ++i)
+    free(sel_idx[i]);
+  free(sel_idx);
+  free(sel_cnt);
+  /* Receive: my destination tile in local row-major order. */
+  int64_t dext[LMAX], dstride[LMAX];
+  tile_shape(gd, &D, gd->coords, dext, dstride);
+  int holder = is_holder(&D, gd->coords);
+  int64_t vol = 1;
+  for (int64_t d = 0; d < D.ndims; ++d)
+    vol *= dext[d];
+  if (!holder)
+    vol = 0;
+  if (vol > 0)
+    distrt_check_buf(op, "destination tile", dtile, vol);
+  int64_t *prov = xmalloc(op, sizeof(int64_t) * (vol > 0 ? vol : 1));
+  for (int64_t p = 0; p < P; ++p)
+    rcount[p] = 0;
+  digits_of(gd, &D, gd->coords, dq);
+  distrt_grid_coords_of(gs, gs->rank, cs);
+  for (int64_t i = 0; i < vol; ++i) {
+    int64_t rest = i, e[LMAX];
+    for (int64_t d = D.ndims - 1; d >= 0; --d) {
+      int64_t l = rest % dext[d];
+      rest /= dext[d];
+      e[d] = D.kind[d] == K_NONE
+                 ? l
+                 : distrt_local_to_global(l, D.Q[d], dq[d], D.bsz[d]);
+    }
+    prov[i] = provider_of(gs, &S, e, cs);
+    rcount[prov[i]]++;
+  }
+  int64_t rtotal = 0;
+  for (int64_t p = 0; p < P; ++p)
+    rtotal += rcount[p];
+  char *rbuf = xmalloc(op, rtotal * es);
+  distrt_g.be->alltoallv(op, gs->icomm, sbuf, scount, rbuf, rcount, dtype);
+  int64_t *cursor = xmalloc(op, sizeof(int64_t) * P);
+  int64_t off = 0;
+  for (int64_t p = 0; p < P; ++p) {
+    cursor[p] = off;
+    off += rcount[p];
+  }
+  for (int64_t i = 0; i < vol; ++i)
+    memcpy((char *)dtile + i * es, rbuf + (cursor[prov[i]]++) * es,
+           (size_t)es);
+  (void)sq;
+  free(cursor);
+  free(prov);
+  free(rbuf);
+  free(sbuf);
+  free(rcount);
+  free(scount);
+}
+
+int64_t distrt_check_result(distrt_grid *g, const char *name,
+                            const int64_t *desc, const void *tile,
+                            int64_t dtype, const void *ref, double tol) {
+  const char *op = "distrt_check_result";
+  distrt_grid_check(op, g);
+  int64_t es = distrt_dtype_size(op, dtype);
+  layout_t L;
+  parse_layout(op, g, desc, &L);
+  int64_t total = 1;
+  for (int64_t d = 0; d < L.ndims; ++d)
+    total *= L.n[d];
+  void *global = g->rank == 0 ? xmalloc(op, total * es) : NULL;
+  distrt_layout_gather(g, desc, tile, dtype, global, 0);
+  double err[1] = {0.0};
+  int64_t ok[1] = {1};
+  if (g->rank == 0) {
+    err[0] = distrt_max_rel_error(global, ref, total, dtype);
+    ok[0] = err[0] <= tol;
+    printf("dist: check %s: max relative error %.3e (tolerance %.1e) on %lld "
+           "rank(s): %s\n",
+           name ? name : "result", err[0], tol, (long long)g->size,
+           ok[0] ? "PASS" : "FAIL");
+    fflush(stdout);
+    free(global);
+  }
+  distrt_g.be->bcast(op, g->icomm, ok, 1, DISTRT_I64, 0);
+  return ok[0];
+}
+
+void distrt_report_time(distrt_grid *g, const char *name, double seconds) {
+  const char *op = "distrt_report_time";
+  distrt_grid_check(op, g);
+  double t[1] = {seconds};
+  distrt_g.be->allreduce(op, g->icomm, t, 1, DISTRT_F64, DISTRT_MAX);
+  if (g->rank == 0) {
+    printf("dist: time %s: %.6f s on %lld rank(s)\n", name ? name : "kernel",
+           t[0], (long long)g->size);
+    fflush(stdout);
+  }
+}
