@@ -16,3 +16,15 @@ func.func @innerprod(%a: !a, %b: !B, %c: !B) {
       : !a, !B, !B
   return
 }
+
+// Run it: dist-run -np N --check examples/distal/innerprod.mlir
+func.func @main() -> i32 {
+  %a = dist.alloc : !a
+  %b = dist.alloc : !B
+  %c = dist.alloc : !B
+  dist.fill %b seed 1 : !B
+  dist.fill %c seed 2 : !B
+  func.call @innerprod(%a, %b, %c) : (!a, !B, !B) -> ()
+  %ok = arith.constant 0 : i32
+  return %ok : i32
+}

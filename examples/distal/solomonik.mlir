@@ -23,3 +23,15 @@ func.func @solomonik(%a: !A, %b: !B, %c: !C) {
       : !A, !B, !C
   return
 }
+
+// Run it: dist-run -np N --check examples/distal/solomonik.mlir
+func.func @main() -> i32 {
+  %a = dist.alloc : !A
+  %b = dist.alloc : !B
+  %c = dist.alloc : !C
+  dist.fill %b seed 1 : !B
+  dist.fill %c seed 2 : !C
+  func.call @solomonik(%a, %b, %c) : (!A, !B, !C) -> ()
+  %ok = arith.constant 0 : i32
+  return %ok : i32
+}

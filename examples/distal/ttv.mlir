@@ -17,3 +17,15 @@ func.func @ttv(%a: !A, %b: !B, %c: !c) {
       : !A, !B, !c
   return
 }
+
+// Run it: dist-run -np N --check examples/distal/ttv.mlir
+func.func @main() -> i32 {
+  %a = dist.alloc : !A
+  %b = dist.alloc : !B
+  %c = dist.alloc : !c
+  dist.fill %b seed 1 : !B
+  dist.fill %c seed 2 : !c
+  func.call @ttv(%a, %b, %c) : (!A, !B, !c) -> ()
+  %ok = arith.constant 0 : i32
+  return %ok : i32
+}

@@ -431,19 +431,17 @@ struct DistMaterializeSPMDPass
     if (!usesDist || f.isExternal())
       return success();
 
-    // Arguments: distributed tensors become their local tiles.
-    SmallVector<Type> argTypes;
+    // Arguments that are distributed tensors stand for their local tiles;
+    // their types change once every op has been lowered.
+    SmallVector<BlockArgument> tileArgs;
     for (BlockArgument arg : f.getArguments()) {
       if (auto t = dyn_cast<DistTensorType>(arg.getType())) {
         if (failed(checkTensorType(f, t)))
           return failure();
-        auto tileTy = tileType(t);
-        arg.setType(tileTy);
         tiles.map(arg, arg);
+        tileArgs.push_back(arg);
       }
-      argTypes.push_back(arg.getType());
     }
-    f.setType(FunctionType::get(f.getContext(), argTypes, f.getResultTypes()));
 
     // distrt_init at entry (idempotent); distrt_finalize before main returns.
     {
@@ -482,6 +480,13 @@ struct DistMaterializeSPMDPass
       return WalkResult::advance();
     });
     (void)bad;
+    for (BlockArgument arg : tileArgs)
+      arg.setType(tileType(cast<DistTensorType>(arg.getType())));
+    SmallVector<Type> argTypes;
+    for (BlockArgument arg : f.getArguments())
+      argTypes.push_back(arg.getType());
+    f.setType(FunctionType::get(f.getContext(), argTypes, f.getResultTypes()));
+
     // Erase the dist ops (in reverse: users before allocations).
     for (Operation *op : llvm::reverse(ops)) {
       if (!op->use_empty()) {

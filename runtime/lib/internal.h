@@ -119,6 +119,7 @@ struct distrt_state {
   int64_t world_rank;
   int64_t world_size;
   int64_t tag_ub;
+  int64_t checks_failed; /* distrt_check_result failures (layout.c) */
 };
 extern struct distrt_state distrt_g;
 

@@ -763,6 +763,8 @@ int64_t distrt_check_result(distrt_grid *g, const char *name,
     free(global);
   }
   distrt_g.be->bcast(op, g->icomm, ok, 1, DISTRT_I64, 0);
+  if (!ok[0])
+    distrt_g.checks_failed++;
   return ok[0];
 }
 

@@ -402,7 +402,8 @@ void distrt_layout_gather(distrt_grid *g, const int64_t *desc,
                           int64_t root);
 /** Collective: gather to rank 0, compare with `ref` (rank 0 only), print
  *  "dist: check NAME: max relative error E (tolerance T) on N rank(s):
- *  PASS|FAIL" and return 1 on pass, 0 on failure, on every rank. */
+ *  PASS|FAIL" and return 1 on pass, 0 on failure, on every rank.  After a
+ *  failed check, distrt_finalize() ends the process with status 1. */
 int64_t distrt_check_result(distrt_grid *g, const char *name,
                             const int64_t *desc, const void *tile,
                             int64_t dtype, const void *ref, double tol);
