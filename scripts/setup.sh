@@ -48,4 +48,6 @@ cmake -S "$root" -B "$build" -G Ninja \
   -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit \
   ${CMAKE_ARGS:-}
 cmake --build "$build" -j "$jobs"
+# The generated reference docs (the test suite checks docs/reference).
+cmake --build "$build" -j "$jobs" --target mlir-doc
 echo "setup: built dist in $build"

@@ -10,6 +10,8 @@
 
 #include "DistTensor/Transforms/Passes.h"
 
+#include "DistTensor/Analysis/Communication.h"
+
 #include "DistTensor/Dialect/Dist/IR/DistOps.h"
 #include "DistTensor/Dialect/Dist/IR/IndexNotation.h"
 #include "DistTensor/Dialect/Dist/IR/Schedule.h"
@@ -665,99 +667,28 @@ struct DistMaterializeSPMDPass
 
   LogicalResult lowerCompute(ComputeOp op) {
     Location loc = op.getLoc();
-    IndexStatement stmt;
-    std::string error;
-    size_t column;
-    if (!parseIndexStatement(op.getStatement(), stmt, error, column))
-      return op.emitOpError("invalid statement: ") << error;
-    llvm::StringMap<DistTensorType> types;
-    llvm::StringMap<Value> values;
-    for (auto [n, v] : llvm::zip(op.getNames(), op.getTensors())) {
-      StringRef name = cast<StringAttr>(n).getValue();
-      types[name] = cast<DistTensorType>(v.getType());
-      values[name] = v;
-    }
-    llvm::StringMap<int64_t> extents;
+    FailureOr<std::unique_ptr<ComputeModel>> modelOr = buildComputeModel(op);
+    if (failed(modelOr))
+      return failure();
+    ComputeModel &model = **modelOr;
+    IndexStatement &stmt = model.stmt;
+    LoopNest &nest = model.nest;
+    llvm::StringMap<int64_t> &extents = model.extents;
+    llvm::StringMap<DistTensorType> &types = model.types;
+    llvm::StringMap<Value> &values = model.values;
+    FlatSymbolRefAttr gridRef = model.grid;
+    DistTensorType outType = types[stmt.lhs.tensor];
     SmallVector<const Access *> all{&stmt.lhs};
     llvm::append_range(all, stmt.rhsAccesses());
-    for (const Access *a : all)
-      for (auto [d, x] : llvm::enumerate(a->indices))
-        extents[x] = types[a->tensor].getShape()[d];
-
-    // Grid: every tensor on the same one-level grid.
-    DistTensorType outType = types[stmt.lhs.tensor];
-    FlatSymbolRefAttr gridRef = outType.getLayout().getGrid();
-    for (auto &e : types) {
-      if (failed(checkTensorType(op, e.getValue())))
-        return failure();
-      if (e.getValue().getLayout().getGrid() != gridRef)
-        return op.emitOpError("cannot be lowered: tensor '")
-               << e.getKey() << "' lives on "
-               << e.getValue().getLayout().getGrid() << " but '"
-               << stmt.lhs.tensor << "' on " << gridRef
-               << "; redistribute it onto one machine first";
-    }
-    auto grid = SymbolTable::lookupNearestSymbolFrom<GridOp>(op, gridRef);
-    SmallVector<int64_t> gridShape(grid.getShape());
-
-    SmallVector<ScheduleCommand, 8> commands;
-    if (!decodeSchedule(op.getScheduleAttr(), commands, error))
-      return op.emitOpError("malformed schedule: ") << error;
-    llvm::StringMap<SmallVector<int64_t>> machines;
-    machines[gridRef.getValue()] = gridShape;
-    ScheduleError scheduleError;
-    std::optional<LoopNest> maybeNest =
-        applySchedule(stmt, extents, commands, machines, scheduleError);
-    if (!maybeNest)
-      return op.emitOpError("schedule: ") << scheduleError.message;
-    LoopNest &nest = *maybeNest;
-
-    // Distributed loops: outermost, one per grid dimension.
-    SmallVector<const Loop *> distLoops, localLoops;
-    for (const Loop &l : nest.loops) {
-      if (l.distributed) {
-        if (!localLoops.empty())
-          return op.emitOpError("schedule cannot be lowered: loop '")
-                 << l.name << "' is distributed but sits inside loop '"
-                 << localLoops.front()->name
-                 << "'; distributed loops must be the outermost loops";
-        distLoops.push_back(&l);
-      } else {
-        localLoops.push_back(&l);
-      }
-    }
-    SmallVector<int64_t> dimOfLoop;
-    for (auto [i, l] : llvm::enumerate(distLoops))
-      dimOfLoop.push_back(l->gridDim >= 0 ? l->gridDim : (int64_t)i);
-    if (!distLoops.empty()) {
-      if (distLoops.size() != gridShape.size())
-        return op.emitOpError("schedule cannot be lowered: it distributes ")
-               << distLoops.size() << " loop(s) but the tensors' machine "
-               << gridRef << " has " << gridShape.size() << " dimension(s)";
-      for (auto [l, d] : llvm::zip(distLoops, dimOfLoop))
-        if (l->extent != gridShape[d])
-          return op.emitOpError("schedule cannot be lowered: distributed "
-                                "loop '")
-                 << l->name << "' has " << l->extent
-                 << " iterations but grid dimension " << d << " of "
-                 << gridRef << " has extent " << gridShape[d];
-    }
-
-    // Communication levels: 0 = once per rank, k = inside local loop k.
-    llvm::StringMap<unsigned> level;
-    for (const std::string &t : stmt.tensorNames()) {
-      level[t] = 0;
-      auto it = nest.communicateAt.find(t);
-      if (it == nest.communicateAt.end())
-        continue;
-      for (auto [k, l] : llvm::enumerate(localLoops))
-        if (l->name == it->second)
-          level[t] = k + 1;
-    }
-    unsigned leafLevel = localLoops.size();
-    bool gemmLeaf = nest.kernel == "gemm";
-    if (gemmLeaf)
-      leafLevel = localLoops.size() - nest.substituteVars.size();
+    ArrayRef<const Loop *> distLoops = model.distLoops;
+    ArrayRef<const Loop *> localLoops = model.localLoops;
+    ArrayRef<int64_t> dimOfLoop = model.gridDimOf;
+    llvm::StringMap<unsigned> &level = model.level;
+    unsigned leafLevel = model.leafLevel;
+    bool gemmLeaf = model.gemmLeaf;
+    llvm::StringMap<TransferPlan> plans;
+    for (TransferPlan &p : analyzeCommunication(model))
+      plans[p.tensor] = p;
 
     ComputeLowering cl(op, stmt, nest, extents);
     OpBuilder b(op);
@@ -810,17 +741,47 @@ struct DistMaterializeSPMDPass
           b, loc, MemRefType::get({rank}, i64Ty));
     }
 
-    // Every tensor must appear with the same index order in all its
-    // accesses for a box to describe it.
-    llvm::StringMap<const Access *> accessOf;
-    for (const Access *a : all) {
-      auto [it, inserted] = accessOf.try_emplace(a->tensor, a);
-      if (!inserted && it->second->indices != a->indices)
-        return op.emitOpError("cannot be lowered: tensor '")
-               << a->tensor
-               << "' is accessed with different index variables in one "
-                  "statement";
-    }
+    llvm::StringMap<const Access *> &accessOf = model.accessOf;
+    Value myRank = call(b, loc, "distrt_grid_rank", {g}, {i64Ty});
+
+    // Linear step index at level k (local loops < k, row-major).
+    auto stepIndex = [&](OpBuilder &ib, unsigned k) {
+      Value t = idx(ib, loc, 0);
+      for (unsigned i = 0; i < k; ++i) {
+        t = arith::MulIOp::create(ib, loc, t,
+                                  idx(ib, loc, localLoops[i]->extent));
+        t = arith::AddIOp::create(ib, loc, t, cl.fixed[localLoops[i]->name]);
+      }
+      return t;
+    };
+    // Root of a broadcast / reduce at this step, from its table.
+    auto rootAt = [&](OpBuilder &ib, const TransferPlan &plan, unsigned k) {
+      Value table = constArray(ib, loc, plan.rootTable);
+      Value at = arith::AddIOp::create(
+          ib, loc, arith::MulIOp::create(ib, loc, myRank, i64(ib, loc, plan.steps)),
+          toI64(ib, loc, stepIndex(ib, k)));
+      Value ptr = LLVM::GEPOp::create(ib, loc, ptrTy, i64Ty, table,
+                                      ValueRange{at});
+      return toIndex(ib, loc, LLVM::LoadOp::create(ib, loc, i64Ty, ptr));
+    };
+    auto maskOf = [&](ArrayRef<int64_t> axes) {
+      int64_t mask = 0;
+      for (int64_t a : axes)
+        mask |= int64_t(1) << a;
+      return mask;
+    };
+    // The first `vol` elements of a buffer, as a memref the communication
+    // ops take.
+    auto viewOf = [&](OpBuilder &ib, const BoxBuffer &box) -> Value {
+      Value vol = idx(ib, loc, 1);
+      for (Value sz : box.size)
+        vol = arith::MulIOp::create(ib, loc, vol, sz);
+      auto viewTy = MemRefType::get({ShapedType::kDynamic}, elt);
+      return memref::ReinterpretCastOp::create(
+          ib, loc, viewTy, box.memref, OpFoldResult(ib.getIndexAttr(0)),
+          ArrayRef<OpFoldResult>{OpFoldResult(vol)},
+          ArrayRef<OpFoldResult>{OpFoldResult(ib.getIndexAttr(1))});
+    };
 
     Value outTile = tileOf(op, values[stmt.lhs.tensor]);
     if (!outTile)
@@ -839,13 +800,14 @@ struct DistMaterializeSPMDPass
       call(b, loc, "distrt_layout_zero",
            {g, outDesc, ptrOf(b, loc, outTile), i64(b, loc, dtype)});
 
-    // Emits the fetches (inputs) and zeroing (output) of tensors
-    // communicated at level k, and records their boxes.
+    // Emits the transfers of the inputs and the zeroing of the output
+    // buffer at level k, and records the boxes.
     auto enterLevel = [&](OpBuilder &ib, unsigned k) -> LogicalResult {
       llvm::StringSet<> fs = fixedAt(k);
       for (const std::string &t : names) {
         if (level[t] != k)
           continue;
+        const TransferPlan &plan = plans[t];
         const Access *acc = accessOf[t];
         BoxBuffer &box = boxes[t];
         box.lo.clear();
@@ -866,6 +828,7 @@ struct DistMaterializeSPMDPass
         if (!tile)
           return failure();
         Value desc = constArray(ib, loc, layoutDescriptor(types[t]));
+        Value dt = i64(ib, loc, dtype);
         if (t == stmt.lhs.tensor) {
           // Partial results start at zero.
           Value cap = idx(ib, loc, capacity[t]);
@@ -883,10 +846,58 @@ struct DistMaterializeSPMDPass
                                                        ValueRange{i});
                                scf::YieldOp::create(fb, l);
                              });
-        } else {
-          call(ib, loc, "distrt_fetch_box",
-               {g, desc, ptrOf(ib, loc, tile), i64(ib, loc, dtype), loP,
-                sizeP, ptrOf(ib, loc, box.memref)});
+          continue;
+        }
+        Value tileP = ptrOf(ib, loc, tile);
+        auto fetch = [&](OpBuilder &fb) {
+          call(fb, loc, "distrt_fetch_box",
+               {g, desc, tileP, dt, loP, sizeP, ptrOf(fb, loc, box.memref)});
+        };
+        switch (plan.kind) {
+        case TransferPlan::Kind::Local:
+          call(ib, loc, "distrt_copy_box_local",
+               {g, desc, tileP, dt, loP, sizeP, ptrOf(ib, loc, box.memref)});
+          break;
+        case TransferPlan::Kind::Broadcast: {
+          Value root = rootAt(ib, plan, k);
+          Value me = toIndex(
+              ib, loc,
+              call(ib, loc, "distrt_axes_rank",
+                   {g, i64(ib, loc, maskOf(plan.axes))}, {i64Ty}));
+          Value isRoot = arith::CmpIOp::create(
+              ib, loc, arith::CmpIPredicate::eq, me, root);
+          scf::IfOp::create(ib, loc, isRoot, [&](OpBuilder &tb, Location l) {
+            call(tb, l, "distrt_copy_box_local",
+                 {g, desc, tileP, dt, loP, sizeP, ptrOf(tb, l, box.memref)});
+            scf::YieldOp::create(tb, l);
+          });
+          BroadcastOp::create(ib, loc, gridRef,
+                              ib.getDenseI64ArrayAttr(plan.axes),
+                              viewOf(ib, box), root);
+          break;
+        }
+        case TransferPlan::Kind::Shift: {
+          // Align with a general exchange, then shift at every later step.
+          Value first = arith::CmpIOp::create(
+              ib, loc, arith::CmpIPredicate::eq,
+              cl.fixed[localLoops[k - 1]->name], idx(ib, loc, 0));
+          scf::IfOp::create(
+              ib, loc, first,
+              [&](OpBuilder &tb, Location l) {
+                fetch(tb);
+                scf::YieldOp::create(tb, l);
+              },
+              [&](OpBuilder &eb, Location l) {
+                ShiftOp::create(eb, l, gridRef,
+                                eb.getI64IntegerAttr(plan.shiftAxis),
+                                eb.getI64IntegerAttr(plan.shiftOffset),
+                                viewOf(eb, box));
+                scf::YieldOp::create(eb, l);
+              });
+          break;
+        }
+        default:
+          fetch(ib);
         }
       }
       return success();
@@ -895,6 +906,7 @@ struct DistMaterializeSPMDPass
       const std::string &t = stmt.lhs.tensor;
       if (level[t] != k)
         return;
+      const TransferPlan &plan = plans[t];
       BoxBuffer &box = boxes[t];
       SmallVector<Value> lo = box.lo, size = box.size;
       if (lo.empty()) {
@@ -903,9 +915,46 @@ struct DistMaterializeSPMDPass
       }
       Value loP = indexArray(ib, loc, loArr[t], lo);
       Value sizeP = indexArray(ib, loc, sizeArr[t], size);
-      call(ib, loc, "distrt_accumulate_box",
-           {g, outDesc, ptrOf(ib, loc, outTile), i64(ib, loc, dtype), loP,
-            sizeP, ptrOf(ib, loc, box.memref)});
+      Value dt = i64(ib, loc, dtype);
+      Value tileP = ptrOf(ib, loc, outTile);
+      auto addLocal = [&](OpBuilder &fb) {
+        call(fb, loc, "distrt_add_box_local",
+             {g, outDesc, tileP, dt, loP, sizeP, ptrOf(fb, loc, box.memref)});
+      };
+      switch (plan.kind) {
+      case TransferPlan::Kind::Local:
+        addLocal(ib);
+        break;
+      case TransferPlan::Kind::Reduce: {
+        Value root = rootAt(ib, plan, k);
+        ReduceOp::create(
+            ib, loc, gridRef, ib.getDenseI64ArrayAttr(plan.axes),
+            viewOf(ib, box),
+            ReductionKindAttr::get(ib.getContext(), ReductionKind::sum), root);
+        Value me = toIndex(
+            ib, loc,
+            call(ib, loc, "distrt_axes_rank",
+                 {g, i64(ib, loc, maskOf(plan.axes))}, {i64Ty}));
+        Value isRoot =
+            arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::eq, me, root);
+        scf::IfOp::create(ib, loc, isRoot, [&](OpBuilder &tb, Location l) {
+          addLocal(tb);
+          scf::YieldOp::create(tb, l);
+        });
+        break;
+      }
+      case TransferPlan::Kind::AllReduce:
+        AllReduceOp::create(
+            ib, loc, gridRef, ib.getDenseI64ArrayAttr(plan.axes),
+            viewOf(ib, box),
+            ReductionKindAttr::get(ib.getContext(), ReductionKind::sum));
+        addLocal(ib);
+        break;
+      default:
+        call(ib, loc, "distrt_accumulate_box",
+             {g, outDesc, tileP, dt, loP, sizeP,
+              ptrOf(ib, loc, box.memref)});
+      }
     };
 
     // The leaf: GEMM when the operands fit, scalar loops otherwise.

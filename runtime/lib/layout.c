@@ -779,3 +779,78 @@ void distrt_report_time(distrt_grid *g, const char *name, double seconds) {
     fflush(stdout);
   }
 }
+
+/* ---- boxes inside this process's own tile ------------------------------*/
+
+/* Fatal unless this process holds every element of the box. */
+static void require_own_box(const char *op, const distrt_grid *g,
+                            const layout_t *L, const int64_t *lo,
+                            const int64_t *size) {
+  if (!is_holder(L, g->coords))
+    distrt_fatal(op, "this process holds no part of the tensor");
+  for (int64_t d = 0; d < L->ndims; ++d) {
+    if (L->kind[d] == K_NONE || size[d] == 0)
+      continue;
+    int64_t q = dim_q(g, L, d, g->coords);
+    for (int64_t e = lo[d]; e < lo[d] + size[d]; ++e)
+      if (owner_q(L, d, e) != q)
+        distrt_fatal(op, "index %lld of dimension %lld is not in this "
+                         "process's tile",
+                     (long long)e, (long long)d);
+  }
+}
+
+/* Calls BODY(i, off) for the i-th element (row-major) of the box and its
+ * offset in the tile. */
+#define FOR_OWN_BOX(L, lo, size, stride, i, off, BODY)                         \
+  do {                                                                         \
+    int64_t _vol = box_volume((L), (size));                                    \
+    int64_t _e[LMAX];                                                          \
+    for (int64_t i = 0; i < _vol; ++i) {                                       \
+      int64_t _rest = i;                                                       \
+      for (int64_t _d = (L)->ndims - 1; _d >= 0; --_d) {                       \
+        _e[_d] = (lo)[_d] + _rest % (size)[_d];                                \
+        _rest /= (size)[_d];                                                   \
+      }                                                                        \
+      int64_t off = tile_offset((L), (stride), _e);                            \
+      BODY;                                                                    \
+    }                                                                          \
+  } while (0)
+
+void distrt_copy_box_local(distrt_grid *g, const int64_t *desc,
+                           const void *tile, int64_t dtype, const int64_t *lo,
+                           const int64_t *size, void *out) {
+  const char *op = "distrt_copy_box_local";
+  distrt_grid_check(op, g);
+  int64_t es = distrt_dtype_size(op, dtype);
+  layout_t L;
+  parse_layout(op, g, desc, &L);
+  check_box(op, &L, lo, size);
+  if (box_volume(&L, size) == 0)
+    return;
+  require_own_box(op, g, &L, lo, size);
+  int64_t ext[LMAX], stride[LMAX];
+  tile_shape(g, &L, g->coords, ext, stride);
+  FOR_OWN_BOX(&L, lo, size, stride, i, off, {
+    memcpy((char *)out + i * es, (const char *)tile + off * es, (size_t)es);
+  });
+}
+
+void distrt_add_box_local(distrt_grid *g, const int64_t *desc, void *tile,
+                          int64_t dtype, const int64_t *lo,
+                          const int64_t *size, const void *in) {
+  const char *op = "distrt_add_box_local";
+  distrt_grid_check(op, g);
+  int64_t es = distrt_dtype_size(op, dtype);
+  layout_t L;
+  parse_layout(op, g, desc, &L);
+  check_box(op, &L, lo, size);
+  if (box_volume(&L, size) == 0)
+    return;
+  require_own_box(op, g, &L, lo, size);
+  int64_t ext[LMAX], stride[LMAX];
+  tile_shape(g, &L, g->coords, ext, stride);
+  FOR_OWN_BOX(&L, lo, size, stride, i, off, {
+    add_into((char *)tile + off * es, (const char *)in + i * es, dtype);
+  });
+}

@@ -52,4 +52,23 @@ def DistMaterializeSPMD : Pass<"dist-materialize-spmd", "ModuleOp"> {
                            "::mlir::func::FuncDialect"];
 }
 
+def DistReportCommunication : Pass<"dist-report-communication", "ModuleOp"> {
+  let summary = "Report how every tensor of every computation moves";
+  let description = [{
+    Runs the communication analysis that `dist-materialize-spmd` lowers
+    with, and reports one remark per tensor of every `dist.compute`: its
+    pattern (local, broadcast over grid axes, systolic shift along an axis
+    after an initial alignment, reduce or allreduce of partial results over
+    grid axes, or the general exchange), where it happens (once, or at each
+    iteration of which loop), the number of steps and the largest box
+    moved. Computations that cannot be lowered are reported as errors.
+
+    ```
+    dist-opt --dist-report-communication examples/distal/summa.mlir
+    remark: B: broadcast over grid axes [1] from a root that changes with
+            the step, at each iteration of 'ko' (4 steps, up to 512 elements)
+    ```
+  }];
+}
+
 #endif // DIST_TRANSFORMS_PASSES_TD

@@ -390,6 +390,16 @@ void distrt_fetch_box(distrt_grid *g, const int64_t *desc, const void *tile,
 void distrt_accumulate_box(distrt_grid *g, const int64_t *desc, void *tile,
                            int64_t dtype, const int64_t *lo,
                            const int64_t *size, const void *in);
+/** Copy the box [lo, lo + size) from this process's own tile into `out`
+ *  (row-major); fatal unless the process holds all of it.  Local. */
+void distrt_copy_box_local(distrt_grid *g, const int64_t *desc,
+                           const void *tile, int64_t dtype, const int64_t *lo,
+                           const int64_t *size, void *out);
+/** Add `in` (row-major box) into this process's own tile; fatal unless the
+ *  process holds all of the box.  Local. */
+void distrt_add_box_local(distrt_grid *g, const int64_t *desc, void *tile,
+                          int64_t dtype, const int64_t *lo,
+                          const int64_t *size, const void *in);
 /** Collective: copy a tensor from one layout to another (grids of the same
  *  size; processes matched by rank). */
 void distrt_redistribute(distrt_grid *gs, const int64_t *sdesc,

@@ -1,0 +1,639 @@
+//===- Communication.cpp - communication of a scheduled statement -------===//
+//
+// Part of the dist project: distributed tensor algebra in MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DistTensor/Analysis/Communication.h"
+#include "DistTensor/Analysis/Semantics.h"
+
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallSet.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace mlir::dist;
+
+//===----------------------------------------------------------------------===//
+// ComputeModel
+//===----------------------------------------------------------------------===//
+
+SmallVector<std::string> ComputeModel::fixedAt(unsigned k) const {
+  SmallVector<std::string> s;
+  for (const Loop *l : distLoops)
+    s.push_back(l->name);
+  for (unsigned i = 0; i < k && i < localLoops.size(); ++i)
+    s.push_back(localLoops[i]->name);
+  return s;
+}
+
+int64_t ComputeModel::stepsAt(unsigned k) const {
+  int64_t n = 1;
+  for (unsigned i = 0; i < k && i < localLoops.size(); ++i)
+    n *= localLoops[i]->extent;
+  return n;
+}
+
+FailureOr<std::unique_ptr<ComputeModel>>
+mlir::dist::buildComputeModel(ComputeOp op) {
+  auto m = std::make_unique<ComputeModel>();
+  m->op = op;
+  std::string error;
+  size_t column;
+  if (!parseIndexStatement(op.getStatement(), m->stmt, error, column))
+    return op.emitOpError("invalid statement: ") << error;
+  IndexStatement &stmt = m->stmt;
+  for (auto [n, v] : llvm::zip(op.getNames(), op.getTensors())) {
+    StringRef name = cast<StringAttr>(n).getValue();
+    auto type = dyn_cast<DistTensorType>(v.getType());
+    if (!type)
+      return op.emitOpError("operand '") << name
+                                         << "' is not a distributed tensor";
+    m->types[name] = type;
+    m->values[name] = v;
+  }
+  m->names = stmt.tensorNames();
+  SmallVector<const Access *> all{&stmt.lhs};
+  llvm::append_range(all, stmt.rhsAccesses());
+  for (const Access *a : all) {
+    for (auto [d, x] : llvm::enumerate(a->indices))
+      m->extents[x] = m->types[a->tensor].getShape()[d];
+    auto [it, inserted] = m->accessOf.try_emplace(a->tensor, a);
+    if (!inserted && it->second->indices != a->indices)
+      return op.emitOpError("cannot be lowered: tensor '")
+             << a->tensor
+             << "' is accessed with different index variables in one "
+                "statement";
+  }
+
+  // One one-level grid for every tensor.
+  DistTensorType outType = m->types[stmt.lhs.tensor];
+  m->grid = outType.getLayout().getGrid();
+  for (const std::string &t : m->names) {
+    DistTensorType type = m->types[t];
+    if (type.getLayout().getGrid() != m->grid)
+      return op.emitOpError("cannot be lowered: tensor '")
+             << t << "' lives on " << type.getLayout().getGrid() << " but '"
+             << stmt.lhs.tensor << "' on " << m->grid
+             << "; redistribute it onto one machine first";
+    if (type.getLayout().getLevels().size() != 1)
+      return op.emitOpError("cannot be lowered: tensor '")
+             << t << "' has a hierarchical layout; only one-level layouts "
+                     "are lowered";
+  }
+  auto grid = SymbolTable::lookupNearestSymbolFrom<GridOp>(op, m->grid);
+  if (!grid)
+    return op.emitOpError("'") << m->grid << "' is not a dist.grid";
+  if (grid.getNumLevels() != 1)
+    return op.emitOpError("cannot be lowered: machine ")
+           << m->grid << " is hierarchical; only one-level machines are "
+                         "lowered";
+  m->gridShape.assign(grid.getShape().begin(), grid.getShape().end());
+
+  SmallVector<ScheduleCommand, 8> commands;
+  if (!decodeSchedule(op.getScheduleAttr(), commands, error))
+    return op.emitOpError("malformed schedule: ") << error;
+  llvm::StringMap<SmallVector<int64_t>> machines;
+  machines[m->grid.getValue()] = m->gridShape;
+  ScheduleError scheduleError;
+  std::optional<LoopNest> nest =
+      applySchedule(stmt, m->extents, commands, machines, scheduleError);
+  if (!nest)
+    return op.emitOpError("schedule: ") << scheduleError.message;
+  m->nest = std::move(*nest);
+
+  for (const Loop &l : m->nest.loops) {
+    if (l.distributed) {
+      if (!m->localLoops.empty())
+        return op.emitOpError("schedule cannot be lowered: loop '")
+               << l.name << "' is distributed but sits inside loop '"
+               << m->localLoops.front()->name
+               << "'; distributed loops must be the outermost loops";
+      m->distLoops.push_back(&l);
+    } else {
+      m->localLoops.push_back(&l);
+    }
+  }
+  for (auto [i, l] : llvm::enumerate(m->distLoops))
+    m->gridDimOf.push_back(l->gridDim >= 0 ? l->gridDim : (int64_t)i);
+  if (!m->distLoops.empty()) {
+    if (m->distLoops.size() != m->gridShape.size())
+      return op.emitOpError("schedule cannot be lowered: it distributes ")
+             << m->distLoops.size() << " loop(s) but the tensors' machine "
+             << m->grid << " has " << m->gridShape.size()
+             << " dimension(s)";
+    llvm::SmallSet<int64_t, 4> used;
+    for (auto [l, d] : llvm::zip(m->distLoops, m->gridDimOf)) {
+      if (!used.insert(d).second)
+        return op.emitOpError("schedule cannot be lowered: two loops are "
+                              "distributed over grid dimension ")
+               << d;
+      if (l->extent != m->gridShape[d])
+        return op.emitOpError("schedule cannot be lowered: distributed "
+                              "loop '")
+               << l->name << "' has " << l->extent
+               << " iterations but grid dimension " << d << " of "
+               << m->grid << " has extent " << m->gridShape[d];
+    }
+  } else if (m->gridShape.size() != 1 || m->gridShape[0] != 1) {
+    int64_t size = 1;
+    for (int64_t e : m->gridShape)
+      size *= e;
+    if (size != 1)
+      return op.emitOpError("schedule cannot be lowered: no loop is "
+                            "distributed, so every processor of ")
+             << m->grid << " would compute everything; distribute the "
+                           "loops onto the machine";
+  }
+
+  for (const std::string &t : m->names) {
+    m->level[t] = 0;
+    auto it = m->nest.communicateAt.find(t);
+    if (it == m->nest.communicateAt.end())
+      continue;
+    for (auto [k, l] : llvm::enumerate(m->localLoops))
+      if (l->name == it->second)
+        m->level[t] = k + 1;
+  }
+  m->gemmLeaf = m->nest.kernel == "gemm";
+  m->leafLevel = m->localLoops.size();
+  if (m->gemmLeaf)
+    m->leafLevel = m->localLoops.size() - m->nest.substituteVars.size();
+  return m;
+}
+
+//===----------------------------------------------------------------------===//
+// Concrete footprints
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct Box {
+  SmallVector<int64_t> lo, size;
+  bool operator==(const Box &o) const { return lo == o.lo && size == o.size; }
+  int64_t volume() const {
+    int64_t v = 1;
+    for (int64_t s : size)
+      v *= s;
+    return v;
+  }
+};
+
+/// Evaluates ranges of variables with fixed loop values, mirroring the code
+/// dist-materialize-spmd emits.
+class Evaluator {
+public:
+  explicit Evaluator(const ComputeModel &m) : m(m) {
+    for (auto &e : m.nest.derivations)
+      for (const std::string &p : e.getValue().parents)
+        children[p].push_back(e.getKey().str());
+  }
+
+  std::pair<int64_t, int64_t> range(StringRef v,
+                                    const llvm::StringMap<int64_t> &fixed) {
+    int64_t n = m.nest.extents.lookup(v);
+    if (m.nest.indexOf(v) >= 0) {
+      auto it = fixed.find(v);
+      if (it != fixed.end())
+        return {it->second, 1};
+      return {0, n};
+    }
+    auto it = children.find(v);
+    if (it == children.end() || it->second.empty())
+      return {0, n};
+    const SmallVector<std::string, 2> &kids = it->second;
+    const Derivation &d0 = m.nest.derivations.find(kids[0])->second;
+    switch (d0.kind) {
+    case Derivation::Kind::DivideOuter:
+    case Derivation::Kind::DivideInner:
+    case Derivation::Kind::SplitOuter:
+    case Derivation::Kind::SplitInner: {
+      std::string outer, inner;
+      for (const std::string &k : kids) {
+        auto kind = m.nest.derivations.find(k)->second.kind;
+        if (kind == Derivation::Kind::DivideOuter ||
+            kind == Derivation::Kind::SplitOuter)
+          outer = k;
+        else
+          inner = k;
+      }
+      int64_t b = d0.blockSize;
+      auto ro = range(outer, fixed), ri = range(inner, fixed);
+      int64_t lo = ro.first * b + ri.first;
+      int64_t hi = (ro.first + ro.second - 1) * b + ri.first + ri.second;
+      hi = std::min(hi, n);
+      return {lo, std::max<int64_t>(0, hi - lo)};
+    }
+    case Derivation::Kind::Rotated: {
+      auto rr = range(kids[0], fixed);
+      if (rr.second != 1)
+        return {0, n};
+      int64_t s = rr.first;
+      for (const std::string &by : d0.rotatedBy)
+        s += range(by, fixed).first;
+      return {s % n, 1};
+    }
+    case Derivation::Kind::Collapsed: {
+      auto rf = range(kids[0], fixed);
+      if (rf.second != 1)
+        return {0, n};
+      const Derivation &dc = m.nest.derivations.find(kids[0])->second;
+      int64_t innerExtent = m.nest.extents.lookup(dc.parents[1]);
+      if (v == dc.parents[0])
+        return {rf.first / innerExtent, 1};
+      return {rf.first % innerExtent, 1};
+    }
+    case Derivation::Kind::Original:
+      break;
+    }
+    return {0, n};
+  }
+
+  Box box(StringRef tensor, const llvm::StringMap<int64_t> &fixed) {
+    Box b;
+    for (const std::string &x : m.accessOf.lookup(tensor)->indices) {
+      auto r = range(x, fixed);
+      b.lo.push_back(r.first);
+      b.size.push_back(r.second);
+    }
+    return b;
+  }
+
+private:
+  const ComputeModel &m;
+  llvm::StringMap<SmallVector<std::string, 2>> children;
+};
+
+/// Ownership facts of a one-level layout, per dimension.
+class Owners {
+public:
+  Owners(const ComputeModel &m, StringRef tensor)
+      : dist(m.types.lookup(tensor).getShape(),
+             m.types.lookup(tensor).getLayout().getOuter(), m.gridShape) {
+    replicated.assign(m.gridShape.size(), true);
+    for (unsigned d = 0; d < dist.getRank(); ++d)
+      for (int64_t a : dist.getAxes(d))
+        replicated[a] = false;
+    for (int64_t a : dist.getFixedAxes())
+      replicated[a] = false;
+  }
+
+  /// The single owner part of dimension d over [lo, lo + size), if any.
+  std::optional<int64_t> singlePart(unsigned d, int64_t lo,
+                                    int64_t size) const {
+    const DimDistribution &dd = dist.getDim(d);
+    if (dd.kind == PartitionKind::none || size == 0)
+      return std::nullopt;
+    int64_t q = dd.ownerPart(lo);
+    for (int64_t e = lo + 1; e < lo + size; ++e)
+      if (dd.ownerPart(e) != q)
+        return std::nullopt;
+    return q;
+  }
+
+  /// Whether processor `c` holds every element of the box.
+  bool holdsBox(ArrayRef<int64_t> c, const Box &b) const {
+    if (!dist.isHolder(c))
+      return false;
+    for (unsigned d = 0; d < dist.getRank(); ++d) {
+      if (dist.getDim(d).kind == PartitionKind::none || b.size[d] == 0)
+        continue;
+      int64_t q = dist.getPart(d, c);
+      for (int64_t e = b.lo[d]; e < b.lo[d] + b.size[d]; ++e)
+        if (dist.getDim(d).ownerPart(e) != q)
+          return false;
+    }
+    return true;
+  }
+
+  /// The processor that provides the box to requester `r` when one
+  /// processor holds all of it: owner digits on partition axes, fixed
+  /// coordinates, r's coordinates on replicated axes.
+  std::optional<SmallVector<int64_t>> provider(ArrayRef<int64_t> r,
+                                               const Box &b) const {
+    SmallVector<int64_t> c(r.begin(), r.end());
+    for (auto [a, v] : llvm::zip(dist.getFixedAxes(), dist.getFixedCoords()))
+      c[a] = v;
+    for (unsigned d = 0; d < dist.getRank(); ++d) {
+      if (dist.getDim(d).kind == PartitionKind::none)
+        continue;
+      if (b.size[d] == 0)
+        return std::nullopt;
+      std::optional<int64_t> q = singlePart(d, b.lo[d], b.size[d]);
+      if (!q)
+        return std::nullopt;
+      int64_t rest = *q;
+      for (int64_t a : dist.getAxes(d)) {
+        c[a] = rest % dist.getGridShape()[a];
+        rest /= dist.getGridShape()[a];
+      }
+    }
+    return c;
+  }
+
+  bool anyReplicated() const { return llvm::is_contained(replicated, true); }
+  ArrayRef<bool> replicatedAxes() const { return replicated; }
+  const LevelDistribution &level() const { return dist; }
+
+private:
+  LevelDistribution dist;
+  SmallVector<bool> replicated;
+};
+
+/// Index of coordinates `c` in its group over `axes` (row-major over the
+/// axes, last fastest), as distrt numbers group members.
+int64_t groupIndex(ArrayRef<int64_t> c, ArrayRef<int64_t> gridShape,
+                   ArrayRef<int64_t> axes) {
+  int64_t idx = 0;
+  for (int64_t a : axes)
+    idx = idx * gridShape[a] + c[a];
+  return idx;
+}
+
+/// The key of a processor's group: its coordinates outside `axes`.
+SmallVector<int64_t> groupKey(ArrayRef<int64_t> c, ArrayRef<int64_t> axes) {
+  SmallVector<int64_t> k(c.begin(), c.end());
+  for (int64_t a : axes)
+    k[a] = -1;
+  return k;
+}
+} // namespace
+
+StringRef mlir::dist::stringifyTransferKind(TransferPlan::Kind kind) {
+  switch (kind) {
+  case TransferPlan::Kind::Local:
+    return "local";
+  case TransferPlan::Kind::Broadcast:
+    return "broadcast";
+  case TransferPlan::Kind::Shift:
+    return "shift";
+  case TransferPlan::Kind::Reduce:
+    return "reduce";
+  case TransferPlan::Kind::AllReduce:
+    return "allreduce";
+  case TransferPlan::Kind::General:
+    return "general";
+  }
+  return "general";
+}
+
+std::string TransferPlan::describe(const ComputeModel &m) const {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << tensor << (output ? " (output)" : "") << ": "
+     << stringifyTransferKind(kind);
+  if (!axes.empty()) {
+    os << " over grid axes [";
+    llvm::interleaveComma(axes, os);
+    os << "]";
+  }
+  if (kind == Kind::Shift)
+    os << " along grid axis " << shiftAxis << " by " << shiftOffset
+       << " after an initial alignment";
+  if (kind == Kind::Broadcast || kind == Kind::Reduce) {
+    bool constant = llvm::all_equal(rootTable);
+    if (constant && !rootTable.empty())
+      os << " from root " << rootTable.front();
+    else
+      os << " from a root that changes with the step";
+  }
+  if (level == 0)
+    os << ", once";
+  else
+    os << ", at each iteration of '" << m.localLoops[level - 1]->name << "'";
+  os << " (" << steps << " step" << (steps == 1 ? "" : "s") << ", up to "
+     << maxElements << " element" << (maxElements == 1 ? "" : "s") << ")";
+  return s;
+}
+
+SmallVector<TransferPlan>
+mlir::dist::analyzeCommunication(const ComputeModel &m) {
+  SmallVector<TransferPlan> plans;
+  Evaluator eval(m);
+  int64_t P = 1;
+  for (int64_t e : m.gridShape)
+    P *= e;
+  SmallVector<SmallVector<int64_t>> coords;
+  for (int64_t r = 0; r < P; ++r)
+    coords.push_back(rowMajorCoord(r, m.gridShape));
+
+  for (const std::string &t : m.names) {
+    TransferPlan plan;
+    plan.tensor = t;
+    plan.output = t == m.stmt.lhs.tensor;
+    plan.level = m.level.lookup(t);
+    unsigned k = plan.level;
+    plan.steps = m.stepsAt(k);
+    Owners owners(m, t);
+
+    // boxes[r][step]
+    std::vector<std::vector<Box>> boxes(P, std::vector<Box>(plan.steps));
+    for (int64_t r = 0; r < P; ++r) {
+      llvm::StringMap<int64_t> fixed;
+      for (auto [l, d] : llvm::zip(m.distLoops, m.gridDimOf))
+        fixed[l->name] = coords[r][d];
+      for (int64_t s = 0; s < plan.steps; ++s) {
+        int64_t rest = s;
+        for (int i = (int)k - 1; i >= 0; --i) {
+          fixed[m.localLoops[i]->name] = rest % m.localLoops[i]->extent;
+          rest /= m.localLoops[i]->extent;
+        }
+        boxes[r][s] = eval.box(t, fixed);
+        plan.maxElements = std::max(plan.maxElements, boxes[r][s].volume());
+      }
+    }
+
+    auto everyBox = [&](auto pred) {
+      for (int64_t r = 0; r < P; ++r)
+        for (int64_t s = 0; s < plan.steps; ++s)
+          if (!pred(r, s, boxes[r][s]))
+            return false;
+      return true;
+    };
+
+    // Local: every processor holds its whole box (and, for the output, is
+    // its only holder).
+    bool local = everyBox([&](int64_t r, int64_t, const Box &b) {
+      if (b.volume() == 0)
+        return true;
+      return owners.holdsBox(coords[r], b);
+    });
+    if (local && (!plan.output || !owners.anyReplicated())) {
+      plan.kind = TransferPlan::Kind::Local;
+      plans.push_back(plan);
+      continue;
+    }
+
+    if (!plan.output) {
+      // Broadcast: one provider per (processor, step) inside the group over
+      // the axes where providers differ, same box for the whole group.
+      SmallVector<int64_t> axes;
+      bool single = true;
+      everyBox([&](int64_t r, int64_t, const Box &b) {
+        auto q = owners.provider(coords[r], b);
+        if (!q) {
+          single = false;
+          return false;
+        }
+        for (unsigned a = 0; a < m.gridShape.size(); ++a)
+          if ((*q)[a] != coords[r][a] && !llvm::is_contained(axes, a))
+            axes.push_back(a);
+        return true;
+      });
+      llvm::sort(axes);
+      if (single && !axes.empty()) {
+        bool ok = true;
+        std::map<std::pair<SmallVector<int64_t>, int64_t>,
+                 std::pair<Box, SmallVector<int64_t>>>
+            seen;
+        plan.rootTable.assign(P * plan.steps, 0);
+        everyBox([&](int64_t r, int64_t s, const Box &b) {
+          SmallVector<int64_t> q = *owners.provider(coords[r], b);
+          auto key = std::make_pair(groupKey(coords[r], axes), s);
+          auto it = seen.find(key);
+          if (it == seen.end()) {
+            seen[key] = {b, q};
+          } else if (!(it->second.first == b) || it->second.second != q) {
+            ok = false;
+            return false;
+          }
+          // The provider must belong to the group.
+          if (groupKey(q, axes) != groupKey(coords[r], axes)) {
+            ok = false;
+            return false;
+          }
+          plan.rootTable[r * plan.steps + s] =
+              groupIndex(q, m.gridShape, axes);
+          return true;
+        });
+        if (ok) {
+          plan.kind = TransferPlan::Kind::Broadcast;
+          plan.axes = axes;
+          plans.push_back(plan);
+          continue;
+        }
+        plan.rootTable.clear();
+      }
+
+      // Shift: along one axis, the box of step s is the neighbour's box of
+      // step s - 1 within every run of the communicate loop.
+      if (k >= 1 && m.localLoops[k - 1]->extent > 1) {
+        int64_t inner = m.localLoops[k - 1]->extent;
+        bool found = false;
+        for (unsigned a = 0; a < m.gridShape.size() && !found; ++a) {
+          for (int64_t off = 1; off < m.gridShape[a] && !found; ++off) {
+            bool ok = everyBox([&](int64_t r, int64_t s, const Box &b) {
+              if (s % inner == 0)
+                return true;
+              SmallVector<int64_t> nb = coords[r];
+              nb[a] = (nb[a] + off) % m.gridShape[a];
+              int64_t nr = rowMajorRank(nb, m.gridShape);
+              const Box &prev = boxes[nr][s - 1];
+              return b == prev && b.size == boxes[r][s - 1].size;
+            });
+            if (ok) {
+              found = true;
+              plan.kind = TransferPlan::Kind::Shift;
+              plan.shiftAxis = a;
+              plan.shiftOffset = off;
+            }
+          }
+        }
+        if (found) {
+          plans.push_back(plan);
+          continue;
+        }
+      }
+      plan.kind = TransferPlan::Kind::General;
+      plans.push_back(plan);
+      continue;
+    }
+
+    // Output: reduce / allreduce over the axes of processors sharing a box.
+    // Candidate axes: those along which the boxes agree at every step.
+    SmallVector<int64_t> axes;
+    for (unsigned a = 0; a < m.gridShape.size(); ++a) {
+      if (m.gridShape[a] == 1)
+        continue;
+      bool same = everyBox([&](int64_t r, int64_t s, const Box &b) {
+        SmallVector<int64_t> nb = coords[r];
+        nb[a] = (nb[a] + 1) % m.gridShape[a];
+        return boxes[rowMajorRank(nb, m.gridShape)][s] == b;
+      });
+      if (same)
+        axes.push_back(a);
+    }
+    if (!axes.empty()) {
+      // Holders of the box inside each group: exactly one (reduce) or all
+      // (allreduce); nobody outside the group holds any of it.
+      const LevelDistribution &L = owners.level();
+      bool reduce = true, allreduce = true;
+      plan.rootTable.assign(P * plan.steps, 0);
+      everyBox([&](int64_t r, int64_t s, const Box &b) {
+        if (b.volume() == 0) {
+          reduce = allreduce = false;
+          return false;
+        }
+        int64_t holders = 0, inGroup = 0;
+        for (int64_t q = 0; q < P; ++q) {
+          bool inG = groupKey(coords[q], axes) == groupKey(coords[r], axes);
+          bool any = false;
+          // Does q hold any element of the box? Check its corner and
+          // the whole box.
+          bool all = owners.holdsBox(coords[q], b);
+          if (!all) {
+            // Any element: per-dimension intersection.
+            any = L.isHolder(coords[q]);
+            for (unsigned d = 0; any && d < L.getRank(); ++d) {
+              if (L.getDim(d).kind == PartitionKind::none)
+                continue;
+              int64_t part = L.getPart(d, coords[q]);
+              bool hit = false;
+              for (int64_t e = b.lo[d]; e < b.lo[d] + b.size[d] && !hit; ++e)
+                hit = L.getDim(d).ownerPart(e) == part;
+              any = hit;
+            }
+          }
+          if (any && !all) {
+            reduce = allreduce = false;
+            return false;
+          }
+          if (all) {
+            ++holders;
+            if (!inG) {
+              reduce = allreduce = false;
+              return false;
+            }
+            ++inGroup;
+            plan.rootTable[r * plan.steps + s] =
+                groupIndex(coords[q], m.gridShape, axes);
+          }
+        }
+        int64_t groupSize = 1;
+        for (int64_t a : axes)
+          groupSize *= m.gridShape[a];
+        if (holders != 1)
+          reduce = false;
+        if (inGroup != groupSize)
+          allreduce = false;
+        return reduce || allreduce;
+      });
+      if (reduce || allreduce) {
+        plan.kind = reduce ? TransferPlan::Kind::Reduce
+                           : TransferPlan::Kind::AllReduce;
+        plan.axes = axes;
+        if (!reduce)
+          plan.rootTable.clear();
+        plans.push_back(plan);
+        continue;
+      }
+      plan.rootTable.clear();
+    }
+    plan.kind = TransferPlan::Kind::General;
+    plans.push_back(plan);
+  }
+  return plans;
+}

@@ -1,0 +1,65 @@
+// RUN: dist-opt %s --dist-materialize-spmd -split-input-file -verify-diagnostics
+// Schedules the lowering cannot handle are rejected with the loop or
+// tensor and the reason.
+
+dist.grid @m [2, 2]
+!T = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> xy">>
+func.func @f(%a: !T, %b: !T, %c: !T) {
+  // expected-error @+1 {{schedule cannot be lowered: loop 'jo' is distributed but sits inside loop 'ii'; distributed loops must be the outermost loops}}
+  dist.compute "A(i,j) = B(i,k) * C(k,j)" (A = %a, B = %b, C = %c)
+      schedule [divide(i, io, ii, 2), divide(j, jo, ji, 2),
+                distribute(io), distribute(jo)] : !T, !T, !T
+  return
+}
+
+// -----
+
+dist.grid @m [2, 2]
+!T = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> xy">>
+func.func @f(%a: !T, %b: !T, %c: !T) {
+  // expected-error @+1 {{schedule cannot be lowered: distributed loop 'io' has 4 iterations but grid dimension 0 of @m has extent 2}}
+  dist.compute "A(i,j) = B(i,k) * C(k,j)" (A = %a, B = %b, C = %c)
+      schedule [distribute({i, j}, {io, jo}, {ii, ji}, Grid(4, 1))] : !T, !T, !T
+  return
+}
+
+// -----
+
+dist.grid @m [2, 2]
+dist.grid @l [4]
+!T = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> xy">>
+!R = !dist.tensor<8x8xf64, #dist.layout<@l, "xy -> x">>
+func.func @f(%a: !T, %b: !R, %c: !T) {
+  // expected-error @+1 {{cannot be lowered: tensor 'B' lives on @l but 'A' on @m; redistribute it onto one machine first}}
+  dist.compute "A(i,j) = B(i,k) * C(k,j)" (A = %a, B = %b, C = %c) : !T, !R, !T
+  return
+}
+
+// -----
+
+dist.grid @m [2, 2]
+!T = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> xy">>
+func.func @f(%a: !T, %b: !T, %c: !T) {
+  // expected-error @+1 {{schedule cannot be lowered: no loop is distributed, so every processor of @m would compute everything}}
+  dist.compute "A(i,j) = B(i,k) * C(k,j)" (A = %a, B = %b, C = %c) : !T, !T, !T
+  return
+}
+
+// -----
+
+dist.grid @h node[2], cpu[2]
+!T = !dist.tensor<8x8xf64, #dist.layout<@h, "xy -> x*", "xy -> y*">>
+// expected-error @+1 {{has a hierarchical layout; dist-materialize-spmd lowers single-level layouts only}}
+func.func @f(%a: !T) {
+  dist.fill %a seed 1 : !T
+  return
+}
+
+// -----
+
+dist.grid @m [2, 2]
+!T = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> xy">>
+// expected-error @+1 {{functions cannot return distributed tensors}}
+func.func @f(%a: !T) -> !T {
+  return %a : !T
+}

@@ -1,0 +1,107 @@
+// RUN: dist-opt %s --dist-materialize-spmd -split-input-file | FileCheck %s
+// The SPMD form: tiles, buffers allocated once outside the time loop, the
+// communication op the analysis picked inside it, and the leaf.
+
+dist.grid @m [2, 2]
+!T = !dist.tensor<64x64xf64, #dist.layout<@m, "xy -> xy">>
+
+// SUMMA: panels of B and C are broadcast at every step of ko, then GEMM.
+// CHECK-LABEL: func.func @summa
+// CHECK-SAME: (%[[A:.*]]: memref<?xf64>, %[[B:.*]]: memref<?xf64>, %[[C:.*]]: memref<?xf64>)
+// CHECK: call @distrt_init()
+// CHECK-DAG: %[[BA:.*]] = memref.alloc() : memref<1024xf64>
+// CHECK-DAG: %[[BB:.*]] = memref.alloc() : memref<512xf64>
+// CHECK-DAG: %[[BC:.*]] = memref.alloc() : memref<512xf64>
+// CHECK: call @distrt_layout_zero
+// CHECK: scf.for
+// CHECK-NOT: memref.alloc
+// CHECK: call @distrt_copy_box_local
+// CHECK: dist.broadcast %{{.*}} on @m axes [1] root %{{.*}} : memref<?xf64>
+// CHECK: call @distrt_copy_box_local
+// CHECK: dist.broadcast %{{.*}} on @m axes [0] root %{{.*}} : memref<?xf64>
+// CHECK: call @distrt_gemm_f64
+// CHECK: }
+// CHECK: call @distrt_add_box_local
+// CHECK: memref.dealloc %[[BA]]
+func.func @summa(%a: !T, %b: !T, %c: !T) {
+  dist.compute "A(i,j) = B(i,k) * C(k,j)" (A = %a, B = %b, C = %c)
+      schedule [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2)),
+                split(k, ko, ki, 16), reorder({ko, ii, ji, ki}),
+                communicate(A, jo), communicate({B, C}, ko),
+                substitute({ii, ji, ki}, gemm)] : !T, !T, !T
+  return
+}
+
+// -----
+
+dist.grid @m [2, 2]
+!T = !dist.tensor<64x64xf64, #dist.layout<@m, "xy -> xy">>
+
+// Cannon: a general exchange aligns at the first step, shifts afterwards.
+// CHECK-LABEL: func.func @cannon
+// CHECK: scf.for
+// CHECK: scf.if
+// CHECK: call @distrt_fetch_box
+// CHECK: } else {
+// CHECK: dist.shift %{{.*}} on @m axis 1 offset 1 : memref<?xf64>
+// CHECK: scf.if
+// CHECK: call @distrt_fetch_box
+// CHECK: } else {
+// CHECK: dist.shift %{{.*}} on @m axis 0 offset 1 : memref<?xf64>
+// CHECK: call @distrt_gemm_f64
+func.func @cannon(%a: !T, %b: !T, %c: !T) {
+  dist.compute "A(i,j) = B(i,k) * C(k,j)" (A = %a, B = %b, C = %c)
+      schedule [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2)),
+                divide(k, ko, ki, 2), reorder({ko, ii, ji, ki}),
+                rotate(ko, {io, jo}, kos),
+                communicate(A, jo), communicate({B, C}, kos),
+                substitute({ii, ji, ki}, gemm)] : !T, !T, !T
+  return
+}
+
+// -----
+
+dist.grid @c [2, 2, 2]
+!A = !dist.tensor<64x64xf64, #dist.layout<@c, "xy -> xy0">>
+!B = !dist.tensor<64x64xf64, #dist.layout<@c, "xz -> x0z">>
+!C = !dist.tensor<64x64xf64, #dist.layout<@c, "zy -> 0yz">>
+
+// Johnson: broadcast B and C once, multiply, reduce partial sums to z = 0.
+// CHECK-LABEL: func.func @johnson
+// CHECK-NOT: scf.for %{{.*}} = %{{.*}} to %c2
+// CHECK: dist.broadcast %{{.*}} on @c axes [1]
+// CHECK: dist.broadcast %{{.*}} on @c axes [0]
+// CHECK: call @distrt_gemm_f64
+// CHECK: dist.reduce %{{.*}} on @c axes [2] sum root
+// CHECK: scf.if
+// CHECK: call @distrt_add_box_local
+func.func @johnson(%a: !A, %b: !B, %c: !C) {
+  dist.compute "A(i,j) = B(i,k) * C(k,j)" (A = %a, B = %b, C = %c)
+      schedule [distribute({i, j, k}, {io, jo, ko}, {ii, ji, ki}, Grid(2, 2, 2)),
+                communicate({A, B, C}, ko), substitute({ii, ji, ki}, gemm)]
+      : !A, !B, !C
+  return
+}
+
+// -----
+
+dist.grid @m [2, 2]
+!T = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> xy">>
+!S = !dist.tensor<f64, #dist.layout<@m, " -> **">>
+
+// Without a leaf kernel: scalar loops with bounds checks; an output
+// replicated on every processor is allreduced.
+// CHECK-LABEL: func.func @inner
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: scf.if
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK: dist.allreduce %{{.*}} on @m axes [0, 1] sum
+// CHECK: call @distrt_add_box_local
+func.func @inner(%s: !S, %b: !T, %c: !T) {
+  dist.compute "s = B(i,j) * C(i,j)" (s = %s, B = %b, C = %c)
+      schedule [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2))]
+      : !S, !T, !T
+  return
+}
