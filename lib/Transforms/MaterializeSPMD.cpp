@@ -1082,7 +1082,22 @@ struct DistMaterializeSPMDPass
     auto lastIs = [](const Access *a, StringRef x) {
       return !a->indices.empty() && a->indices.back() == x;
     };
-    if (!lastIs(ins[0], k) || !lastIs(ins[1], n) || !lastIs(&stmt.lhs, n))
+    // op(A) is m x k, op(B) k x n, C m x n; an operand whose last dimension
+    // is its row index is passed transposed.
+    bool transA, transB;
+    if (lastIs(ins[0], k))
+      transA = false;
+    else if (lastIs(ins[0], m))
+      transA = true;
+    else
+      return failure();
+    if (lastIs(ins[1], n))
+      transB = false;
+    else if (lastIs(ins[1], k))
+      transB = true;
+    else
+      return failure();
+    if (!lastIs(&stmt.lhs, n))
       return failure();
     // Values of every statement variable at the leaf's origin.
     llvm::StringMap<DynRange> ranges;
@@ -1112,12 +1127,14 @@ struct DistMaterializeSPMDPass
       return failure();
     Value one = arith::ConstantOp::create(b, loc, f64Ty,
                                           b.getF64FloatAttr(1.0));
-    StringRef fn = elt.isF64() ? "distrt_gemm_f64" : "distrt_gemm_f32";
+    StringRef fn = elt.isF64() ? "distrt_gemm_t_f64" : "distrt_gemm_t_f32";
     call(b, loc, fn,
-         {toI64(b, loc, ranges[m].size), toI64(b, loc, ranges[n].size),
+         {i64(b, loc, transA), i64(b, loc, transB),
+          toI64(b, loc, ranges[m].size), toI64(b, loc, ranges[n].size),
           toI64(b, loc, ranges[k].size), one, pointerAt(ins[0]),
-          strideOf(ins[0], m), pointerAt(ins[1]), strideOf(ins[1], k), one,
-          pointerAt(&stmt.lhs), strideOf(&stmt.lhs, m)});
+          strideOf(ins[0], transA ? k : m), pointerAt(ins[1]),
+          strideOf(ins[1], transB ? n : k), one, pointerAt(&stmt.lhs),
+          strideOf(&stmt.lhs, m)});
     (void)leafLevel;
     return success();
   }

@@ -42,24 +42,44 @@ void distrt_blas_setup(void) {
 #endif
 }
 
+static void check_gemm_t(const char *op, int64_t transa, int64_t transb,
+                         int64_t m, int64_t n, int64_t k, const void *a,
+                         int64_t lda, const void *b, int64_t ldb,
+                         const void *c, int64_t ldc);
+
 static void check_gemm(const char *op, int64_t m, int64_t n, int64_t k,
                        const void *a, int64_t lda, const void *b, int64_t ldb,
                        const void *c, int64_t ldc) {
+  check_gemm_t(op, 0, 0, m, n, k, a, lda, b, ldb, c, ldc);
+}
+
+static void check_gemm_t(const char *op, int64_t transa, int64_t transb,
+                         int64_t m, int64_t n, int64_t k, const void *a,
+                         int64_t lda, const void *b, int64_t ldb,
+                         const void *c, int64_t ldc) {
   if (m < 0 || n < 0 || k < 0)
     distrt_fatal(op, "negative size (m=%lld, n=%lld, k=%lld)", (long long)m,
                  (long long)n, (long long)k);
+  if (transa < 0 || transa > 1 || transb < 0 || transb > 1)
+    distrt_fatal(op, "transpose flags must be 0 or 1 (got %lld, %lld)",
+                 (long long)transa, (long long)transb);
+  /* Nothing is read or written: an empty product (leading dimensions of
+   * empty boxes may be 0). */
+  if (m == 0 || n == 0 || k == 0)
+    return;
   if (m > INT_MAX || n > INT_MAX || k > INT_MAX || lda > INT_MAX ||
       ldb > INT_MAX || ldc > INT_MAX)
     distrt_fatal(op, "sizes exceed the BLAS integer range (m=%lld, n=%lld, "
                      "k=%lld, lda=%lld, ldb=%lld, ldc=%lld)",
                  (long long)m, (long long)n, (long long)k, (long long)lda,
                  (long long)ldb, (long long)ldc);
-  if (lda < (k > 1 ? k : 1))
-    distrt_fatal(op, "lda=%lld must be >= max(1, k=%lld)", (long long)lda,
-                 (long long)k);
-  if (ldb < (n > 1 ? n : 1))
-    distrt_fatal(op, "ldb=%lld must be >= max(1, n=%lld)", (long long)ldb,
-                 (long long)n);
+  int64_t acols = transa ? m : k, bcols = transb ? k : n;
+  if (lda < (acols > 1 ? acols : 1))
+    distrt_fatal(op, "lda=%lld must be >= max(1, %lld)", (long long)lda,
+                 (long long)acols);
+  if (ldb < (bcols > 1 ? bcols : 1))
+    distrt_fatal(op, "ldb=%lld must be >= max(1, %lld)", (long long)ldb,
+                 (long long)bcols);
   if (ldc < (n > 1 ? n : 1))
     distrt_fatal(op, "ldc=%lld must be >= max(1, n=%lld)", (long long)ldc,
                  (long long)n);
@@ -88,7 +108,7 @@ void distrt_gemm_f64(int64_t m, int64_t n, int64_t k, double alpha,
                      const double *a, int64_t lda, const double *b, int64_t ldb,
                      double beta, double *c, int64_t ldc) {
   check_gemm("distrt_gemm_f64", m, n, k, a, lda, b, ldb, c, ldc);
-  if (m == 0 || n == 0)
+  if (m == 0 || n == 0 || (k == 0 && beta == 1.0))
     return;
 #if DISTRT_HAVE_CBLAS
   cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)n,
@@ -102,7 +122,7 @@ void distrt_gemm_f32(int64_t m, int64_t n, int64_t k, double alpha,
                      const float *a, int64_t lda, const float *b, int64_t ldb,
                      double beta, float *c, int64_t ldc) {
   check_gemm("distrt_gemm_f32", m, n, k, a, lda, b, ldb, c, ldc);
-  if (m == 0 || n == 0)
+  if (m == 0 || n == 0 || (k == 0 && beta == 1.0))
     return;
 #if DISTRT_HAVE_CBLAS
   cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)n,
@@ -110,5 +130,53 @@ void distrt_gemm_f32(int64_t m, int64_t n, int64_t k, double alpha,
               (int)ldc);
 #else
   NAIVE_GEMM(float)
+#endif
+}
+
+#if !DISTRT_HAVE_CBLAS
+#define NAIVE_GEMM_T(T)                                                        \
+  for (int64_t i = 0; i < m; ++i)                                              \
+    for (int64_t j = 0; j < n; ++j) {                                          \
+      T acc = 0;                                                               \
+      for (int64_t p = 0; p < k; ++p)                                          \
+        acc += (transa ? a[p * lda + i] : a[i * lda + p]) *                    \
+               (transb ? b[j * ldb + p] : b[p * ldb + j]);                     \
+      T old = beta == 0 ? (T)0 : (T)beta * c[i * ldc + j];                     \
+      c[i * ldc + j] = (T)alpha * acc + old;                                   \
+    }
+#endif
+
+void distrt_gemm_t_f64(int64_t transa, int64_t transb, int64_t m, int64_t n,
+                       int64_t k, double alpha, const double *a, int64_t lda,
+                       const double *b, int64_t ldb, double beta, double *c,
+                       int64_t ldc) {
+  check_gemm_t("distrt_gemm_t_f64", transa, transb, m, n, k, a, lda, b, ldb,
+               c, ldc);
+  if (m == 0 || n == 0 || (k == 0 && beta == 1.0))
+    return;
+#if DISTRT_HAVE_CBLAS
+  cblas_dgemm(CblasRowMajor, transa ? CblasTrans : CblasNoTrans,
+              transb ? CblasTrans : CblasNoTrans, (int)m, (int)n, (int)k,
+              alpha, a, (int)lda, b, (int)ldb, beta, c, (int)ldc);
+#else
+  NAIVE_GEMM_T(double)
+#endif
+}
+
+void distrt_gemm_t_f32(int64_t transa, int64_t transb, int64_t m, int64_t n,
+                       int64_t k, double alpha, const float *a, int64_t lda,
+                       const float *b, int64_t ldb, double beta, float *c,
+                       int64_t ldc) {
+  check_gemm_t("distrt_gemm_t_f32", transa, transb, m, n, k, a, lda, b, ldb,
+               c, ldc);
+  if (m == 0 || n == 0 || (k == 0 && beta == 1.0))
+    return;
+#if DISTRT_HAVE_CBLAS
+  cblas_sgemm(CblasRowMajor, transa ? CblasTrans : CblasNoTrans,
+              transb ? CblasTrans : CblasNoTrans, (int)m, (int)n, (int)k,
+              (float)alpha, a, (int)lda, b, (int)ldb, (float)beta, c,
+              (int)ldc);
+#else
+  NAIVE_GEMM_T(float)
 #endif
 }

@@ -19,7 +19,7 @@ dist.grid @m [2, 2]
 // CHECK: dist.broadcast %{{.*}} on @m axes [1] root %{{.*}} : memref<?xf64>
 // CHECK: call @distrt_copy_box_local
 // CHECK: dist.broadcast %{{.*}} on @m axes [0] root %{{.*}} : memref<?xf64>
-// CHECK: call @distrt_gemm_f64
+// CHECK: call @distrt_gemm_t_f64
 // CHECK: }
 // CHECK: call @distrt_add_box_local
 // CHECK: memref.dealloc %[[BA]]
@@ -48,7 +48,7 @@ dist.grid @m [2, 2]
 // CHECK: call @distrt_fetch_box
 // CHECK: } else {
 // CHECK: dist.shift %{{.*}} on @m axis 0 offset 1 : memref<?xf64>
-// CHECK: call @distrt_gemm_f64
+// CHECK: call @distrt_gemm_t_f64
 func.func @cannon(%a: !T, %b: !T, %c: !T) {
   dist.compute "A(i,j) = B(i,k) * C(k,j)" (A = %a, B = %b, C = %c)
       schedule [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2)),
@@ -71,7 +71,7 @@ dist.grid @c [2, 2, 2]
 // CHECK-NOT: scf.for %{{.*}} = %{{.*}} to %c2
 // CHECK: dist.broadcast %{{.*}} on @c axes [1]
 // CHECK: dist.broadcast %{{.*}} on @c axes [0]
-// CHECK: call @distrt_gemm_f64
+// CHECK: call @distrt_gemm_t_f64
 // CHECK: dist.reduce %{{.*}} on @c axes [2] sum root
 // CHECK: scf.if
 // CHECK: call @distrt_add_box_local

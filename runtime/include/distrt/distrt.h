@@ -328,6 +328,17 @@ void distrt_gemm_f64(int64_t m, int64_t n, int64_t k, double alpha,
 void distrt_gemm_f32(int64_t m, int64_t n, int64_t k, double alpha,
                      const float *a, int64_t lda, const float *b, int64_t ldb,
                      double beta, float *c, int64_t ldc);
+/** GEMM with transposed operands (row-major): C = alpha * op(A) * op(B) +
+ *  beta * C, op(X) = X^T when its flag is 1.  A is m x k (k x m stored when
+ *  transposed), B is k x n (n x k stored).  Empty products return at once. */
+void distrt_gemm_t_f64(int64_t transa, int64_t transb, int64_t m, int64_t n,
+                       int64_t k, double alpha, const double *a, int64_t lda,
+                       const double *b, int64_t ldb, double beta, double *c,
+                       int64_t ldc);
+void distrt_gemm_t_f32(int64_t transa, int64_t transb, int64_t m, int64_t n,
+                       int64_t k, double alpha, const float *a, int64_t lda,
+                       const float *b, int64_t ldb, double beta, float *c,
+                       int64_t ldc);
 
 /*===----------------------------------------------------------------------===*
  * Timers and output
