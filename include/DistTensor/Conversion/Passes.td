@@ -21,7 +21,9 @@ def ConvertDistToRuntime : Pass<"convert-dist-to-runtime", "ModuleOp"> {
     ..., `dist.send`, `dist.recv`) become calls of the matching `distrt_*`
     function with the grid handle, a mask of the group's axes, the buffer's
     aligned pointer, its element count and element-type code. Buffers must
-    have the identity layout. Any other dist operation is an error.
+    have the identity layout. Distributed tensors and computations must
+    have been lowered by `dist-materialize-spmd` before; any other dist
+    operation is an error.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::arith::ArithDialect",

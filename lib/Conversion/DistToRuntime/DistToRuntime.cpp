@@ -132,10 +132,9 @@ struct ConvertDistToRuntimePass
         return WalkResult::advance();
       op->emitError("'")
           << op->getName()
-          << "' cannot be lowered by convert-dist-to-runtime: it lowers "
-             "machines and communication on buffers; distributed tensors "
-             "and computations (dist.alloc, dist.fill, dist.compute, "
-             "dist.redistribute) have no lowering in this version";
+          << "' cannot be lowered by convert-dist-to-runtime, which lowers "
+             "machines and communication on buffers; run "
+             "dist-materialize-spmd first (the dist-to-llvm pipeline does)";
       return WalkResult::interrupt();
     });
     if (rest.wasInterrupted())
