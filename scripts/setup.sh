@@ -18,6 +18,7 @@ packages=(
   libisl-dev
   libopenmpi-dev openmpi-bin
   libopenblas-dev
+  libomp-22-dev
 )
 
 missing=()

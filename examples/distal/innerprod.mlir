@@ -1,7 +1,8 @@
 // DISTAL Sec. 7.2: inner product, a = B(i,j,k) * C(i,j,k).
 // Each processor reduces its own tiles of B and C (a node-level reduction),
 // then the partial sums are reduced over the whole grid into a, which is
-// replicated.
+// replicated. (parallelize(ii) would make threads add into the same scalar;
+// the lowering rejects that.)
 
 dist.grid @m [2, 2]
 
@@ -11,8 +12,7 @@ dist.grid @m [2, 2]
 func.func @innerprod(%a: !a, %b: !B, %c: !B) {
   dist.compute "a = B(i,j,k) * C(i,j,k)" (a = %a, B = %b, C = %c)
       schedule [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2)),
-                communicate({a, B, C}, jo),
-                parallelize(ii)]
+                communicate({a, B, C}, jo)]
       : !a, !B, !B
   return
 }

@@ -163,6 +163,30 @@ mlir::dist::buildComputeModel(ComputeOp op) {
   m->leafLevel = m->localLoops.size();
   if (m->gemmLeaf)
     m->leafLevel = m->localLoops.size() - m->nest.substituteVars.size();
+
+  // Parallel loops run their iterations in threads: nothing may be
+  // communicated inside them, they may not enclose a GEMM leaf, and their
+  // iterations must write different output elements.
+  for (auto [i, l] : llvm::enumerate(m->localLoops)) {
+    if (!l->parallel)
+      continue;
+    for (const std::string &t : m->names)
+      if (m->level[t] > i)
+        return op.emitOpError("schedule cannot be lowered: parallelize(")
+               << l->name << "): tensor '" << t
+               << "' is communicated inside it; parallelize a loop inside "
+                  "every communicate point";
+    if (m->gemmLeaf && i < m->leafLevel)
+      return op.emitOpError("schedule cannot be lowered: parallelize(")
+             << l->name << ") encloses the gemm leaf; parallelize a loop of "
+                           "a scalar leaf";
+    for (const std::string &o : m->nest.originsOf(l->name))
+      if (!llvm::is_contained(stmt.lhs.indices, o))
+        return op.emitOpError("schedule cannot be lowered: parallelize(")
+               << l->name << "): '" << o
+               << "' is summed over, so parallel iterations would add into "
+                  "the same output elements";
+  }
   return m;
 }
 

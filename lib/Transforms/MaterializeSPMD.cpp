@@ -1011,6 +1011,18 @@ struct DistMaterializeSPMDPass
           if (k == leafLevel) {
             if (failed(emitLeaf(lb)))
               failedInside = true;
+          } else if (localLoops[k]->parallel) {
+            // parallelize: threads inside the rank (scf.parallel, lowered
+            // to OpenMP by the pipeline).
+            const Loop *l = localLoops[k];
+            scf::ParallelOp::create(
+                lb, loc, ValueRange{idx(lb, loc, 0)},
+                ValueRange{idx(lb, loc, l->extent)},
+                ValueRange{idx(lb, loc, 1)},
+                [&](OpBuilder &fb, Location, ValueRange ivs) {
+                  cl.fixed[l->name] = ivs.front();
+                  emitLevel(fb, k + 1);
+                });
           } else {
             const Loop *l = localLoops[k];
             scf::ForOp::create(

@@ -63,3 +63,40 @@ dist.grid @m [2, 2]
 func.func @f(%a: !T) -> !T {
   return %a : !T
 }
+
+// -----
+
+dist.grid @m [2, 2]
+!T = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> xy">>
+func.func @f(%a: !T, %b: !T, %c: !T) {
+  // expected-error @+1 {{schedule cannot be lowered: parallelize(k): 'k' is summed over, so parallel iterations would add into the same output elements}}
+  dist.compute "A(i,j) = B(i,k) * C(k,j)" (A = %a, B = %b, C = %c)
+      schedule [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2)),
+                parallelize(k)] : !T, !T, !T
+  return
+}
+
+// -----
+
+dist.grid @m [2, 2]
+!T = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> xy">>
+func.func @f(%a: !T, %b: !T, %c: !T) {
+  // expected-error @+1 {{schedule cannot be lowered: parallelize(ii): tensor 'B' is communicated inside it}}
+  dist.compute "A(i,j) = B(i,k) * C(k,j)" (A = %a, B = %b, C = %c)
+      schedule [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2)),
+                parallelize(ii), communicate(B, k)] : !T, !T, !T
+  return
+}
+
+// -----
+
+dist.grid @m [2, 2]
+!T = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> xy">>
+func.func @f(%a: !T, %b: !T, %c: !T) {
+  // expected-error @+1 {{schedule cannot be lowered: parallelize(ko) encloses the gemm leaf}}
+  dist.compute "A(i,j) = B(i,k) * C(k,j)" (A = %a, B = %b, C = %c)
+      schedule [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2)),
+                split(k, ko, ki, 2), reorder({ko, ii, ji, ki}),
+                parallelize(ko), substitute({ii, ji, ki}, gemm)] : !T, !T, !T
+  return
+}

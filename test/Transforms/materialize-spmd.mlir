@@ -105,3 +105,24 @@ func.func @inner(%s: !S, %b: !T, %c: !T) {
       : !S, !T, !T
   return
 }
+
+// -----
+
+dist.grid @m [2, 2]
+!A = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> xy">>
+!B = !dist.tensor<8x8x8xf64, #dist.layout<@m, "xyz -> xy">>
+!c = !dist.tensor<8xf64, #dist.layout<@m, "z -> **">>
+
+// parallelize: the loop becomes scf.parallel (threads inside the rank), and
+// the pipeline turns it into an OpenMP worksharing loop.
+// CHECK-LABEL: func.func @ttv
+// CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%{{.*}}) step (%{{.*}})
+// CHECK: scf.for
+// CHECK: arith.mulf
+func.func @ttv(%a: !A, %b: !B, %c: !c) {
+  dist.compute "A(i,j) = B(i,j,k) * c(k)" (A = %a, B = %b, c = %c)
+      schedule [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2)),
+                communicate({A, B, c}, jo), parallelize(ii)]
+      : !A, !B, !c
+  return
+}

@@ -24,10 +24,16 @@ void dist::buildDistToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createDistMaterializeSPMD(spmd));
   pm.addPass(createConvertDistToRuntime());
   pm.addPass(createCanonicalizerPass());
+  // parallelize(): scf.parallel loops become OpenMP worksharing loops.
+  pm.addPass(createConvertSCFToOpenMPPass());
+  // Inlines the memref.alloca_scope ops it wraps loop bodies in (they hold
+  // no allocas), which control-flow lowering could not keep valid.
+  pm.addPass(createCanonicalizerPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
 }
