@@ -75,11 +75,11 @@ static void check_gemm_t(const char *op, int64_t transa, int64_t transb,
                  (long long)ldb, (long long)ldc);
   int64_t acols = transa ? m : k, bcols = transb ? k : n;
   if (lda < (acols > 1 ? acols : 1))
-    distrt_fatal(op, "lda=%lld must be >= max(1, %lld)", (long long)lda,
-                 (long long)acols);
+    distrt_fatal(op, "lda=%lld must be >= max(1, %s=%lld)", (long long)lda,
+                 transa ? "m" : "k", (long long)acols);
   if (ldb < (bcols > 1 ? bcols : 1))
-    distrt_fatal(op, "ldb=%lld must be >= max(1, %lld)", (long long)ldb,
-                 (long long)bcols);
+    distrt_fatal(op, "ldb=%lld must be >= max(1, %s=%lld)", (long long)ldb,
+                 transb ? "k" : "n", (long long)bcols);
   if (ldc < (n > 1 ? n : 1))
     distrt_fatal(op, "ldc=%lld must be >= max(1, n=%lld)", (long long)ldc,
                  (long long)n);
