@@ -394,6 +394,12 @@ StringRef mlir::dist::stringifyTransferKind(TransferPlan::Kind kind) {
     return "broadcast";
   case TransferPlan::Kind::Shift:
     return "shift";
+  case TransferPlan::Kind::AllGather:
+    return "allgather";
+  case TransferPlan::Kind::PointToPoint:
+    return "point-to-point";
+  case TransferPlan::Kind::ReduceScatter:
+    return "reduce-scatter";
   case TransferPlan::Kind::Reduce:
     return "reduce";
   case TransferPlan::Kind::AllReduce:
@@ -416,7 +422,10 @@ std::string TransferPlan::describe(const ComputeModel &m) const {
   }
   if (kind == Kind::Shift)
     os << " along grid axis " << shiftAxis << " by " << shiftOffset
-       << " after an initial alignment";
+       << " after an initial "
+       << (alignByPermutation ? "point-to-point alignment" : "alignment");
+  if (kind == Kind::AllGather || kind == Kind::ReduceScatter)
+    os << " of pieces along tensor dimension " << splitDim;
   if (kind == Kind::Broadcast || kind == Kind::Reduce) {
     bool constant = llvm::all_equal(rootTable);
     if (constant && !rootTable.empty())
@@ -433,9 +442,97 @@ std::string TransferPlan::describe(const ComputeModel &m) const {
   return s;
 }
 
-SmallVector<TransferPlan>
+namespace {
+/// Point-to-point tables for steps [from, to) when every box has one
+/// provider and every provider serves at most one other rank per step.
+bool permutationTables(const ComputeModel &m, const Owners &owners,
+                       ArrayRef<SmallVector<int64_t>> coords,
+                       const std::vector<std::vector<Box>> &boxes,
+                       int64_t steps, int64_t rank,
+                       function_ref<bool(int64_t)> stepSelected,
+                       TransferPlan &plan) {
+  int64_t P = coords.size();
+  plan.srcTable.assign(P * steps, -1);
+  plan.dstTable.assign(P * steps, -1);
+  plan.dstLo.assign(P * steps * std::max<int64_t>(rank, 1), 0);
+  plan.dstSize.assign(P * steps * std::max<int64_t>(rank, 1), 0);
+  for (int64_t s = 0; s < steps; ++s) {
+    if (!stepSelected(s))
+      continue;
+    for (int64_t r = 0; r < P; ++r) {
+      const Box &b = boxes[r][s];
+      if (b.volume() == 0)
+        continue;
+      std::optional<SmallVector<int64_t>> q = owners.provider(coords[r], b);
+      if (!q || !owners.holdsBox(*q, b))
+        return false;
+      int64_t qr = rowMajorRank(*q, m.gridShape);
+      plan.srcTable[r * steps + s] = qr;
+      if (plan.dstTable[qr * steps + s] != -1)
+        return false; // a provider serving two ranks: not a permutation
+      plan.dstTable[qr * steps + s] = r;
+      for (int64_t d = 0; d < rank; ++d) {
+        plan.dstLo[(qr * steps + s) * rank + d] = b.lo[d];
+        plan.dstSize[(qr * steps + s) * rank + d] = b.size[d];
+      }
+    }
+  }
+  return true;
+}
+
+/// Whether every group over `axis` shares box `b` at each step and the box
+/// is cut along one dimension into equal contiguous pieces, piece j held by
+/// member j (coordinate j on `axis`). Returns that dimension or -1.
+int64_t piecesAlong(const ComputeModel &m, const Owners &owners,
+                    ArrayRef<SmallVector<int64_t>> coords,
+                    const std::vector<std::vector<Box>> &boxes, int64_t steps,
+                    int64_t axis) {
+  const LevelDistribution &L = owners.level();
+  // The tensor dimension partitioned over exactly `axis`.
+  int64_t dim = -1;
+  for (unsigned d = 0; d < L.getRank(); ++d)
+    if (L.getAxes(d).size() == 1 && L.getAxes(d).front() == axis)
+      dim = d;
+  if (dim < 0)
+    return -1;
+  int64_t G = m.gridShape[axis];
+  int64_t P = coords.size();
+  for (int64_t r = 0; r < P; ++r) {
+    for (int64_t s = 0; s < steps; ++s) {
+      const Box &b = boxes[r][s];
+      // Same box on the whole group.
+      for (int64_t j = 0; j < G; ++j) {
+        SmallVector<int64_t> c = coords[r];
+        c[axis] = j;
+        if (!(boxes[rowMajorRank(c, m.gridShape)][s] == b))
+          return -1;
+      }
+      // Contiguous in row-major order: dimensions before `dim` are single
+      // indices.
+      for (int64_t d = 0; d < dim; ++d)
+        if (b.size[d] != 1)
+          return -1;
+      if (b.size[dim] % G != 0 || b.size[dim] == 0)
+        return -1;
+      int64_t piece = b.size[dim] / G;
+      for (int64_t j = 0; j < G; ++j) {
+        SmallVector<int64_t> c = coords[r];
+        c[axis] = j;
+        Box pb = b;
+        pb.lo[dim] = b.lo[dim] + j * piece;
+        pb.size[dim] = piece;
+        if (!owners.holdsBox(c, pb))
+          return -1;
+      }
+    }
+  }
+  return dim;
+}
+} // namespace
+
+std::vector<TransferPlan>
 mlir::dist::analyzeCommunication(const ComputeModel &m) {
-  SmallVector<TransferPlan> plans;
+  std::vector<TransferPlan> plans;
   Evaluator eval(m);
   int64_t P = 1;
   for (int64_t e : m.gridShape)
@@ -542,6 +639,27 @@ mlir::dist::analyzeCommunication(const ComputeModel &m) {
         plan.rootTable.clear();
       }
 
+      // AllGather: the group over one axis shares the box, which its
+      // members hold as equal contiguous pieces.
+      {
+        bool done = false;
+        for (unsigned a = 0; a < m.gridShape.size() && !done; ++a) {
+          if (m.gridShape[a] == 1)
+            continue;
+          int64_t dim = piecesAlong(m, owners, coords, boxes, plan.steps, a);
+          if (dim >= 0) {
+            plan.kind = TransferPlan::Kind::AllGather;
+            plan.axes = {a};
+            plan.splitDim = dim;
+            done = true;
+          }
+        }
+        if (done) {
+          plans.push_back(plan);
+          continue;
+        }
+      }
+
       // Shift: along one axis, the box of step s is the neighbour's box of
       // step s - 1 within every run of the communicate loop.
       if (k >= 1 && m.localLoops[k - 1]->extent > 1) {
@@ -563,6 +681,18 @@ mlir::dist::analyzeCommunication(const ComputeModel &m) {
               plan.kind = TransferPlan::Kind::Shift;
               plan.shiftAxis = a;
               plan.shiftOffset = off;
+              // The alignment (first iteration) as a permutation, if it is
+              // one.
+              plan.alignByPermutation = permutationTables(
+                  m, owners, coords, boxes, plan.steps,
+                  m.accessOf.lookup(t)->indices.size(),
+                  [&](int64_t s) { return s % inner == 0; }, plan);
+              if (!plan.alignByPermutation) {
+                plan.srcTable.clear();
+                plan.dstTable.clear();
+                plan.dstLo.clear();
+                plan.dstSize.clear();
+              }
             }
           }
         }
@@ -571,9 +701,43 @@ mlir::dist::analyzeCommunication(const ComputeModel &m) {
           continue;
         }
       }
+      // Point to point: one provider per box, each serving one rank.
+      if (permutationTables(m, owners, coords, boxes, plan.steps,
+                            m.accessOf.lookup(t)->indices.size(),
+                            [](int64_t) { return true; }, plan)) {
+        plan.kind = TransferPlan::Kind::PointToPoint;
+        plans.push_back(plan);
+        continue;
+      }
+      plan.srcTable.clear();
+      plan.dstTable.clear();
+      plan.dstLo.clear();
+      plan.dstSize.clear();
       plan.kind = TransferPlan::Kind::General;
       plans.push_back(plan);
       continue;
+    }
+
+    // Output: reduce-scatter when the group over one axis shares the box
+    // and its members hold equal contiguous pieces of it (and nobody
+    // else holds any).
+    if (!owners.anyReplicated()) {
+      bool done = false;
+      for (unsigned a = 0; a < m.gridShape.size() && !done; ++a) {
+        if (m.gridShape[a] == 1)
+          continue;
+        int64_t dim = piecesAlong(m, owners, coords, boxes, plan.steps, a);
+        if (dim >= 0) {
+          plan.kind = TransferPlan::Kind::ReduceScatter;
+          plan.axes = {a};
+          plan.splitDim = dim;
+          done = true;
+        }
+      }
+      if (done) {
+        plans.push_back(plan);
+        continue;
+      }
     }
 
     // Output: reduce / allreduce over the axes of processors sharing a box.

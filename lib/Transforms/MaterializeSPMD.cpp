@@ -716,6 +716,7 @@ struct DistMaterializeSPMDPass
 
     // Buffers, allocated once.
     llvm::StringMap<BoxBuffer> boxes;
+    llvm::StringMap<Value> sendBufs;
     llvm::StringMap<Value> loArr, sizeArr;
     llvm::StringMap<int64_t> capacity;
     SmallVector<std::string> names = stmt.tensorNames();
@@ -734,6 +735,14 @@ struct DistMaterializeSPMDPass
       BoxBuffer box;
       box.memref = memref::AllocOp::create(b, loc, bufTy);
       boxes[t] = box;
+      // A second buffer for what this rank sends (permutations) or
+      // contributes / receives as its piece (allgather, reduce-scatter).
+      TransferPlan::Kind kind = plans[t].kind;
+      if (kind == TransferPlan::Kind::PointToPoint ||
+          kind == TransferPlan::Kind::AllGather ||
+          kind == TransferPlan::Kind::ReduceScatter ||
+          (kind == TransferPlan::Kind::Shift && plans[t].alignByPermutation))
+        sendBufs[t] = memref::AllocOp::create(b, loc, bufTy);
       int64_t rank = std::max<int64_t>(type.getRank(), 1);
       loArr[t] = memref::AllocaOp::create(
           b, loc, MemRefType::get({rank}, i64Ty));
@@ -799,6 +808,96 @@ struct DistMaterializeSPMDPass
     if (!stmt.accumulate)
       call(b, loc, "distrt_layout_zero",
            {g, outDesc, ptrOf(b, loc, outTile), i64(b, loc, dtype)});
+
+    // Element `at` of a constant i64 table, as an index.
+    auto loadTable = [&](OpBuilder &ib, Value table, Value at) {
+      Value ptr = LLVM::GEPOp::create(ib, loc, ptrTy, i64Ty, table,
+                                      ValueRange{at});
+      return LLVM::LoadOp::create(ib, loc, i64Ty, ptr).getResult();
+    };
+    auto rowOf = [&](OpBuilder &ib, const TransferPlan &plan, unsigned k) {
+      return arith::AddIOp::create(
+                 ib, loc,
+                 arith::MulIOp::create(ib, loc, myRank,
+                                       i64(ib, loc, plan.steps)),
+                 toI64(ib, loc, stepIndex(ib, k)))
+          .getResult();
+    };
+    // A 1-D view of the first `vol` elements of any buffer.
+    auto flatView = [&](OpBuilder &ib, Value buf, Value vol) -> Value {
+      auto viewTy = MemRefType::get({ShapedType::kDynamic}, elt);
+      return memref::ReinterpretCastOp::create(
+          ib, loc, viewTy, buf, OpFoldResult(ib.getIndexAttr(0)),
+          ArrayRef<OpFoldResult>{OpFoldResult(vol)},
+          ArrayRef<OpFoldResult>{OpFoldResult(ib.getIndexAttr(1))});
+    };
+    // One step of a permutation: send the box the table names from this
+    // rank's tile, receive this rank's box.
+    auto emitPermutation = [&](OpBuilder &ib, const TransferPlan &plan,
+                               unsigned k, const std::string &t,
+                               Value desc, Value tileP, Value dt) {
+      BoxBuffer &box = boxes[t];
+      int64_t rank = accessOf[t]->indices.size();
+      Value row = rowOf(ib, plan, k);
+      Value src = loadTable(ib, constArray(ib, loc, plan.srcTable), row);
+      Value dst = loadTable(ib, constArray(ib, loc, plan.dstTable), row);
+      Value base = arith::MulIOp::create(ib, loc, row,
+                                         i64(ib, loc, std::max<int64_t>(rank, 0)));
+      Value dloP = LLVM::GEPOp::create(ib, loc, ptrTy, i64Ty,
+                                       constArray(ib, loc, plan.dstLo),
+                                       ValueRange{base});
+      Value dsizeP = LLVM::GEPOp::create(ib, loc, ptrTy, i64Ty,
+                                         constArray(ib, loc, plan.dstSize),
+                                         ValueRange{base});
+      Value scount = i64(ib, loc, 1);
+      for (int64_t d = 0; d < rank; ++d) {
+        Value at = arith::AddIOp::create(ib, loc, base, i64(ib, loc, d));
+        scount = arith::MulIOp::create(
+            ib, loc, scount,
+            loadTable(ib, constArray(ib, loc, plan.dstSize), at));
+      }
+      Value hasDst = arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::sge,
+                                           dst, i64(ib, loc, 0));
+      scount = arith::SelectOp::create(ib, loc, hasDst, scount,
+                                       i64(ib, loc, 0));
+      Value sendBuf = sendBufs[t];
+      scf::IfOp::create(ib, loc, hasDst, [&](OpBuilder &tb, Location l) {
+        call(tb, l, "distrt_copy_box_local",
+             {g, desc, tileP, dt, dloP, dsizeP, ptrOf(tb, l, sendBuf)});
+        scf::YieldOp::create(tb, l);
+      });
+      Value rcount = i64(ib, loc, 1);
+      for (Value sz : box.size)
+        rcount = arith::MulIOp::create(ib, loc, rcount, toI64(ib, loc, sz));
+      call(ib, loc, "distrt_permute",
+           {g, ptrOf(ib, loc, sendBuf), scount, dst,
+            ptrOf(ib, loc, box.memref), rcount, src, dt});
+    };
+    // This rank's piece of a box cut along `dim` among `groupSize`
+    // members: (lo, size) arrays written into the tensor's lo/size
+    // scratch, and the piece's element count.
+    auto pieceOf = [&](OpBuilder &ib, const TransferPlan &plan,
+                       const std::string &t, Value &loP, Value &sizeP) {
+      BoxBuffer &box = boxes[t];
+      int64_t G = model.gridShape[plan.axes.front()];
+      Value me = toIndex(
+          ib, loc,
+          call(ib, loc, "distrt_grid_coord",
+               {g, i64(ib, loc, plan.axes.front())}, {i64Ty}));
+      SmallVector<Value> lo = box.lo, size = box.size;
+      Value piece = arith::DivUIOp::create(ib, loc, size[plan.splitDim],
+                                           idx(ib, loc, G));
+      lo[plan.splitDim] = arith::AddIOp::create(
+          ib, loc, lo[plan.splitDim],
+          arith::MulIOp::create(ib, loc, me, piece));
+      size[plan.splitDim] = piece;
+      loP = indexArray(ib, loc, loArr[t], lo);
+      sizeP = indexArray(ib, loc, sizeArr[t], size);
+      Value vol = idx(ib, loc, 1);
+      for (Value sz : size)
+        vol = arith::MulIOp::create(ib, loc, vol, sz);
+      return vol;
+    };
 
     // Emits the transfers of the inputs and the zeroing of the output
     // buffer at level k, and records the boxes.
@@ -876,15 +975,32 @@ struct DistMaterializeSPMDPass
                               viewOf(ib, box), root);
           break;
         }
+        case TransferPlan::Kind::AllGather: {
+          Value pLo, pSize;
+          Value vol = pieceOf(ib, plan, t, pLo, pSize);
+          call(ib, loc, "distrt_copy_box_local",
+               {g, desc, tileP, dt, pLo, pSize, ptrOf(ib, loc, sendBufs[t])});
+          AllGatherOp::create(ib, loc, gridRef,
+                              ib.getDenseI64ArrayAttr(plan.axes),
+                              flatView(ib, sendBufs[t], vol), viewOf(ib, box));
+          break;
+        }
+        case TransferPlan::Kind::PointToPoint:
+          emitPermutation(ib, plan, k, t, desc, tileP, dt);
+          break;
         case TransferPlan::Kind::Shift: {
-          // Align with a general exchange, then shift at every later step.
+          // Align (a permutation, or the general exchange), then shift at
+          // every later step.
           Value first = arith::CmpIOp::create(
               ib, loc, arith::CmpIPredicate::eq,
               cl.fixed[localLoops[k - 1]->name], idx(ib, loc, 0));
           scf::IfOp::create(
               ib, loc, first,
               [&](OpBuilder &tb, Location l) {
-                fetch(tb);
+                if (plan.alignByPermutation)
+                  emitPermutation(tb, plan, k, t, desc, tileP, dt);
+                else
+                  fetch(tb);
                 scf::YieldOp::create(tb, l);
               },
               [&](OpBuilder &eb, Location l) {
@@ -941,6 +1057,18 @@ struct DistMaterializeSPMDPass
           addLocal(tb);
           scf::YieldOp::create(tb, l);
         });
+        break;
+      }
+      case TransferPlan::Kind::ReduceScatter: {
+        Value pLo, pSize;
+        Value vol = pieceOf(ib, plan, t, pLo, pSize);
+        ReduceScatterOp::create(
+            ib, loc, gridRef, ib.getDenseI64ArrayAttr(plan.axes),
+            viewOf(ib, box), flatView(ib, sendBufs[t], vol),
+            ReductionKindAttr::get(ib.getContext(), ReductionKind::sum));
+        call(ib, loc, "distrt_add_box_local",
+             {g, outDesc, tileP, dt, pLo, pSize,
+              ptrOf(ib, loc, sendBufs[t])});
         break;
       }
       case TransferPlan::Kind::AllReduce:
@@ -1040,8 +1168,11 @@ struct DistMaterializeSPMDPass
     if (failedInside)
       return failure();
 
-    for (const std::string &t : names)
+    for (const std::string &t : names) {
       memref::DeallocOp::create(b, loc, boxes[t].memref);
+      if (Value sb = sendBufs.lookup(t))
+        memref::DeallocOp::create(b, loc, sb);
+    }
 
     if (timing) {
       Value end = call(b, loc, "distrt_wtime", {}, {f64Ty});

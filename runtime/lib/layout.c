@@ -854,3 +854,43 @@ void distrt_add_box_local(distrt_grid *g, const int64_t *desc, void *tile,
     add_into((char *)tile + off * es, (const char *)in + i * es, dtype);
   });
 }
+
+void distrt_permute(distrt_grid *g, const void *send, int64_t scount,
+                    int64_t dest, void *recv, int64_t rcount, int64_t src,
+                    int64_t dtype) {
+  const char *op = "distrt_permute";
+  distrt_require_init(op);
+  distrt_grid_check(op, g);
+  int64_t es = distrt_dtype_size(op, dtype);
+  if (dest < -1 || dest >= g->size || src < -1 || src >= g->size)
+    distrt_fatal(op, "partner out of range (dest %lld, source %lld, grid of "
+                     "%lld)",
+                 (long long)dest, (long long)src, (long long)g->size);
+  if (scount < 0 || rcount < 0)
+    distrt_fatal(op, "negative count (send %lld, receive %lld)",
+                 (long long)scount, (long long)rcount);
+  if ((dest == g->rank) != (src == g->rank))
+    distrt_fatal(op, "a process that sends to itself must also receive from "
+                     "itself (dest %lld, source %lld, rank %lld)",
+                 (long long)dest, (long long)src, (long long)g->rank);
+  if (dest == g->rank) {
+    if (scount != rcount)
+      distrt_fatal(op, "local copy of %lld elements into %lld",
+                   (long long)scount, (long long)rcount);
+    if (rcount > 0)
+      memcpy(recv, send, (size_t)(rcount * es));
+    return;
+  }
+  if (dest >= 0 && scount > 0)
+    distrt_check_buf(op, "send", send, scount);
+  if (src >= 0 && rcount > 0)
+    distrt_check_buf(op, "recv", recv, rcount);
+  const struct distrt_backend *be = distrt_g.be;
+  if (dest >= 0 && src >= 0)
+    be->sendrecv(op, g->icomm, send, scount, dest, recv, rcount, src, dtype,
+                 DISTRT_TAG_PERMUTE);
+  else if (dest >= 0)
+    be->send(op, g->icomm, send, scount, dtype, dest, DISTRT_TAG_PERMUTE);
+  else if (src >= 0)
+    be->recv(op, g->icomm, recv, rcount, dtype, src, DISTRT_TAG_PERMUTE);
+}

@@ -37,15 +37,16 @@ func.func @summa(%a: !T, %b: !T, %c: !T) {
 dist.grid @m [2, 2]
 !T = !dist.tensor<64x64xf64, #dist.layout<@m, "xy -> xy">>
 
-// Cannon: a general exchange aligns at the first step, shifts afterwards.
+// Cannon: a point-to-point permutation aligns at the first step, systolic
+// shifts follow.
 // CHECK-LABEL: func.func @cannon
 // CHECK: scf.for
 // CHECK: scf.if
-// CHECK: call @distrt_fetch_box
+// CHECK: call @distrt_permute
 // CHECK: } else {
 // CHECK: dist.shift %{{.*}} on @m axis 1 offset 1 : memref<?xf64>
 // CHECK: scf.if
-// CHECK: call @distrt_fetch_box
+// CHECK: call @distrt_permute
 // CHECK: } else {
 // CHECK: dist.shift %{{.*}} on @m axis 0 offset 1 : memref<?xf64>
 // CHECK: call @distrt_gemm_t_f64

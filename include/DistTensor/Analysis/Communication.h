@@ -31,6 +31,7 @@
 
 #include <memory>
 #include <optional>
+#include <vector>
 
 namespace mlir {
 namespace dist {
@@ -73,7 +74,17 @@ FailureOr<std::unique_ptr<ComputeModel>> buildComputeModel(ComputeOp op);
 
 /// How one tensor moves.
 struct TransferPlan {
-  enum class Kind { Local, Broadcast, Shift, Reduce, AllReduce, General };
+  enum class Kind {
+    Local,
+    Broadcast,
+    Shift,
+    AllGather,
+    PointToPoint,
+    Reduce,
+    AllReduce,
+    ReduceScatter,
+    General
+  };
   Kind kind = Kind::General;
   std::string tensor;
   bool output = false;
@@ -84,8 +95,20 @@ struct TransferPlan {
   /// `axes`) for rank r at linear step t: rootTable[r * steps + t].
   llvm::SmallVector<int64_t> rootTable;
   /// Shift: along `shiftAxis` by `shiftOffset` at every iteration but the
-  /// first of the communicate loop (which aligns with a general exchange).
+  /// first of the communicate loop, which aligns with a point-to-point
+  /// exchange when `alignByPermutation`, else with the general exchange.
   int64_t shiftAxis = -1, shiftOffset = 0;
+  bool alignByPermutation = false;
+  /// AllGather / ReduceScatter: the box is cut along tensor dimension
+  /// `splitDim` into equal contiguous pieces, piece j held by group
+  /// member j (a single grid axis in `axes`).
+  int64_t splitDim = -1;
+  /// PointToPoint (and a shift's alignment): at linear step t, rank r
+  /// receives its box from srcTable[r * steps + t] and sends to
+  /// dstTable[r * steps + t] the box starting at dstLo[(r * steps + t) *
+  /// rank + d] with extents dstSize[...] (-1: no partner; a rank that is
+  /// its own partner copies locally).
+  llvm::SmallVector<int64_t> srcTable, dstTable, dstLo, dstSize;
   int64_t steps = 1;
   int64_t maxElements = 0;
 
@@ -94,7 +117,7 @@ struct TransferPlan {
 };
 
 /// Classifies the transfer of every tensor of the model (output first).
-llvm::SmallVector<TransferPlan> analyzeCommunication(const ComputeModel &m);
+std::vector<TransferPlan> analyzeCommunication(const ComputeModel &m);
 
 /// Name of a kind ("local", "broadcast", ...).
 llvm::StringRef stringifyTransferKind(TransferPlan::Kind kind);

@@ -411,6 +411,13 @@ void distrt_copy_box_local(distrt_grid *g, const int64_t *desc,
 void distrt_add_box_local(distrt_grid *g, const int64_t *desc, void *tile,
                           int64_t dtype, const int64_t *lo,
                           const int64_t *size, const void *in);
+/** One step of a permutation between grid ranks: send `scount` elements
+ *  to `dest` and receive `rcount` from `src` (-1: no partner).  A rank
+ *  that is its own partner copies `send` into `recv`.  Every rank of the
+ *  permutation calls it; no deadlock whatever the cycles. */
+void distrt_permute(distrt_grid *g, const void *send, int64_t scount,
+                    int64_t dest, void *recv, int64_t rcount, int64_t src,
+                    int64_t dtype);
 /** Collective: copy a tensor from one layout to another (grids of the same
  *  size; processes matched by rank). */
 void distrt_redistribute(distrt_grid *gs, const int64_t *sdesc,
