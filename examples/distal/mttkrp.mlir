@@ -2,7 +2,9 @@
 // algorithm of Ballard et al.: the 3-tensor B stays in place on a 2x2x2 grid,
 // C and D are partitioned along the grid dimensions of j and k, and the
 // partial results are reduced into A. The output's own index l is moved
-// inside the distributed loops, which must be outermost to be lowered.
+// inside the distributed loops, which must be outermost to be lowered. The
+// leaf casts the local MTTKRP to a GEMM with the Khatri-Rao product of the C
+// and D tiles, as DISTAL and CTF do.
 
 dist.grid @m [2, 2, 2]
 
@@ -17,7 +19,8 @@ func.func @mttkrp(%a: !A, %b: !B, %c: !C, %d: !D) {
       schedule [distribute({i, j, k}, {io, jo, ko}, {ii, ji, ki},
                            Grid(2, 2, 2)),
                 reorder({ko, ii, ji, ki, l}),
-                communicate({A, B, C, D}, ko)]
+                communicate({A, B, C, D}, ko),
+                substitute({ii, ji, ki, l}, mttkrp)]
       : !A, !B, !C, !D
   return
 }

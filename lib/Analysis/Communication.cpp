@@ -159,7 +159,7 @@ mlir::dist::buildComputeModel(ComputeOp op) {
       if (l->name == it->second)
         m->level[t] = k + 1;
   }
-  m->gemmLeaf = m->nest.kernel == "gemm";
+  m->gemmLeaf = !m->nest.kernel.empty();
   m->leafLevel = m->localLoops.size();
   if (m->gemmLeaf)
     m->leafLevel = m->localLoops.size() - m->nest.substituteVars.size();
@@ -178,8 +178,8 @@ mlir::dist::buildComputeModel(ComputeOp op) {
                   "every communicate point";
     if (m->gemmLeaf && i < m->leafLevel)
       return op.emitOpError("schedule cannot be lowered: parallelize(")
-             << l->name << ") encloses the gemm leaf; parallelize a loop of "
-                           "a scalar leaf";
+             << l->name << ") encloses the " << m->nest.kernel
+             << " leaf; parallelize a loop of a scalar leaf";
     for (const std::string &o : m->nest.originsOf(l->name))
       if (!llvm::is_contained(stmt.lhs.indices, o))
         return op.emitOpError("schedule cannot be lowered: parallelize(")

@@ -685,7 +685,6 @@ struct DistMaterializeSPMDPass
     ArrayRef<int64_t> dimOfLoop = model.gridDimOf;
     llvm::StringMap<unsigned> &level = model.level;
     unsigned leafLevel = model.leafLevel;
-    bool gemmLeaf = model.gemmLeaf;
     llvm::StringMap<TransferPlan> plans;
     for (TransferPlan &p : analyzeCommunication(model))
       plans[p.tensor] = p;
@@ -1086,13 +1085,37 @@ struct DistMaterializeSPMDPass
     };
 
     // The leaf: GEMM when the operands fit, scalar loops otherwise.
+    // MTTKRP leaf: the Khatri-Rao product of the two matrices goes into a
+    // scratch buffer allocated here, once.
+    MttkrpRoles roles;
+    Value krBuf;
+    bool mttkrpLeaf = nest.kernel == "mttkrp" &&
+                      mttkrpRoles(stmt, nest, roles) &&
+                      mttkrpFits(cl, stmt, roles, fixedAt(leafLevel), elt);
+    if (mttkrpLeaf) {
+      llvm::StringSet<> fs = fixedAt(leafLevel);
+      int64_t cap = cl.staticRange(roles.j, fs).maxSize *
+                    cl.staticRange(roles.k, fs).maxSize *
+                    cl.staticRange(roles.l, fs).maxSize;
+      krBuf = memref::AllocOp::create(b, loc, MemRefType::get({cap}, elt));
+    }
+
+    std::function<void(OpBuilder &, unsigned)> nestLoops;
     auto emitLeaf = [&](OpBuilder &ib) -> LogicalResult {
-      if (gemmLeaf && succeeded(tryEmitGemm(ib, cl, stmt, boxes, leafLevel,
-                                            fixedAt(leafLevel), elt)))
+      if (nest.kernel == "gemm" &&
+          succeeded(tryEmitGemm(ib, cl, stmt, boxes, leafLevel,
+                                fixedAt(leafLevel), elt)))
         return success();
-      // Scalar loops over the remaining local loops.
-      std::function<void(OpBuilder &, unsigned)> nestLoops =
-          [&](OpBuilder &lb, unsigned k) {
+      if (mttkrpLeaf) {
+        emitMttkrp(ib, cl, stmt, roles, boxes, fixedAt(leafLevel), elt, krBuf,
+                   [&](OpBuilder &fb) { nestLoops(fb, leafLevel); });
+        return success();
+      }
+      nestLoops(ib, leafLevel);
+      return success();
+    };
+    // Scalar loops over the remaining local loops.
+    nestLoops = [&](OpBuilder &lb, unsigned k) {
             if (k == localLoops.size()) {
               llvm::StringSet<> all = fixedAt(k);
               SmallVector<Value> guards;
@@ -1124,9 +1147,6 @@ struct DistMaterializeSPMDPass
                   scf::YieldOp::create(fb, loc);
                 });
           };
-      nestLoops(ib, leafLevel);
-      return success();
-    };
 
     // The time loops down to the leaf, with communication at each level.
     bool failedInside = false;
@@ -1168,6 +1188,8 @@ struct DistMaterializeSPMDPass
     if (failedInside)
       return failure();
 
+    if (krBuf)
+      memref::DeallocOp::create(b, loc, krBuf);
     for (const std::string &t : names) {
       memref::DeallocOp::create(b, loc, boxes[t].memref);
       if (Value sb = sendBufs.lookup(t))
@@ -1186,6 +1208,142 @@ struct DistMaterializeSPMDPass
     if (check)
       emitCheck(b, op, stmt, types, values, g, elt, before);
     return success();
+  }
+
+  /// Statement variables and tensors in the roles of
+  /// A(i,l) = B(i,j,k) * C(j,l) * D(k,l), with B's last two indices j, k.
+  struct MttkrpRoles {
+    std::string i, j, k, l;
+    const Access *out = nullptr, *t = nullptr, *mj = nullptr, *mk = nullptr;
+  };
+
+  static bool mttkrpRoles(const IndexStatement &stmt, const LoopNest &nest,
+                          MttkrpRoles &r) {
+    SmallVector<const Access *> ins = stmt.rhsAccesses();
+    if (ins.size() != 3 || stmt.lhs.indices.size() != 2)
+      return false;
+    for (const Access *a : ins)
+      if (a->indices.size() == 3)
+        r.t = a;
+    if (!r.t)
+      return false;
+    r.out = &stmt.lhs;
+    r.j = r.t->indices[1];
+    r.k = r.t->indices[2];
+    r.i = r.t->indices[0];
+    r.l = r.out->indices[1];
+    if (r.out->indices[0] != r.i)
+      return false;
+    for (const Access *a : ins) {
+      if (a == r.t || a->indices.size() != 2 || a->indices[1] != r.l)
+        continue;
+      if (a->indices[0] == r.j)
+        r.mj = a;
+      else if (a->indices[0] == r.k)
+        r.mk = a;
+    }
+    (void)nest;
+    return r.mj && r.mk && r.mj != r.mk;
+  }
+
+  /// Whether the leaf ranges are exact intervals (so a GEMM covers exactly
+  /// the leaf's points) for a float type.
+  static bool mttkrpFits(ComputeLowering &cl, const IndexStatement &stmt,
+                         const MttkrpRoles &r, const llvm::StringSet<> &fs,
+                         Type elt) {
+    (void)stmt;
+    if (!elt.isF32() && !elt.isF64())
+      return false;
+    for (const std::string &x : {r.i, r.j, r.k, r.l})
+      if (!cl.staticRange(x, fs).exact)
+        return false;
+    return true;
+  }
+
+  /// out(I, L) += T(I, JK) * KR(JK, L) with KR(j*K + k, l) = Mj(j,l) Mk(k,l):
+  /// one GEMM when T's (j, k) block is contiguous in its buffer (the leaf
+  /// covers T's whole k range), the scalar loops otherwise.
+  void emitMttkrp(OpBuilder &b, ComputeLowering &cl, const IndexStatement &stmt,
+                  const MttkrpRoles &r, llvm::StringMap<BoxBuffer> &boxes,
+                  const llvm::StringSet<> &fs, Type elt, Value krBuf,
+                  function_ref<void(OpBuilder &)> fallback) {
+    Location loc = cl.op.getLoc();
+    llvm::StringMap<DynRange> ranges;
+    for (const std::string &x : stmt.indexVariables())
+      ranges[x] = cl.range(b, x, fs, nullptr);
+    BoxBuffer &tb = boxes[r.t->tensor];
+    // T's box extents along k (its last dimension).
+    Value contiguous = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq, ranges[r.k].size, tb.size[2]);
+    scf::IfOp::create(
+        b, loc, contiguous,
+        [&](OpBuilder &ib, Location l) {
+          Value nj = ranges[r.j].size, nk = ranges[r.k].size,
+                nl = ranges[r.l].size;
+          // The Khatri-Rao product.
+          auto loop = [&](OpBuilder &lb, Value ub,
+                          function_ref<void(OpBuilder &, Value)> body) {
+            scf::ForOp::create(lb, l, idx(lb, l, 0), ub, idx(lb, l, 1),
+                               ValueRange{},
+                               [&](OpBuilder &fb, Location fl, Value iv,
+                                   ValueRange) {
+                                 body(fb, iv);
+                                 scf::YieldOp::create(fb, fl);
+                               });
+          };
+          loop(ib, nj, [&](OpBuilder &jb, Value j) {
+            loop(jb, nk, [&](OpBuilder &kb, Value k) {
+              loop(kb, nl, [&](OpBuilder &lb, Value li) {
+                Value gj = arith::AddIOp::create(lb, l, ranges[r.j].lo, j);
+                Value gk = arith::AddIOp::create(lb, l, ranges[r.k].lo, k);
+                Value gl = arith::AddIOp::create(lb, l, ranges[r.l].lo, li);
+                Value a = memref::LoadOp::create(
+                    lb, l, boxes[r.mj->tensor].memref,
+                    ValueRange{boxOffset(lb, l, boxes[r.mj->tensor], {gj, gl})});
+                Value c = memref::LoadOp::create(
+                    lb, l, boxes[r.mk->tensor].memref,
+                    ValueRange{boxOffset(lb, l, boxes[r.mk->tensor], {gk, gl})});
+                Value prod = arith::MulFOp::create(lb, l, a, c);
+                Value at = arith::AddIOp::create(
+                    lb, l,
+                    arith::MulIOp::create(
+                        lb, l,
+                        arith::AddIOp::create(
+                            lb, l, arith::MulIOp::create(lb, l, j, nk), k),
+                        nl),
+                    li);
+                memref::StoreOp::create(lb, l, prod, krBuf, ValueRange{at});
+              });
+            });
+          });
+          // The GEMM.
+          BoxBuffer &ob = boxes[r.out->tensor];
+          Value tOff = boxOffset(ib, l, tb,
+                                 {ranges[r.i].lo, ranges[r.j].lo,
+                                  ranges[r.k].lo});
+          Value oOff = boxOffset(ib, l, ob, {ranges[r.i].lo, ranges[r.l].lo});
+          Value tP = LLVM::GEPOp::create(ib, l, ptrTy, elt,
+                                         ptrOf(ib, l, tb.memref),
+                                         ValueRange{toI64(ib, l, tOff)});
+          Value oP = LLVM::GEPOp::create(ib, l, ptrTy, elt,
+                                         ptrOf(ib, l, ob.memref),
+                                         ValueRange{toI64(ib, l, oOff)});
+          Value lda = toI64(ib, l, arith::MulIOp::create(ib, l, tb.size[1],
+                                                         tb.size[2]));
+          Value one =
+              arith::ConstantOp::create(ib, l, f64Ty, ib.getF64FloatAttr(1.0));
+          call(ib, l, elt.isF64() ? "distrt_gemm_t_f64" : "distrt_gemm_t_f32",
+               {i64(ib, l, 0), i64(ib, l, 0), toI64(ib, l, ranges[r.i].size),
+                toI64(ib, l, nl),
+                toI64(ib, l, arith::MulIOp::create(ib, l, nj, nk)), one, tP,
+                lda, ptrOf(ib, l, krBuf), toI64(ib, l, nl), one, oP,
+                toI64(ib, l, ob.size[1])});
+          scf::YieldOp::create(ib, l);
+        },
+        [&](OpBuilder &eb, Location l) {
+          fallback(eb);
+          scf::YieldOp::create(eb, l);
+        });
   }
 
   /// A GEMM call for the leaf when the buffers are laid out for it.

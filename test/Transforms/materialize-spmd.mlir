@@ -127,3 +127,35 @@ func.func @ttv(%a: !A, %b: !B, %c: !c) {
       : !A, !B, !c
   return
 }
+
+// -----
+
+dist.grid @c [2, 2, 2]
+!A = !dist.tensor<16x8xf64, #dist.layout<@c, "il -> i**">>
+!B = !dist.tensor<16x16x16xf64, #dist.layout<@c, "ijk -> ijk">>
+!C = !dist.tensor<16x8xf64, #dist.layout<@c, "jl -> *j*">>
+!D = !dist.tensor<16x8xf64, #dist.layout<@c, "kl -> **k">>
+
+// MTTKRP leaf: the Khatri-Rao product of the C and D tiles into a scratch
+// buffer allocated once, then one GEMM with B's (j, k) block; scalar loops
+// when that block is not contiguous.
+// CHECK-LABEL: func.func @mttkrp
+// CHECK: %[[KR:.*]] = memref.alloc() : memref<512xf64>
+// CHECK: scf.if
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: arith.mulf
+// CHECK: memref.store %{{.*}}, %[[KR]]
+// CHECK: call @distrt_gemm_t_f64
+// CHECK: } else {
+// CHECK: scf.for
+// CHECK: dist.allreduce %{{.*}} on @c axes [1, 2] sum
+func.func @mttkrp(%a: !A, %b: !B, %c: !C, %d: !D) {
+  dist.compute "A(i,l) = B(i,j,k) * C(j,l) * D(k,l)"
+      (A = %a, B = %b, C = %c, D = %d)
+      schedule [distribute({i, j, k}, {io, jo, ko}, {ii, ji, ki}, Grid(2, 2, 2)),
+                reorder({ko, ii, ji, ki, l}), communicate({A, B, C, D}, ko),
+                substitute({ii, ji, ki, l}, mttkrp)] : !A, !B, !C, !D
+  return
+}

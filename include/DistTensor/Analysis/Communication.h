@@ -57,7 +57,8 @@ struct ComputeModel {
   /// Communication level of each tensor: 0 = once per processor, k = at the
   /// start of each iteration of local loop k - 1.
   llvm::StringMap<unsigned> level;
-  /// Loops [leafLevel, end) form the substituted leaf (if any).
+  /// Loops [leafLevel, end) form the substituted leaf kernel (gemm or
+  /// mttkrp), if any (`gemmLeaf`: a kernel leaf exists).
   unsigned leafLevel = 0;
   bool gemmLeaf = false;
 

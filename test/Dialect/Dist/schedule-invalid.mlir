@@ -174,7 +174,7 @@ func.func @f(%a: !T, %b: !T, %c: !T) {
 dist.grid @m [2, 2]
 !T = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> xy">>
 func.func @f(%a: !T, %b: !T, %c: !T) {
-  // expected-error @+1 {{substitute({i, j, k}, syrk): unknown leaf kernel 'syrk'; known kernels: gemm}}
+  // expected-error @+1 {{substitute({i, j, k}, syrk): unknown leaf kernel 'syrk'; known kernels: gemm, mttkrp}}
   dist.compute "A(i,j) = B(i,k) * C(k,j)" (A = %a, B = %b, C = %c)
       schedule [substitute({i, j, k}, syrk)] : !T, !T, !T
   return
@@ -233,5 +233,28 @@ func.func @f(%a: !T, %b: !T, %c: !T) {
   // expected-error @+1 {{split(k, ko, ki, 0): the chunk size must be at least 1, got 0}}
   dist.compute "A(i,j) = B(i,k) * C(k,j)" (A = %a, B = %b, C = %c)
       schedule [split(k, ko, ki, 0)] : !T, !T, !T
+  return
+}
+
+// -----
+
+dist.grid @m [2, 2]
+!T = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> xy">>
+func.func @f(%a: !T, %b: !T, %c: !T) {
+  // expected-error @+1 {{substitute({i, j, k}, mttkrp): mttkrp replaces exactly 4 loops, got 3}}
+  dist.compute "A(i,j) = B(i,k) * C(k,j)" (A = %a, B = %b, C = %c)
+      schedule [substitute({i, j, k}, mttkrp)] : !T, !T, !T
+  return
+}
+
+// -----
+
+dist.grid @m [2, 2]
+!A = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> xy">>
+!B = !dist.tensor<8x8x8xf64, #dist.layout<@m, "xyz -> xy">>
+func.func @f(%a: !A, %b: !B, %c: !A, %d: !A) {
+  // expected-error @+1 {{mttkrp needs a statement of the form A(i,l) = B(i,j,k) * C(j,l) * D(k,l)}}
+  dist.compute "A(i,l) = B(i,j,k) * C(j,l) + D(k,l)" (A = %a, B = %b, C = %c, D = %d)
+      schedule [substitute({i, l, j, k}, mttkrp)] : !A, !B, !A, !A
   return
 }

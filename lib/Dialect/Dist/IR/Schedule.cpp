@@ -526,9 +526,9 @@ public:
   bool substitute(const ScheduleCommand &c) {
     if (!nest.kernel.empty())
       return fail("the statement already has a substituted leaf");
-    if (c.kernel != "gemm")
+    if (c.kernel != "gemm" && c.kernel != "mttkrp")
       return fail("unknown leaf kernel '" + c.kernel + "'; known kernels: "
-                  "gemm");
+                  "gemm, mttkrp");
     ArrayRef<std::string> vars = c.lists[0];
     llvm::StringSet<> seen;
     size_t n = nest.loops.size();
@@ -545,23 +545,59 @@ public:
       if (nest.loops[idx].distributed)
         return fail("'" + v + "' is distributed and cannot be part of a leaf");
     }
-    // gemm: out(M, N) (+)= in1(M, K) * in2(K, N) with one variable per role.
     SmallVector<const Access *> ins = stmt.rhsAccesses();
+    auto uses = [](const Access *a, StringRef v) {
+      return llvm::is_contained(a->indices, v.str());
+    };
+    SmallVector<std::string> origins;
+    for (const std::string &v : vars) {
+      SmallVector<std::string> o = nest.originsOf(v);
+      if (o.size() != 1)
+        return fail("'" + v + "' combines several index variables; " +
+                    c.kernel + " needs one per loop");
+      origins.push_back(o.front());
+    }
+    if (c.kernel == "mttkrp") {
+      // Out(I, L) = T(I, J, K) * M1(J, L) * M2(K, L), in any order of the
+      // inputs and of their indices.
+      if (vars.size() != 4)
+        return fail("mttkrp replaces exactly 4 loops, got " +
+                    Twine(vars.size()));
+      if (ins.size() != 3 || !stmt.isPureProduct() ||
+          stmt.lhs.indices.size() != 2)
+        return fail("mttkrp needs a statement of the form "
+                    "A(i,l) = B(i,j,k) * C(j,l) * D(k,l)");
+      int roles[4] = {0, 0, 0, 0}; // I, L, J, K
+      for (auto [v, o] : llvm::zip(vars, origins)) {
+        int inputs = 0;
+        for (const Access *a : ins)
+          inputs += uses(a, o);
+        bool inOut = uses(&stmt.lhs, o);
+        if (inOut && inputs == 1)
+          ++roles[0];
+        else if (inOut && inputs == 2)
+          ++roles[1];
+        else if (!inOut && inputs == 2)
+          ++(roles[2 + (roles[2] > 0)]);
+        else
+          return fail("'" + v + "' (from '" + o + "') plays no role of "
+                      "mttkrp A(i,l) = B(i,j,k) * C(j,l) * D(k,l)");
+      }
+      if (roles[0] != 1 || roles[1] != 1 || roles[2] != 1 || roles[3] != 1)
+        return fail("the variables do not form mttkrp: it needs i, l, j "
+                    "and k of A(i,l) = B(i,j,k) * C(j,l) * D(k,l)");
+      nest.substituteVars.assign(vars.begin(), vars.end());
+      nest.kernel = c.kernel;
+      return true;
+    }
+    // gemm: out(M, N) (+)= in1(M, K) * in2(K, N) with one variable per role.
     if (vars.size() != 3)
       return fail("gemm replaces exactly 3 loops, got " +
                   Twine(vars.size()));
     if (ins.size() != 2 || !stmt.isPureProduct())
       return fail("gemm needs a statement of the form Out = In1 * In2");
-    auto uses = [](const Access *a, StringRef v) {
-      return llvm::is_contained(a->indices, v.str());
-    };
     int m = 0, nn = 0, k = 0;
-    for (const std::string &v : vars) {
-      SmallVector<std::string> origins = nest.originsOf(v);
-      if (origins.size() != 1)
-        return fail("'" + v + "' combines several index variables; gemm "
-                    "needs one per loop");
-      StringRef o = origins.front();
+    for (auto [v, o] : llvm::zip(vars, origins)) {
       bool inOut = uses(&stmt.lhs, o), in1 = uses(ins[0], o),
            in2 = uses(ins[1], o);
       if (inOut && in1 && !in2)
