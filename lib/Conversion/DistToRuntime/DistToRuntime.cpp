@@ -161,7 +161,8 @@ struct ConvertDistToRuntimePass
     OpBuilder b(grid);
     Location loc = grid.getLoc();
     std::string base = ("__dist_grid_" + grid.getSymName()).str();
-    for (StringRef name : {StringRef(base), StringRef(base + "_dims")})
+    std::string dimsName = base + "_dims";
+    for (const std::string &name : {base, dimsName})
       if (SymbolTable::lookupSymbolIn(module, name))
         return grid.emitError("symbol '")
                << name << "' is reserved for the runtime handle of grid '"
