@@ -75,6 +75,13 @@ int main(int argc, char **argv) {
       }
       CASE("bad-peer") { distrt_send(g, buf, 1, DISTRT_F64, -1, 0); }
       CASE("bad-tag") { distrt_send(g, buf, 1, DISTRT_F64, 0, -3); }
+      CASE("deadlock") {
+        /* rank 0 waits for a message nobody sends: with DISTRT_WATCHDOG
+         * the watchdog names the stuck call */
+        if (me == 0)
+          distrt_recv(g, buf, 1, DISTRT_F64, 1, 42);
+        distrt_barrier(g, 1);
+      }
       CASE("recv-short") {
         /* rank 0 sends 3 elements, rank 1 expects 5 */
         if (me == 0)

@@ -8,7 +8,7 @@ to OUT as one seed, with whole-line comments dropped (RUN / CHECK /
 expected-error lines are noise to the fuzzer). Empty pieces are skipped and
 identical pieces are written once.
 
-    test/fuzz/make-corpus.py --root . --out build-fuzz/fuzz/seeds
+    test/fuzz/make_corpus.py --root . --out build-fuzz/fuzz/seeds
 """
 
 import argparse
@@ -31,27 +31,37 @@ def source_files(root):
 
 
 def pieces(path):
+    """(text, negative) of every piece of `path`: whole-line comments
+    dropped; `negative` when the piece expects a diagnostic."""
     with open(path, encoding="utf-8", errors="replace") as f:
         lines = f.read().splitlines(keepends=True)
-    chunk = []
+    chunk, negative = [], False
     for line in lines:
         if SEPARATOR.match(line):
-            yield "".join(chunk)
-            chunk = []
-        elif not COMMENT.match(line):
+            yield "".join(chunk), negative
+            chunk, negative = [], False
+        elif COMMENT.match(line):
+            negative = negative or "expected-error" in line
+        else:
             chunk.append(line)
-    yield "".join(chunk)
+    yield "".join(chunk), negative
+
+
+def split_sources_tagged(root):
+    """(name, text, negative) of every non-empty piece, in a stable order."""
+    for path in source_files(root):
+        rel = os.path.relpath(path, root)
+        stem = re.sub(r"[^A-Za-z0-9_.-]", "_", rel[:-len(".mlir")])
+        for i, (text, negative) in enumerate(pieces(path)):
+            text = re.sub(r"\n{3,}", "\n\n", text).strip("\n")
+            if text.strip():
+                yield "%s.%d" % (stem, i), text + "\n", negative
 
 
 def split_sources(root):
     """(name, text) of every non-empty piece, in a stable order."""
-    for path in source_files(root):
-        rel = os.path.relpath(path, root)
-        stem = re.sub(r"[^A-Za-z0-9_.-]", "_", rel[:-len(".mlir")])
-        for i, text in enumerate(pieces(path)):
-            text = re.sub(r"\n{3,}", "\n\n", text).strip("\n")
-            if text.strip():
-                yield "%s.%d" % (stem, i), text + "\n"
+    for name, text, _ in split_sources_tagged(root):
+        yield name, text
 
 
 def main():
@@ -71,7 +81,7 @@ def main():
         with open(os.path.join(args.out, name + ".mlir"), "w", encoding="utf-8") as f:
             f.write(text)
         count += 1
-    print("make-corpus: %d seeds in %s" % (count, args.out))
+    print("make_corpus: %d seeds in %s" % (count, args.out))
     return 0 if count else 1
 
 

@@ -1,0 +1,874 @@
+#!/usr/bin/env python3
+"""The dist benchmark suite (issue 7): runs every measurement in one go and
+writes benchmarks/results/results.csv and benchmarks/results/meta.json.
+benchmarks/report.py turns them into docs/performance.md and its plots;
+benchmarks/run.sh runs both.
+
+Every figure is the median of REPS timed calls made after one untimed warm-up
+call in the same process (dist programs call the kernel 1 + REPS times from
+main; the baselines loop the same way), with the min and max.
+
+  benchmarks/bench.py [--quick] [--build DIR] [--work DIR] [--only SUITES]
+"""
+
+import argparse
+import json
+import os
+import platform
+import re
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+EXAMPLES = os.path.join(ROOT, "examples")
+DISTAL = os.path.join(EXAMPLES, "distal")
+
+# ---------------------------------------------------------------------------
+# Configuration
+# ---------------------------------------------------------------------------
+
+# Process grids per rank count. 2-D algorithms (SUMMA, Cannon, PUMMA) and
+# ScaLAPACK use the 2-D grids, the 3-D ones (Johnson, 2.5D, COSMA) the 3-D
+# grids.
+GRIDS_2D = {1: [(1, 1)], 2: [(1, 2), (2, 1)], 4: [(2, 2)]}
+GRIDS_3D = {1: [(1, 1, 1)], 2: [(2, 1, 1), (1, 1, 2)], 4: [(2, 2, 1), (2, 1, 2)]}
+ALGS_2D = ["summa", "cannon", "pumma"]
+ALGS_3D = ["johnson", "solomonik", "cosma"]
+
+FULL = dict(
+    mode="full",
+    gemm_sizes=[1024, 2048, 4096],
+    ranks=[1, 2, 4],
+    reps=5,
+    reps_by_n={},  # n -> repeats, when the budget needs fewer for big n
+    check_n=256,
+    summa_split=256,
+    pdgemm_nb=[64, 128, 256],
+    triad_n=1 << 25,  # 3 arrays of 256 MiB
+    ttv=(512, 512, 256),  # B: I x J x K, 512 MiB
+    innerprod=(256, 256, 512),  # B and C: 256 MiB each
+    ttm=(256, 512, 512, 64),  # B: I x J x K (512 MiB), C: K x L
+    mttkrp=(256, 512, 512, 32),  # B: I x J x K (512 MiB), C: J x L, D: K x L
+    kernel_check=(16, 16, 16, 8),
+    compile_reps=5,
+    timeout=900,
+)
+
+QUICK = dict(
+    mode="quick",
+    gemm_sizes=[512],
+    ranks=[1, 2, 4],
+    reps=2,
+    reps_by_n={},
+    check_n=128,
+    summa_split=128,
+    pdgemm_nb=[64, 128],
+    triad_n=1 << 23,
+    ttv=(128, 128, 128),
+    innerprod=(128, 128, 128),
+    ttm=(64, 128, 128, 32),
+    mttkrp=(64, 128, 128, 16),
+    kernel_check=(16, 16, 16, 8),
+    compile_reps=1,
+    timeout=300,
+)
+
+FIELDS = [
+    "suite", "kernel", "impl", "n", "shape", "ranks", "grid", "threads",
+    "param", "overlap", "reps", "median_s", "min_s", "max_s", "rate",
+    "rate_unit", "ratio_openblas", "ratio_pdgemm_grid", "ratio_pdgemm_best",
+    "ratio_triad", "ratio_blas", "baseline_ref", "check", "comm",
+    "comm_bytes", "other_load", "status", "times", "note",
+]
+
+
+def log(msg):
+    print(msg, flush=True)
+
+
+# ---------------------------------------------------------------------------
+# Measuring
+# ---------------------------------------------------------------------------
+
+_HZ = os.sysconf("SC_CLK_TCK")
+
+
+def _cpu_busy():
+    """Busy CPU seconds of the whole machine so far, from /proc/stat."""
+    with open("/proc/stat") as f:
+        v = [int(x) for x in f.readline().split()[1:]]
+    user, nice, system, idle, iowait, irq, softirq = v[:7]
+    steal = v[7] if len(v) > 7 else 0
+    return (user + nice + system + irq + softirq) / _HZ, steal / _HZ
+
+
+def _children_cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+class Runner:
+    """Runs commands and keeps track of how much CPU others used meanwhile."""
+
+    MISSING = ("cannot find dist-opt", "cannot find dist-translate",
+               "cannot find libdistrt", "No such file or directory")
+
+    def __init__(self, bindir, timeout):
+        self.bindir = bindir
+        self.timeout = timeout
+
+    def run(self, cmd, env=None, timeout=None):
+        """Returns (rc, output, wall seconds, CPU cores used by other
+        processes on average during the run)."""
+        full_env = dict(os.environ)
+        if env:
+            full_env.update(env)
+        for attempt in range(20):
+            b0, s0 = _cpu_busy()
+            c0 = _children_cpu()
+            t0 = time.perf_counter()
+            try:
+                p = subprocess.run(cmd, env=full_env, stdout=subprocess.PIPE,
+                                   stderr=subprocess.STDOUT, text=True,
+                                   timeout=timeout or self.timeout)
+                rc, out = p.returncode, p.stdout
+            except subprocess.TimeoutExpired as e:
+                rc = 124
+                out = (e.stdout or b"")
+                out = out.decode() if isinstance(out, bytes) else out
+                out += "\n(timed out)"
+            wall = time.perf_counter() - t0
+            b1, s1 = _cpu_busy()
+            c1 = _children_cpu()
+            other = max(0.0, ((b1 - b0) - (c1 - c0)) / wall) if wall > 0 else 0
+            # The build is shared: another engineer may be relinking the
+            # tools right now. Wait for them and try again.
+            if rc != 0 and any(m in out for m in self.MISSING) and \
+                    cmd[0].startswith(self.bindir) and attempt < 19:
+                log(f"  (a dist binary is missing; waiting for the build: "
+                    f"{out.strip().splitlines()[-1][:100]})")
+                time.sleep(15)
+                continue
+            return rc, out, wall, other
+        return rc, out, wall, other
+
+
+TIME_RE = re.compile(r"^dist: time (.*): ([0-9.eE+-]+) s on (\d+) rank", re.M)
+CHECK_RE = re.compile(r"^dist: check (.*): max relative error (\S+) .*?: (PASS|FAIL)", re.M)
+BASE_RE = re.compile(r"^baseline: time .*?: ([0-9.eE+-]+) s", re.M)
+
+
+def summarize(times):
+    return dict(median_s=statistics.median(times), min_s=min(times),
+                max_s=max(times), times=";".join(f"{t:.6f}" for t in times))
+
+
+def tail(out, n=3):
+    lines = [l for l in out.strip().splitlines() if l.strip()]
+    return " | ".join(lines[-n:])[:300]
+
+
+# ---------------------------------------------------------------------------
+# Program generation from examples/distal
+# ---------------------------------------------------------------------------
+
+class Gen:
+    def __init__(self, path):
+        self.path = path
+        with open(path) as f:
+            self.src = f.read()
+
+    def sub(self, old, new, count=None):
+        if old not in self.src:
+            raise RuntimeError(f"{os.path.relpath(self.path, ROOT)}: expected "
+                               f"'{old}' (the benchmark derives its programs "
+                               f"from this example)")
+        self.src = self.src.replace(old, new)
+        return self
+
+    def grid(self, old, new):
+        o = ", ".join(map(str, old))
+        n = ", ".join(map(str, new))
+        self.sub(f"dist.grid @m [{o}]", f"dist.grid @m [{n}]")
+        self.sub(f"Grid({o})", f"Grid({n})")
+        return self
+
+    def repeat_call(self, calls):
+        """Call the kernel `calls` times from @main."""
+        m = re.search(r"^  func\.call @\w+\(.*\n", self.src, re.M)
+        if not m:
+            raise RuntimeError(f"{self.path}: no func.call in @main")
+        self.src = self.src[:m.start()] + m.group(0) * calls + self.src[m.end():]
+        return self
+
+    def write(self, path):
+        with open(path, "w") as f:
+            f.write(self.src)
+        return path
+
+
+def gemm_program(alg, n, grid, calls, split):
+    g = Gen(os.path.join(DISTAL, f"{alg}.mlir"))
+    g.sub("64x64xf64", f"{n}x{n}xf64")
+    g.grid((2, 2) if len(grid) == 2 else (2, 2, 2), grid)
+    steps = max(grid[0], grid[1])
+    if alg == "summa":
+        g.sub("split(k, ko, ki, 16)", f"split(k, ko, ki, {split})")
+        param = f"split {split}"
+    elif alg in ("cannon", "pumma"):
+        # One step per processor along the longer grid side.
+        g.sub("divide(k, ko, ki, 2)", f"divide(k, ko, ki, {steps})")
+        param = f"divide {steps}"
+    elif alg == "solomonik":
+        # sqrt(p / c^3) steps for a g x g x c grid: g / c.
+        s = max(1, steps // grid[2])
+        g.sub("divide(ki, kio, kii, 1)", f"divide(ki, kio, kii, {s})")
+        param = f"divide {s}"
+    elif alg == "cosma":
+        param = "divide 2"
+    else:
+        param = ""
+    g.repeat_call(calls)
+    return g, param
+
+
+def ttv_program(shape, grid, calls):
+    i, j, k = shape
+    g = Gen(os.path.join(DISTAL, "ttv.mlir"))
+    g.sub("32x32x32xf64", f"{i}x{j}x{k}xf64")
+    g.sub("<32x32xf64", f"<{i}x{j}xf64")
+    g.sub("<32xf64", f"<{k}xf64")
+    g.grid((2, 2), grid)
+    return g.repeat_call(calls)
+
+
+def innerprod_program(shape, grid, calls):
+    i, j, k = shape
+    g = Gen(os.path.join(DISTAL, "innerprod.mlir"))
+    g.sub("32x32x32xf64", f"{i}x{j}x{k}xf64")
+    g.grid((2, 2), grid)
+    return g.repeat_call(calls)
+
+
+def ttm_program(shape, ranks, calls):
+    i, j, k, l = shape
+    g = Gen(os.path.join(DISTAL, "ttm.mlir"))
+    g.sub("16x32x24xf64", f"{i}x{j}x{l}xf64")
+    g.sub("16x32x20xf64", f"{i}x{j}x{k}xf64")
+    g.sub("<20x24xf64", f"<{k}x{l}xf64")
+    g.grid((4,), (ranks,))
+    return g.repeat_call(calls)
+
+
+def mttkrp_program(shape, grid, calls):
+    i, j, k, l = shape
+    g = Gen(os.path.join(DISTAL, "mttkrp.mlir"))
+    g.sub("!A = !dist.tensor<16x8xf64", f"!A = !dist.tensor<{i}x{l}xf64")
+    g.sub("!B = !dist.tensor<16x16x16xf64", f"!B = !dist.tensor<{i}x{j}x{k}xf64")
+    g.sub("!C = !dist.tensor<16x8xf64", f"!C = !dist.tensor<{j}x{l}xf64")
+    g.sub("!D = !dist.tensor<16x8xf64", f"!D = !dist.tensor<{k}x{l}xf64")
+    g.grid((2, 2, 2), grid)
+    return g.repeat_call(calls)
+
+
+def gname(grid):
+    return "x".join(map(str, grid))
+
+
+# ---------------------------------------------------------------------------
+# The suite
+# ---------------------------------------------------------------------------
+
+class Suite:
+    def __init__(self, cfg, bindir, work, nproc):
+        self.cfg = cfg
+        self.bindir = bindir
+        self.work = work
+        self.nproc = nproc
+        self.runner = Runner(bindir, cfg["timeout"])
+        self.rows = []
+        self.checks = {}  # (kernel or alg, grid) -> PASS / FAIL
+        self.failures = []
+        self.dist_run = os.path.join(bindir, "dist-run")
+        self.dist_opt = os.path.join(bindir, "dist-opt")
+        self.exe = {}
+
+    # -- helpers ----------------------------------------------------------
+
+    def row(self, **kw):
+        r = {f: "" for f in FIELDS}
+        r.update(kw)
+        self.rows.append(r)
+        return r
+
+    def reps_for(self, n):
+        return self.cfg["reps_by_n"].get(n, self.cfg["reps"])
+
+    def fail(self, what, out):
+        msg = f"{what}: {tail(out)}"
+        self.failures.append(msg)
+        log(f"  FAILED {msg}")
+
+    def dist_measure(self, path, ranks, reps, threads=1):
+        env = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": str(threads)}
+        cmd = [self.dist_run, "-np", str(ranks), "--time", "--timeout",
+               str(self.cfg["timeout"]), path]
+        rc, out, wall, other = self.runner.run(cmd, env)
+        times = [float(m.group(2)) for m in TIME_RE.finditer(out)]
+        if rc != 0 or len(times) != reps + 1:
+            return None, out, other
+        return times[1:], out, other
+
+    def dist_check(self, path, ranks, threads=1):
+        env = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": str(threads)}
+        cmd = [self.dist_run, "-np", str(ranks), "--check", "--timeout",
+               str(self.cfg["timeout"]), path]
+        rc, out, _, _ = self.runner.run(cmd, env)
+        res = CHECK_RE.findall(out)
+        ok = rc == 0 and res and all(r[2] == "PASS" for r in res)
+        return ("PASS" if ok else "FAIL"), (res[0][1] if res else ""), out
+
+    def comm_report(self, path):
+        """The communication pattern dist-report-communication picks for each
+        tensor, and the bytes a rank receives at most (steps x elements x 8,
+        over the tensors that are not local)."""
+        rc, out, _, _ = self.runner.run(
+            [self.dist_opt, "--dist-report-communication", path, "-o",
+             os.devnull], timeout=120)
+        pats, total = [], 0
+        for m in re.finditer(
+                r"remark: (\w+)( \(output\))?: (.*?), (?:once|at each iteration "
+                r"of '\w+') \((\d+) steps?, up to (\d+) elements\)", out):
+            name, _, desc, steps, elems = m.groups()
+            kind = desc.split()[0]
+            if kind == "point-to-point":
+                kind = "p2p"
+            pats.append(f"{name}:{kind}" + (f"x{steps}" if int(steps) > 1 else ""))
+            if kind != "local":
+                total += int(steps) * int(elems) * 8
+        return " ".join(pats), total
+
+    def baseline(self, cmd, env, what, mpi=False):
+        rc, out, wall, other = self.runner.run(cmd, env)
+        times = [float(x) for x in BASE_RE.findall(out)]
+        if rc != 0 or not times:
+            self.fail(what, out)
+            return None, other
+        return times, other
+
+    def mpirun(self, ranks):
+        args = ["mpirun", "--oversubscribe"]
+        if os.geteuid() == 0:
+            args.append("--allow-run-as-root")
+        return args + ["-np", str(ranks)]
+
+    # -- build the baselines ------------------------------------------------
+
+    def build_baselines(self):
+        b = os.path.join(HERE, "baselines")
+        w = self.work
+        steps = [
+            ("dgemm", ["cc", "-O2", f"{b}/dgemm.c", "-o", f"{w}/dgemm",
+                       "-lopenblas"]),
+            ("tensor", ["cc", "-O2", "-fopenmp", f"{b}/tensor.c", "-o",
+                        f"{w}/tensor", "-lopenblas"]),
+            ("triad", ["cc", "-O3", "-march=native", "-fopenmp",
+                       f"{b}/triad.c", "-o", f"{w}/triad"]),
+            ("pdgemm", ["mpicc", "-O2", f"{b}/pdgemm.c", "-o", f"{w}/pdgemm",
+                        "-lscalapack-openmpi"]),
+        ]
+        for name, cmd in steps:
+            log("  " + " ".join(os.path.relpath(c, ROOT) if c.startswith(ROOT) else c
+                                for c in cmd))
+            p = subprocess.run(cmd, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True)
+            if p.returncode != 0:
+                self.fail(f"building {name}", p.stdout)
+            else:
+                self.exe[name] = os.path.join(self.work, name)
+
+    # -- GEMM -----------------------------------------------------------
+
+    def gemm_configs(self):
+        for ranks in self.cfg["ranks"]:
+            for alg in ALGS_2D:
+                for grid in GRIDS_2D[ranks]:
+                    yield alg, ranks, grid
+            for alg in ALGS_3D:
+                for grid in GRIDS_3D[ranks]:
+                    yield alg, ranks, grid
+
+    def gemm_checks(self):
+        n = self.cfg["check_n"]
+        log(f"== GEMM correctness at n = {n} (dist-run --check, every "
+            f"algorithm and grid measured below)")
+        for alg, ranks, grid in self.gemm_configs():
+            g, _ = gemm_program(alg, n, grid, 1, min(self.cfg["summa_split"], n // 2))
+            path = g.write(os.path.join(self.work, f"check-{alg}-{gname(grid)}.mlir"))
+            st, err, out = self.dist_check(path, ranks)
+            self.checks[(alg, gname(grid))] = st
+            log(f"  {alg:10s} {gname(grid):6s} {st} (max rel. error {err})")
+            self.row(suite="check", kernel="gemm", impl=alg, n=n, shape=f"{n}x{n}x{n}",
+                     ranks=ranks, grid=gname(grid), threads=1, status=st,
+                     note=f"max relative error {err}")
+            if st != "PASS":
+                self.fail(f"check {alg} {gname(grid)}", out)
+
+    def gemm_dist(self):
+        log("== GEMM f64, dist (one OpenBLAS thread per rank, overlap off: "
+            "not implemented)")
+        for n in self.cfg["gemm_sizes"]:
+            reps = self.reps_for(n)
+            for alg, ranks, grid in self.gemm_configs():
+                g, param = gemm_program(alg, n, grid, reps + 1, self.cfg["summa_split"])
+                path = g.write(os.path.join(self.work, f"{alg}-{n}-{gname(grid)}.mlir"))
+                comm, cbytes = self.comm_report(path)
+                times, out, other = self.dist_measure(path, ranks, reps)
+                base = dict(suite="gemm", kernel="gemm", impl=alg, n=n,
+                            shape=f"{n}x{n}x{n}", ranks=ranks, grid=gname(grid),
+                            threads=1, param=param, overlap="off", reps=reps,
+                            check=self.checks.get((alg, gname(grid)), ""),
+                            comm=comm, comm_bytes=cbytes,
+                            other_load=f"{other:.2f}")
+                if times is None:
+                    self.fail(f"gemm {alg} n={n} grid={gname(grid)}", out)
+                    self.row(**base, status="FAIL", note=tail(out))
+                    continue
+                s = summarize(times)
+                r = self.row(**base, **s, rate=f"{2 * n ** 3 / s['median_s'] / 1e9:.2f}",
+                             rate_unit="GFLOP/s", status="ok")
+                log(f"  n={n:5d} {ranks} rank(s) {alg:10s} {gname(grid):6s} "
+                    f"{s['median_s']:.4f} s [{s['min_s']:.4f}, {s['max_s']:.4f}] "
+                    f"{r['rate']} GFLOP/s  (others used {other:.2f} cores)")
+
+    def gemm_openblas(self):
+        log("== GEMM baseline: single-process OpenBLAS dgemm, threads = ranks")
+        if "dgemm" not in self.exe:
+            return
+        for n in self.cfg["gemm_sizes"]:
+            reps = self.reps_for(n)
+            for ranks in self.cfg["ranks"]:
+                times, other = self.baseline(
+                    [self.exe["dgemm"], str(n), str(ranks), str(reps)],
+                    {"OPENBLAS_NUM_THREADS": str(ranks)}, f"dgemm n={n} t={ranks}")
+                if not times:
+                    continue
+                s = summarize(times)
+                self.row(suite="gemm", kernel="gemm", impl="openblas", n=n,
+                         shape=f"{n}x{n}x{n}", ranks=ranks, grid="", threads=ranks,
+                         reps=reps, **s,
+                         rate=f"{2 * n ** 3 / s['median_s'] / 1e9:.2f}",
+                         rate_unit="GFLOP/s", status="ok", other_load=f"{other:.2f}",
+                         note="1 process")
+                log(f"  n={n:5d} {ranks} thread(s) openblas {s['median_s']:.4f} s "
+                    f"(others used {other:.2f} cores)")
+
+    def gemm_pdgemm(self):
+        log("== GEMM baseline: ScaLAPACK pdgemm, one OpenBLAS thread per rank, "
+            f"block sizes {self.cfg['pdgemm_nb']}")
+        if "pdgemm" not in self.exe:
+            return
+        for n in self.cfg["gemm_sizes"]:
+            reps = self.reps_for(n)
+            for ranks in self.cfg["ranks"]:
+                for grid in GRIDS_2D[ranks]:
+                    for nb in self.cfg["pdgemm_nb"]:
+                        if nb > n:
+                            continue
+                        cmd = self.mpirun(ranks) + [
+                            self.exe["pdgemm"], str(n), str(grid[0]), str(grid[1]),
+                            str(nb), str(reps)]
+                        times, other = self.baseline(
+                            cmd, {"OPENBLAS_NUM_THREADS": "1"},
+                            f"pdgemm n={n} grid={gname(grid)} nb={nb}")
+                        if not times:
+                            continue
+                        s = summarize(times)
+                        self.row(suite="gemm", kernel="gemm", impl="pdgemm", n=n,
+                                 shape=f"{n}x{n}x{n}", ranks=ranks,
+                                 grid=gname(grid), threads=1, param=f"nb {nb}",
+                                 reps=reps, **s,
+                                 rate=f"{2 * n ** 3 / s['median_s'] / 1e9:.2f}",
+                                 rate_unit="GFLOP/s", status="ok",
+                                 other_load=f"{other:.2f}")
+                        log(f"  n={n:5d} {ranks} rank(s) pdgemm {gname(grid)} "
+                            f"nb={nb:3d} {s['median_s']:.4f} s "
+                            f"(others used {other:.2f} cores)")
+
+    # -- memory-bound and tensor kernels -----------------------------------
+
+    def kernel_configs(self, kernel):
+        if kernel in ("ttv", "innerprod"):
+            # (ranks, grid, OpenMP threads per rank)
+            cfgs = [(1, (1, 1), 1), (2, (2, 1), 1), (4, (2, 2), 1)]
+            if kernel == "ttv":  # parallelize(ii): threads inside one rank
+                cfgs.append((1, (1, 1), 2))
+            return [c for c in cfgs if c[0] in self.cfg["ranks"]]
+        if kernel == "ttm":
+            return [(r, (r,), 1) for r in self.cfg["ranks"]]
+        if kernel == "mttkrp":
+            g = {1: (1, 1, 1), 2: (2, 1, 1), 4: (2, 2, 1)}
+            return [(r, g[r], 1) for r in self.cfg["ranks"]]
+        raise ValueError(kernel)
+
+    def kernel_program(self, kernel, shape, grid, ranks, calls):
+        if kernel == "ttv":
+            return ttv_program(shape, grid, calls)
+        if kernel == "innerprod":
+            return innerprod_program(shape, grid, calls)
+        if kernel == "ttm":
+            return ttm_program(shape, ranks, calls)
+        return mttkrp_program(shape, grid, calls)
+
+    @staticmethod
+    def kernel_size(kernel, shape):
+        """(bytes moved at least, flops) per call."""
+        if kernel == "ttv":
+            i, j, k = shape
+            return 8 * (i * j * k + i * j + k), 2 * i * j * k
+        if kernel == "innerprod":
+            i, j, k = shape
+            return 8 * 2 * i * j * k, 2 * i * j * k
+        if kernel == "ttm":
+            i, j, k, l = shape
+            return 8 * (i * j * k + k * l + i * j * l), 2 * i * j * k * l
+        i, j, k, l = shape
+        return 8 * (i * j * k + (i + j + k) * l), 2 * i * j * k * l
+
+    def kernels(self):
+        log("== Tensor kernels (TTV, innerprod vs triad bandwidth; TTM, MTTKRP "
+            "vs local OpenBLAS)")
+        reps = self.cfg["reps"]
+        for kernel in ("ttv", "innerprod", "ttm", "mttkrp"):
+            shape = self.cfg[kernel]
+            cshape = self.cfg["kernel_check"][:3 if kernel in ("ttv", "innerprod") else 4]
+            for ranks, grid, threads in self.kernel_configs(kernel):
+                g = self.kernel_program(kernel, cshape, grid, ranks, 1)
+                path = g.write(os.path.join(self.work, f"check-{kernel}-{gname(grid)}-{threads}.mlir"))
+                st, err, out = self.dist_check(path, ranks, threads)
+                self.row(suite="check", kernel=kernel, impl="dist",
+                         shape="x".join(map(str, cshape)), ranks=ranks,
+                         grid=gname(grid), threads=threads, status=st,
+                         note=f"max relative error {err}")
+                if st != "PASS":
+                    self.fail(f"check {kernel} {gname(grid)}", out)
+                g = self.kernel_program(kernel, shape, grid, ranks, reps + 1)
+                path = g.write(os.path.join(self.work, f"{kernel}-{gname(grid)}-{threads}.mlir"))
+                comm, cbytes = self.comm_report(path)
+                times, out, other = self.dist_measure(path, ranks, reps, threads)
+                base = dict(suite="kernel", kernel=kernel, impl="dist",
+                            shape="x".join(map(str, shape)), ranks=ranks,
+                            grid=gname(grid), threads=threads, reps=reps,
+                            overlap="off", check=st, comm=comm,
+                            comm_bytes=cbytes, other_load=f"{other:.2f}")
+                if kernel in ("ttv", "innerprod"):
+                    base["param"] = "parallelize(ii)" if kernel == "ttv" else ""
+                if times is None:
+                    self.fail(f"{kernel} grid={gname(grid)}", out)
+                    self.row(**base, status="FAIL", note=tail(out))
+                    continue
+                s = summarize(times)
+                nbytes, flops = self.kernel_size(kernel, shape)
+                if kernel in ("ttv", "innerprod"):
+                    rate, unit = nbytes / s["median_s"] / 1e9, "GB/s"
+                else:
+                    rate, unit = flops / s["median_s"] / 1e9, "GFLOP/s"
+                self.row(**base, **s, rate=f"{rate:.2f}", rate_unit=unit,
+                         status="ok")
+                log(f"  {kernel:9s} {ranks} rank(s) x {threads} thread(s) "
+                    f"{gname(grid):6s} {s['median_s']:.4f} s {rate:.2f} {unit} "
+                    f"(check {st}; others used {other:.2f} cores)")
+
+    def kernel_baselines(self):
+        log("== Kernel baselines: triad bandwidth, OpenBLAS TTM and MTTKRP")
+        reps = self.cfg["reps"]
+        threads_needed = sorted({r * t for k in ("ttv", "innerprod", "ttm", "mttkrp")
+                                 for r, _, t in self.kernel_configs(k)})
+        for t in threads_needed:
+            if "triad" in self.exe:
+                n = self.cfg["triad_n"]
+                times, other = self.baseline(
+                    [self.exe["triad"], str(n), str(t), str(reps)],
+                    {"OMP_NUM_THREADS": str(t)}, f"triad t={t}")
+                if times:
+                    s = summarize(times)
+                    self.row(suite="kernel", kernel="triad", impl="triad",
+                             shape=str(n), ranks=1, threads=t, reps=reps, **s,
+                             rate=f"{24 * n / s['median_s'] / 1e9:.2f}",
+                             rate_unit="GB/s", status="ok",
+                             other_load=f"{other:.2f}",
+                             note="a[i] = b[i] + s*c[i], 24 bytes per element")
+                    log(f"  triad {t} thread(s): {24 * n / s['median_s'] / 1e9:.2f} GB/s")
+            if "tensor" not in self.exe:
+                continue
+            for kernel in ("ttm", "mttkrp"):
+                if t not in {r * th for r, _, th in self.kernel_configs(kernel)}:
+                    continue
+                shape = self.cfg[kernel]
+                times, other = self.baseline(
+                    [self.exe["tensor"], kernel, *map(str, shape), str(t), str(reps)],
+                    {"OPENBLAS_NUM_THREADS": str(t), "OMP_NUM_THREADS": str(t)},
+                    f"{kernel} blas t={t}")
+                if not times:
+                    continue
+                s = summarize(times)
+                _, flops = self.kernel_size(kernel, shape)
+                self.row(suite="kernel", kernel=kernel, impl="openblas",
+                         shape="x".join(map(str, shape)), ranks=1, threads=t,
+                         reps=reps, **s,
+                         rate=f"{flops / s['median_s'] / 1e9:.2f}",
+                         rate_unit="GFLOP/s", status="ok",
+                         other_load=f"{other:.2f}",
+                         note="one dgemm" if kernel == "ttm" else
+                         "Khatri-Rao product + one dgemm")
+                log(f"  {kernel} OpenBLAS {t} thread(s): {s['median_s']:.4f} s")
+
+    # -- compile time -----------------------------------------------------
+
+    def compile_times(self):
+        reps = self.cfg["compile_reps"]
+        log(f"== Compile time: dist-opt --dist-to-llvm FILE -o /dev/null "
+            f"(median of {reps} after a warm-up)")
+        files = []
+        for d, _, fs in os.walk(EXAMPLES):
+            files += [os.path.join(d, f) for f in fs if f.endswith(".mlir")]
+        for path in sorted(files):
+            rel = os.path.relpath(path, ROOT)
+            times, status, other_max = [], "ok", 0.0
+            for r in range(reps + 1):
+                rc, out, wall, other = self.runner.run(
+                    [self.dist_opt, "--dist-to-llvm", path, "-o", os.devnull],
+                    timeout=300)
+                if rc != 0:
+                    status = "FAIL"
+                    self.fail(f"compile {rel}", out)
+                    break
+                if r > 0:
+                    times.append(wall)
+                    other_max = max(other_max, other)
+            if status != "ok":
+                self.row(suite="compile", kernel=os.path.basename(path)[:-5],
+                         impl="dist-opt", shape=rel, status="FAIL",
+                         note=tail(out))
+                continue
+            s = summarize(times)
+            self.row(suite="compile", kernel=os.path.basename(path)[:-5],
+                     impl="dist-opt", shape=rel, reps=reps, **s, status="ok",
+                     other_load=f"{other_max:.2f}", note="--dist-to-llvm")
+            log(f"  {rel:40s} {s['median_s'] * 1e3:7.1f} ms")
+
+    # -- ratios -----------------------------------------------------------
+
+    def ratios(self):
+        ok = [r for r in self.rows if r["status"] == "ok" and r["median_s"] != ""]
+
+        def med(r):
+            return float(r["median_s"])
+
+        for r in ok:
+            if r["suite"] != "gemm" or r["impl"] in ("openblas", "pdgemm"):
+                continue
+            n, ranks, t = r["n"], r["ranks"], med(r)
+            refs = []
+            ob = [x for x in ok if x["suite"] == "gemm" and x["impl"] == "openblas"
+                  and x["n"] == n and x["threads"] == ranks]
+            if ob:
+                r["ratio_openblas"] = f"{med(ob[0]) / t:.3f}"
+                refs.append(f"openblas {ranks}t")
+            pd = [x for x in ok if x["suite"] == "gemm" and x["impl"] == "pdgemm"
+                  and x["n"] == n and x["ranks"] == ranks]
+            if pd:
+                best = min(pd, key=med)
+                r["ratio_pdgemm_best"] = f"{med(best) / t:.3f}"
+                grid = r["grid"]
+                if grid.count("x") == 2 and grid.endswith("x1"):
+                    grid = grid[:-2]  # a g x h x 1 grid is the g x h grid
+                same = [x for x in pd if x["grid"] == grid]
+                if same:
+                    b = min(same, key=med)
+                    r["ratio_pdgemm_grid"] = f"{med(b) / t:.3f}"
+                    refs.append(f"pdgemm {b['grid']} {b['param']}")
+                refs.append(f"best pdgemm {best['grid']} {best['param']}")
+            r["baseline_ref"] = "; ".join(refs)
+        for r in ok:
+            if r["suite"] != "kernel" or r["impl"] != "dist":
+                continue
+            t = med(r)
+            th = r["ranks"] * r["threads"]
+            if r["kernel"] in ("ttv", "innerprod"):
+                tr = [x for x in ok if x["kernel"] == "triad" and x["threads"] == th]
+                if tr:
+                    r["ratio_triad"] = f"{float(r['rate']) / float(tr[0]['rate']):.3f}"
+                    r["baseline_ref"] = f"triad {th}t {tr[0]['rate']} GB/s"
+            else:
+                bl = [x for x in ok if x["kernel"] == r["kernel"]
+                      and x["impl"] == "openblas" and x["threads"] == th]
+                if bl:
+                    r["ratio_blas"] = f"{med(bl[0]) / t:.3f}"
+                    r["baseline_ref"] = f"openblas {th}t"
+
+
+def machine_info():
+    info = {"nproc": os.cpu_count(), "kernel": platform.release()}
+    try:
+        with open("/proc/cpuinfo") as f:
+            txt = f.read()
+        m = re.search(r"^model name\s*:\s*(.*)$", txt, re.M)
+        info["cpu"] = m.group(1).strip() if m else "unknown"
+        m = re.search(r"^cpu MHz\s*:\s*(.*)$", txt, re.M)
+        info["mhz"] = m.group(1).strip() if m else ""
+        m = re.search(r"^flags\s*:\s*(.*)$", txt, re.M)
+        flags = m.group(1).split() if m else []
+        info["simd"] = " ".join(f for f in ("avx2", "fma", "avx512f") if f in flags)
+        info["hypervisor"] = "hypervisor" in flags
+    except OSError:
+        info["cpu"] = "unknown"
+    try:
+        with open("/proc/meminfo") as f:
+            m = re.search(r"MemTotal:\s*(\d+) kB", f.read())
+        info["mem_gib"] = round(int(m.group(1)) / 2 ** 20, 1)
+    except (OSError, AttributeError):
+        pass
+    try:
+        out = subprocess.run(["lscpu"], stdout=subprocess.PIPE, text=True).stdout
+        for key in ("L2 cache", "L3 cache", "Thread(s) per core",
+                    "Core(s) per socket", "Socket(s)"):
+            m = re.search(rf"^{re.escape(key)}:\s*(.*)$", out, re.M)
+            if m:
+                info[key] = m.group(1).strip()
+    except OSError:
+        pass
+    for name, cmd in (("openblas", ["dpkg-query", "-W", "-f=${Version}", "libopenblas0-pthread"]),
+                      ("scalapack", ["dpkg-query", "-W", "-f=${Version}", "libscalapack-openmpi-dev"]),
+                      ("openmpi", ["dpkg-query", "-W", "-f=${Version}", "openmpi-bin"])):
+        try:
+            info[name] = subprocess.run(cmd, stdout=subprocess.PIPE,
+                                        stderr=subprocess.DEVNULL, text=True).stdout.strip()
+        except OSError:
+            pass
+    try:
+        info["commit"] = subprocess.run(
+            ["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no"],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout.strip()
+        info["dirty"] = bool(dirty)
+    except OSError:
+        pass
+    return info
+
+
+def wait_for_quiet(limit_s, threshold=0.3):
+    """Waits (up to limit_s) until other processes use less than `threshold`
+    cores over a 5-second window; returns the last measured load."""
+    t0 = time.time()
+    while True:
+        b0, _ = _cpu_busy()
+        time.sleep(5)
+        b1, _ = _cpu_busy()
+        load = (b1 - b0) / 5
+        if load < threshold or time.time() - t0 > limit_s:
+            return load
+        log(f"  (the machine is busy: {load:.2f} cores used by other "
+            f"processes; waiting, at most {limit_s - (time.time() - t0):.0f} s more)")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true",
+                    help="small sizes, 1-2 repeats: about a minute")
+    ap.add_argument("--build", default=os.environ.get("DIST_BUILD", os.path.join(ROOT, "build")),
+                    help="the dist build directory (default: build/)")
+    ap.add_argument("--work", help="keep generated programs and binaries here "
+                    "(default: a temporary directory, removed afterwards)")
+    ap.add_argument("--out", default=os.path.join(HERE, "results"),
+                    help="where results.csv and meta.json go")
+    ap.add_argument("--only", default="check,gemm,kernels,compile",
+                    help="comma-separated subset of check,gemm,kernels,compile")
+    ap.add_argument("--wait-quiet", type=float, default=None,
+                    help="wait at most this many seconds for other processes "
+                    "to go quiet before starting (default 300 full, 0 quick)")
+    args = ap.parse_args()
+
+    cfg = dict(QUICK if args.quick else FULL)
+    bindir = os.path.join(os.path.abspath(args.build), "bin")
+    for tool in ("dist-run", "dist-opt"):
+        for _ in range(40):
+            if os.access(os.path.join(bindir, tool), os.X_OK):
+                break
+            log(f"(waiting for {bindir}/{tool})")
+            time.sleep(15)
+        else:
+            sys.exit(f"bench.py: {bindir}/{tool} not found; build dist first")
+
+    work = args.work or tempfile.mkdtemp(prefix="dist-bench.")
+    os.makedirs(work, exist_ok=True)
+    os.makedirs(args.out, exist_ok=True)
+    only = set(args.only.split(","))
+
+    info = machine_info()
+    log(f"dist benchmarks ({cfg['mode']} mode): {info.get('nproc')} CPUs, "
+        f"{info.get('cpu')}, {info.get('mem_gib')} GiB; work dir {work}")
+    wait = args.wait_quiet if args.wait_quiet is not None else (0 if args.quick else 300)
+    load_before = wait_for_quiet(wait) if wait > 0 else None
+    if load_before is not None:
+        log(f"  other processes use {load_before:.2f} cores at the start")
+
+    start = time.time()
+    suite = Suite(cfg, bindir, work, info.get("nproc") or 1)
+    try:
+        suite.build_baselines()
+        if "check" in only:
+            suite.gemm_checks()
+        if "gemm" in only:
+            suite.gemm_openblas()
+            suite.gemm_pdgemm()
+            suite.gemm_dist()
+        if "kernels" in only:
+            suite.kernel_baselines()
+            suite.kernels()
+        if "compile" in only:
+            suite.compile_times()
+        suite.ratios()
+    finally:
+        duration = time.time() - start
+        csv_path = os.path.join(args.out, "results.csv")
+        import csv
+        with open(csv_path, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=FIELDS)
+            w.writeheader()
+            w.writerows(suite.rows)
+        loads = [float(r["other_load"]) for r in suite.rows if r["other_load"] != ""]
+        meta = dict(
+            mode=cfg["mode"], config={k: v for k, v in cfg.items()},
+            started=time.strftime("%Y-%m-%d %H:%M:%S %Z", time.localtime(start)),
+            duration_s=round(duration, 1), machine=info,
+            other_load_start=load_before,
+            other_load_max=max(loads) if loads else None,
+            other_load_mean=statistics.mean(loads) if loads else None,
+            failures=suite.failures, argv=sys.argv[1:],
+        )
+        with open(os.path.join(args.out, "meta.json"), "w") as f:
+            json.dump(meta, f, indent=1, default=str)
+        if not args.work:
+            shutil.rmtree(work, ignore_errors=True)
+    log(f"wrote {os.path.relpath(csv_path, ROOT)} ({len(suite.rows)} rows); "
+        f"the {cfg['mode']} suite took {duration:.0f} s "
+        f"({duration / 60:.1f} min)")
+    if suite.failures:
+        log(f"{len(suite.failures)} failure(s):")
+        for f in suite.failures:
+            log(f"  {f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
