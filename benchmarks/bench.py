@@ -56,25 +56,30 @@ FULL = dict(
     ttm=(256, 512, 512, 64),  # B: I x J x K (512 MiB), C: K x L
     mttkrp=(256, 512, 512, 32),  # B: I x J x K (512 MiB), C: J x L, D: K x L
     kernel_check=(16, 16, 16, 8),
+    inline_check=False,  # separate dist-run --check at check_n / kernel_check
     compile_reps=5,
     timeout=900,
 )
 
+# Quick: one small size; each timed dist-run also checks its result
+# (dist-run --check prints the kernel time too), so there is no separate
+# correctness pass.
 QUICK = dict(
     mode="quick",
-    gemm_sizes=[512],
+    gemm_sizes=[256],
     ranks=[1, 2, 4],
-    reps=2,
+    reps=1,
     reps_by_n={},
-    check_n=128,
-    summa_split=128,
-    pdgemm_nb=[64, 128],
-    triad_n=1 << 23,
-    ttv=(128, 128, 128),
-    innerprod=(128, 128, 128),
-    ttm=(64, 128, 128, 32),
-    mttkrp=(64, 128, 128, 16),
+    check_n=256,
+    summa_split=64,
+    pdgemm_nb=[64],
+    triad_n=1 << 22,
+    ttv=(64, 64, 64),
+    innerprod=(64, 64, 64),
+    ttm=(32, 64, 64, 16),
+    mttkrp=(32, 64, 64, 8),
     kernel_check=(16, 16, 16, 8),
+    inline_check=True,
     compile_reps=1,
     timeout=300,
 )
@@ -138,6 +143,8 @@ class Runner:
                                    stderr=subprocess.STDOUT, text=True,
                                    timeout=timeout or self.timeout)
                 rc, out = p.returncode, p.stdout
+            except OSError as e:  # e.g. a binary being rewritten
+                rc, out = 126, f"{cmd[0]}: {e} (No such file or directory?)"
             except subprocess.TimeoutExpired as e:
                 rc = 124
                 out = (e.stdout or b"")
@@ -298,6 +305,7 @@ class Suite:
         self.dist_run = os.path.join(bindir, "dist-run")
         self.dist_opt = os.path.join(bindir, "dist-opt")
         self.exe = {}
+        self.last_error = ""
 
     # -- helpers ----------------------------------------------------------
 
@@ -315,15 +323,25 @@ class Suite:
         self.failures.append(msg)
         log(f"  FAILED {msg}")
 
-    def dist_measure(self, path, ranks, reps, threads=1):
+    def dist_measure(self, path, ranks, reps, threads=1, check=False):
+        """Times of the 1 + reps calls minus the warm-up, the output, the
+        load of other processes, and (with check) PASS / FAIL of
+        dist-run --check on every call and the largest error."""
         env = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": str(threads)}
-        cmd = [self.dist_run, "-np", str(ranks), "--time", "--timeout",
+        cmd = [self.dist_run, "-np", str(ranks),
+               "--check" if check else "--time", "--timeout",
                str(self.cfg["timeout"]), path]
         rc, out, wall, other = self.runner.run(cmd, env)
         times = [float(m.group(2)) for m in TIME_RE.finditer(out)]
+        st = ""
+        if check:
+            res = CHECK_RE.findall(out)
+            st = "PASS" if rc == 0 and len(res) == reps + 1 and \
+                all(r[2] == "PASS" for r in res) else "FAIL"
+            self.last_error = max((r[1] for r in res), key=float, default="")
         if rc != 0 or len(times) != reps + 1:
-            return None, out, other
-        return times[1:], out, other
+            return None, out, other, st
+        return times[1:], out, other, st
 
     def dist_check(self, path, ranks, threads=1):
         env = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": str(threads)}
@@ -429,7 +447,12 @@ class Suite:
                 g, param = gemm_program(alg, n, grid, reps + 1, self.cfg["summa_split"])
                 path = g.write(os.path.join(self.work, f"{alg}-{n}-{gname(grid)}.mlir"))
                 comm, cbytes = self.comm_report(path)
-                times, out, other = self.dist_measure(path, ranks, reps)
+                times, out, other, st = self.dist_measure(
+                    path, ranks, reps, check=self.cfg["inline_check"])
+                if self.cfg["inline_check"]:
+                    self.checks[(alg, gname(grid))] = st
+                    if st != "PASS":
+                        self.fail(f"check {alg} n={n} {gname(grid)}", out)
                 base = dict(suite="gemm", kernel="gemm", impl=alg, n=n,
                             shape=f"{n}x{n}x{n}", ranks=ranks, grid=gname(grid),
                             threads=1, param=param, overlap="off", reps=reps,
@@ -549,19 +572,26 @@ class Suite:
             shape = self.cfg[kernel]
             cshape = self.cfg["kernel_check"][:3 if kernel in ("ttv", "innerprod") else 4]
             for ranks, grid, threads in self.kernel_configs(kernel):
-                g = self.kernel_program(kernel, cshape, grid, ranks, 1)
-                path = g.write(os.path.join(self.work, f"check-{kernel}-{gname(grid)}-{threads}.mlir"))
-                st, err, out = self.dist_check(path, ranks, threads)
-                self.row(suite="check", kernel=kernel, impl="dist",
-                         shape="x".join(map(str, cshape)), ranks=ranks,
-                         grid=gname(grid), threads=threads, status=st,
-                         note=f"max relative error {err}")
-                if st != "PASS":
-                    self.fail(f"check {kernel} {gname(grid)}", out)
+                inline = self.cfg["inline_check"]
+                if not inline:
+                    g = self.kernel_program(kernel, cshape, grid, ranks, 1)
+                    path = g.write(os.path.join(self.work, f"check-{kernel}-{gname(grid)}-{threads}.mlir"))
+                    st, err, out = self.dist_check(path, ranks, threads)
+                    self.row(suite="check", kernel=kernel, impl="dist",
+                             shape="x".join(map(str, cshape)), ranks=ranks,
+                             grid=gname(grid), threads=threads, status=st,
+                             note=f"max relative error {err}")
+                    if st != "PASS":
+                        self.fail(f"check {kernel} {gname(grid)}", out)
                 g = self.kernel_program(kernel, shape, grid, ranks, reps + 1)
                 path = g.write(os.path.join(self.work, f"{kernel}-{gname(grid)}-{threads}.mlir"))
                 comm, cbytes = self.comm_report(path)
-                times, out, other = self.dist_measure(path, ranks, reps, threads)
+                times, out, other, cst = self.dist_measure(path, ranks, reps,
+                                                           threads, check=inline)
+                if inline:
+                    st = cst
+                    if st != "PASS":
+                        self.fail(f"check {kernel} {gname(grid)}", out)
                 base = dict(suite="kernel", kernel=kernel, impl="dist",
                             shape="x".join(map(str, shape)), ranks=ranks,
                             grid=gname(grid), threads=threads, reps=reps,
@@ -765,6 +795,52 @@ def machine_info():
     return info
 
 
+def snapshot_build(build, dest, limit_s=900):
+    """Copies dist-opt, dist-translate, dist-run and libdistrt out of the
+    build into dest/{bin,lib}, so that a rebuild during the run cannot mix
+    versions, and checks the copy on a small program. Waits while the build
+    is being written. Returns (bindir, description)."""
+    files = {"bin": ["dist-opt", "dist-translate", "dist-run"], "lib": []}
+    t0 = time.time()
+    while True:
+        libs = sorted(f for f in os.listdir(os.path.join(build, "lib"))
+                      if f.startswith("libdistrt.so")) if \
+            os.path.isdir(os.path.join(build, "lib")) else []
+        files["lib"] = libs
+        paths = [os.path.join(build, d, f) for d, fs in files.items() for f in fs]
+        ready = libs and all(os.path.exists(p) for p in paths)
+        newest = max((os.lstat(p).st_mtime for p in paths if os.path.lexists(p)),
+                     default=time.time())
+        if ready and time.time() - newest > 20:
+            shutil.rmtree(dest, ignore_errors=True)
+            for d, fs in files.items():
+                os.makedirs(os.path.join(dest, d), exist_ok=True)
+                for f in fs:
+                    src = os.path.join(build, d, f)
+                    dst = os.path.join(dest, d, f)
+                    if os.path.islink(src):
+                        os.symlink(os.readlink(src), dst)
+                    else:
+                        shutil.copy2(src, dst)
+            bindir = os.path.join(dest, "bin")
+            # Smoke test: SUMMA on one rank, checked.
+            g, _ = gemm_program("summa", 32, (1, 1), 1, 16)
+            prog = g.write(os.path.join(dest, "smoke.mlir"))
+            p = subprocess.run([os.path.join(bindir, "dist-run"), "-np", "1",
+                                "--check", prog], stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True)
+            if p.returncode == 0 and "PASS" in p.stdout:
+                when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(newest))
+                return bindir, f"{build} as of {when}"
+            why = tail(p.stdout)
+        else:
+            why = "the build is being written"
+        if time.time() - t0 > limit_s:
+            sys.exit(f"bench.py: no usable dist build in {build} ({why})")
+        log(f"  (waiting for a usable build: {why})")
+        time.sleep(20)
+
+
 def wait_for_quiet(limit_s, threshold=0.3):
     """Waits (up to limit_s) until other processes use less than `threshold`
     cores over a 5-second window; returns the last measured load."""
@@ -799,16 +875,7 @@ def main():
     args = ap.parse_args()
 
     cfg = dict(QUICK if args.quick else FULL)
-    bindir = os.path.join(os.path.abspath(args.build), "bin")
-    for tool in ("dist-run", "dist-opt"):
-        for _ in range(40):
-            if os.access(os.path.join(bindir, tool), os.X_OK):
-                break
-            log(f"(waiting for {bindir}/{tool})")
-            time.sleep(15)
-        else:
-            sys.exit(f"bench.py: {bindir}/{tool} not found; build dist first")
-
+    build = os.path.abspath(args.build)
     work = args.work or tempfile.mkdtemp(prefix="dist-bench.")
     os.makedirs(work, exist_ok=True)
     os.makedirs(args.out, exist_ok=True)
@@ -817,6 +884,8 @@ def main():
     info = machine_info()
     log(f"dist benchmarks ({cfg['mode']} mode): {info.get('nproc')} CPUs, "
         f"{info.get('cpu')}, {info.get('mem_gib')} GiB; work dir {work}")
+    bindir, info["build"] = snapshot_build(build, os.path.join(work, "dist"))
+    log(f"  using a copy of {info['build']}")
     wait = args.wait_quiet if args.wait_quiet is not None else (0 if args.quick else 300)
     load_before = wait_for_quiet(wait) if wait > 0 else None
     if load_before is not None:
@@ -826,7 +895,7 @@ def main():
     suite = Suite(cfg, bindir, work, info.get("nproc") or 1)
     try:
         suite.build_baselines()
-        if "check" in only:
+        if "check" in only and not cfg["inline_check"]:
             suite.gemm_checks()
         if "gemm" in only:
             suite.gemm_openblas()

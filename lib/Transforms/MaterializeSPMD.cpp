@@ -384,7 +384,10 @@ struct DistMaterializeSPMDPass
   }
 
   /// Pointer to a constant NUL-terminated string.
+  llvm::StringMap<LLVM::GlobalOp> stringGlobals;
   Value constString(OpBuilder &b, Location loc, StringRef text) {
+    if (LLVM::GlobalOp existing = stringGlobals.lookup(text))
+      return LLVM::AddressOfOp::create(b, loc, existing);
     std::string name;
     do {
       name = "__dist_str_" + std::to_string(globalCounter++);
@@ -398,6 +401,7 @@ struct DistMaterializeSPMDPass
     auto global = LLVM::GlobalOp::create(gb, loc, arrTy, /*isConstant=*/true,
                                          LLVM::Linkage::Internal, name,
                                          gb.getStringAttr(data));
+    stringGlobals[text] = global;
     return LLVM::AddressOfOp::create(b, loc, global);
   }
 
@@ -409,6 +413,24 @@ struct DistMaterializeSPMDPass
       memref::StoreOp::create(b, loc, toI64(b, loc, v), buffer,
                               ValueRange{idx(b, loc, i)});
     return ptrOf(b, loc, buffer);
+  }
+
+  /// memref.alloc followed by a check that stops every rank with a clear
+  /// message (naming `what` and the byte count) if the allocation failed.
+  Value allocChecked(OpBuilder &b, Location loc, MemRefType type,
+                     ValueRange dynSizes, StringRef what) {
+    Value mem = memref::AllocOp::create(b, loc, type, dynSizes);
+    int64_t eltBytes = type.getElementTypeBitWidth() / 8;
+    Value bytes = i64(b, loc, eltBytes);
+    unsigned dyn = 0;
+    for (int64_t e : type.getShape())
+      bytes = arith::MulIOp::create(
+          b, loc, bytes,
+          ShapedType::isDynamic(e) ? toI64(b, loc, dynSizes[dyn++])
+                                   : i64(b, loc, e));
+    call(b, loc, "distrt_check_alloc",
+         {ptrOf(b, loc, mem), bytes, constString(b, loc, what)});
+    return mem;
   }
 
   Value gridHandle(OpBuilder &b, Location loc, FlatSymbolRefAttr grid) {
@@ -540,8 +562,9 @@ struct DistMaterializeSPMDPass
     Value g = gridHandle(b, loc, t.getLayout().getGrid());
     Value cap = call(b, loc, "distrt_layout_tile_capacity",
                      {g, constArray(b, loc, layoutDescriptor(t))}, {i64Ty});
-    Value tile = memref::AllocOp::create(b, loc, tileType(t),
-                                         ValueRange{toIndex(b, loc, cap)});
+    Value tile = allocChecked(b, loc, tileType(t),
+                              ValueRange{toIndex(b, loc, cap)},
+                              "the local tile of a distributed tensor");
     tiles.map(op.getResult(), tile);
     // Free the tile at the end of the enclosing block.
     Block *block = op->getBlock();
@@ -732,7 +755,8 @@ struct DistMaterializeSPMDPass
       capacity[t] = cap;
       auto bufTy = MemRefType::get({cap}, elt);
       BoxBuffer box;
-      box.memref = memref::AllocOp::create(b, loc, bufTy);
+      box.memref = allocChecked(b, loc, bufTy, {},
+                                "the communication buffer of tensor " + t);
       boxes[t] = box;
       // A second buffer for what this rank sends (permutations) or
       // contributes / receives as its piece (allgather, reduce-scatter).
@@ -741,7 +765,8 @@ struct DistMaterializeSPMDPass
           kind == TransferPlan::Kind::AllGather ||
           kind == TransferPlan::Kind::ReduceScatter ||
           (kind == TransferPlan::Kind::Shift && plans[t].alignByPermutation))
-        sendBufs[t] = memref::AllocOp::create(b, loc, bufTy);
+        sendBufs[t] = allocChecked(b, loc, bufTy, {},
+                                   "the send buffer of tensor " + t);
       int64_t rank = std::max<int64_t>(type.getRank(), 1);
       loArr[t] = memref::AllocaOp::create(
           b, loc, MemRefType::get({rank}, i64Ty));
@@ -1097,7 +1122,8 @@ struct DistMaterializeSPMDPass
       int64_t cap = cl.staticRange(roles.j, fs).maxSize *
                     cl.staticRange(roles.k, fs).maxSize *
                     cl.staticRange(roles.l, fs).maxSize;
-      krBuf = memref::AllocOp::create(b, loc, MemRefType::get({cap}, elt));
+      krBuf = allocChecked(b, loc, MemRefType::get({cap}, elt), {},
+                           "the Khatri-Rao buffer of the mttkrp leaf");
     }
 
     std::function<void(OpBuilder &, unsigned)> nestLoops;

@@ -112,3 +112,9 @@ void distrt_print_i64(const int64_t *buf, int64_t n) {
 void distrt_print_f64(const double *buf, int64_t n) {
   print_values("distrt_print_f64", buf, n, 1);
 }
+
+void distrt_check_alloc(const void *p, int64_t bytes, const char *what) {
+  if (!p && bytes > 0)
+    distrt_fatal("allocation", "cannot allocate %lld bytes for %s",
+                 (long long)bytes, what ? what : "a buffer");
+}

@@ -140,13 +140,13 @@ dist.grid @c [2, 2, 2]
 // buffer allocated once, then one GEMM with B's (j, k) block; scalar loops
 // when that block is not contiguous.
 // CHECK-LABEL: func.func @mttkrp
-// CHECK: %[[KR:.*]] = memref.alloc() : memref<512xf64>
+// CHECK: memref.alloc() : memref<512xf64>
 // CHECK: scf.if
 // CHECK: scf.for
 // CHECK: scf.for
 // CHECK: scf.for
 // CHECK: arith.mulf
-// CHECK: memref.store %{{.*}}, %[[KR]]
+// CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}] : memref<512xf64>
 // CHECK: call @distrt_gemm_t_f64
 // CHECK: } else {
 // CHECK: scf.for
@@ -158,4 +158,22 @@ func.func @mttkrp(%a: !A, %b: !B, %c: !C, %d: !D) {
                 reorder({ko, ii, ji, ki, l}), communicate({A, B, C, D}, ko),
                 substitute({ii, ji, ki, l}, mttkrp)] : !A, !B, !C, !D
   return
+}
+
+// -----
+
+dist.grid @m [2]
+!T = !dist.tensor<8xf64, #dist.layout<@m, "x -> x">>
+
+// Every allocation is checked, naming what it holds.
+// CHECK: llvm.mlir.global internal constant @[[STR:.*]]("the local tile of a distributed tensor\00")
+// CHECK-LABEL: func.func @main
+// CHECK: %[[T:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
+// CHECK: %[[S:.*]] = llvm.mlir.addressof @[[STR]]
+// CHECK: call @distrt_check_alloc(%{{.*}}, %{{.*}}, %[[S]])
+func.func @main() -> i32 {
+  %t = dist.alloc : !T
+  dist.fill %t seed 1 : !T
+  %ok = arith.constant 0 : i32
+  return %ok : i32
 }

@@ -20,5 +20,9 @@ set(CMAKE_C_FLAGS_RELWITHDEBINFO "-O1 -g" CACHE STRING "")
 set(CMAKE_CXX_FLAGS_RELWITHDEBINFO "-O1 -g" CACHE STRING "")
 set(CMAKE_EXE_LINKER_FLAGS "-fsanitize=address,undefined" CACHE STRING "")
 set(CMAKE_SHARED_LINKER_FLAGS "-fsanitize=address,undefined" CACHE STRING "")
+# Tells LLVM's CMake modules this is a sanitizer build: among other things
+# they then leave out -Wl,-z,defs, so that libdistrt.so may leave the
+# sanitizer runtimes to the executable that loads it.
+set(LLVM_USE_SANITIZER "Address;Undefined" CACHE STRING "")
 set(MLIR_DIR /usr/lib/llvm-22/lib/cmake/mlir CACHE PATH "")
 set(LLVM_EXTERNAL_LIT /usr/lib/llvm-22/bin/lit CACHE FILEPATH "")

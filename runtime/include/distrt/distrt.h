@@ -316,6 +316,9 @@ int64_t distrt_check_tensor(distrt_grid *g, const char *name, const void *tile,
 void *distrt_alloc(int64_t bytes);
 /** Free memory from distrt_alloc (NULL is ignored). */
 void distrt_free(void *p);
+/** Fatal ("cannot allocate N bytes for WHAT") when `p` is NULL and `bytes`
+ *  is positive: compiled programs check every buffer they allocate. */
+void distrt_check_alloc(const void *p, int64_t bytes, const char *what);
 
 /*===----------------------------------------------------------------------===*
  * Local GEMM, row-major: C[m x n] = alpha * A[m x k] * B[k x n] + beta * C.
