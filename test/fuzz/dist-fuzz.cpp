@@ -13,7 +13,8 @@
 // diagnostic), but it must not crash, hang, trip a sanitizer, or leave IR
 // that does not verify: the pass manager's own verifier is replaced by one
 // that aborts naming the pass, so that "pass produced invalid IR" is a
-// finding too.
+// finding too. The pipeline runs with check=true on odd-sized inputs and
+// timing=true on inputs whose size is 2 or 3 modulo 4.
 //
 // Environment (all optional):
 //   DIST_FUZZ_ROUNDTRIP=0   skip the print -> parse round trip
@@ -185,7 +186,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   PassManager pm(&context, ModuleOp::getOperationName());
   pm.enableVerifier(false);
   pm.addInstrumentation(std::make_unique<VerifyAfterEachPass>());
-  dist::buildDistToLLVMPipeline(pm);
+  // The pipeline's options select extra code paths in dist-materialize-spmd
+  // (reference checks, timers): take them from the input's length so that
+  // both settings get explored and a reproducer replays the same way.
+  dist::DistToLLVMOptions options;
+  options.check = size % 2 == 1;
+  options.timing = size % 4 >= 2;
+  dist::buildDistToLLVMPipeline(pm, options);
   (void)pm.run(*module); // failing with a diagnostic is fine
   return 0;
 }

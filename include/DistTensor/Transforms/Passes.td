@@ -71,4 +71,32 @@ def DistReportCommunication : Pass<"dist-report-communication", "ModuleOp"> {
   }];
 }
 
+def DistPlanRedistribution : Pass<"dist-plan-redistribution", "ModuleOp"> {
+  let summary = "Plan every redistribution with the thesis' collectives";
+  let description = [{
+    For every `dist.redistribute` between elemental-cyclic layouts (the
+    thesis' mode tuples) on one mesh, finds the single collective the
+    thesis' rules give (allgather, permutation with its per-mode stride
+    condition, all-to-all, or a local slice that adds replicated modes) or,
+    when none applies, the cheapest sequence of single-mode steps under the
+    alpha-beta cost model, and reports it with its predicted cost:
+
+    ```
+    remark: plan for [(0, 2), (1, 3)] -> [(0), (1)]: allgather over modes
+            [2, 3] -> [(0), (1)] (1.4e-06 s); predicted 1.4e-06 s
+    ```
+
+    Other layouts (blocked, block-cyclic, fixed to a face, different grids)
+    are reported as using the general exchange. The plan is advisory: the
+    lowering currently always executes the general exchange
+    (`distrt_redistribute`), which is correct for every pair of layouts.
+  }];
+  let options = [
+    Option<"alpha", "alpha", "double", /*default=*/"1e-6",
+           "Seconds per message (latency) of the cost model">,
+    Option<"beta", "beta", "double", /*default=*/"1e-9",
+           "Seconds per element (inverse bandwidth) of the cost model">
+  ];
+}
+
 #endif // DIST_TRANSFORMS_PASSES_TD

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# The dist benchmark suite (issue 7), in one command:
+#
+#   benchmarks/run.sh            full suite (~20 min on 2 cores): writes
+#                                benchmarks/results/{results.csv,meta.json},
+#                                docs/performance.md and docs/performance/*.png
+#   benchmarks/run.sh --quick    small sizes, one repeat, about a minute: writes
+#                                benchmarks/results/quick/ (results and a
+#                                performance.md with plots), not docs/
+#
+# Other options go to benchmarks/bench.py (--build DIR, --work DIR, --only
+# SUITES, --wait-quiet SECONDS; see bench.py --help). It uses the existing
+# build in build/ (or $DIST_BUILD) and does not rebuild it.
+#
+# Installs what it needs with apt-get only if it is missing:
+# python3-matplotlib, libscalapack-openmpi-dev, libopenblas-dev,
+# libopenmpi-dev, openmpi-bin, gcc.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(dirname "$here")"
+cd "$root"
+
+quick=0
+for a in "$@"; do
+  case "$a" in
+    --quick) quick=1 ;;
+    -h|--help)
+      sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+      exit 0 ;;
+  esac
+done
+
+# Debian's python3 (matplotlib comes from python3-matplotlib, which a
+# python3 from pyenv or a virtual environment would not see).
+py=/usr/bin/python3
+[ -x "$py" ] || py="$(command -v python3)"
+
+missing=()
+for pkg in python3-matplotlib libscalapack-openmpi-dev libopenblas-dev \
+           libopenmpi-dev openmpi-bin gcc; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" \
+    || missing+=("$pkg")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "run.sh: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get install -y --no-install-recommends "${missing[@]}" \
+    || { $sudo apt-get update && $sudo apt-get install -y --no-install-recommends "${missing[@]}"; }
+fi
+
+start=$(date +%s)
+if [ "$quick" = 1 ]; then
+  out="$here/results/quick"
+  "$py" "$here/bench.py" --out "$out" "$@"
+  "$py" "$here/report.py" --results "$out" --doc "$out/performance.md"
+else
+  "$py" "$here/bench.py" "$@"
+  "$py" "$here/report.py"
+fi
+end=$(date +%s)
+echo "run.sh: done in $(( (end - start) / 60 )) min $(( (end - start) % 60 )) s"

@@ -1,0 +1,112 @@
+// RUN: dist-opt %s --dist-plan-redistribution -split-input-file -o /dev/null 2>&1 | FileCheck %s
+// The thesis' conformance examples (../shared/design/schatz-digest.md, sec.
+// 6): the collective each redistribution is, or the sequence it needs.
+
+dist.grid @p [2, 2, 2, 2]
+!S = !dist.tensor<16x16xf64, #dist.layout<@p, "[(0,2),(1,3)]">>
+!D = !dist.tensor<16x16xf64, #dist.layout<@p, "[(0),(1)]">>
+// 2. An allgather over mesh modes {2, 3}.
+// CHECK: remark: plan for [(0, 2), (1, 3)] -> [(0), (1)]: allgather over modes [2, 3] -> [(0), (1)]
+func.func @f(%a: !S, %b: !D) {
+  dist.redistribute %a into %b : !S into !D
+  return
+}
+
+// -----
+
+dist.grid @p [2, 3, 2]
+!S = !dist.tensor<12x6xf64, #dist.layout<@p, "[(0,2),(1)]">>
+!D = !dist.tensor<12x6xf64, #dist.layout<@p, "[(2,0),(1)]">>
+// 3. A permutation over {0, 2}.
+// CHECK: remark: plan for [(0, 2), (1)] -> [(2, 0), (1)]: permutation over modes [0, 2] -> [(2, 0), (1)]
+func.func @f(%a: !S, %b: !D) {
+  dist.redistribute %a into %b : !S into !D
+  return
+}
+
+// -----
+
+dist.grid @p [2, 2, 2, 2]
+!S = !dist.tensor<16x16x16xf64, #dist.layout<@p, "[(0),(2),(3)]">>
+!D = !dist.tensor<16x16x16xf64, #dist.layout<@p, "[(0,2,3),(),()]">>
+// 4. All-to-all over {2, 3}.
+// CHECK: remark: plan for [(0), (2), (3)] -> [(0, 2, 3), (), ()]: all-to-all over modes [2, 3] -> [(0, 2, 3), (), ()]
+func.func @f(%a: !S, %b: !D) {
+  dist.redistribute %a into %b : !S into !D
+  return
+}
+
+// -----
+
+dist.grid @p [2, 2, 2, 2, 2]
+!S = !dist.tensor<16x16x16xf64, #dist.layout<@p, "[(0),(1),(4,3,2)]">>
+!D = !dist.tensor<16x16x16xf64, #dist.layout<@p, "[(0,2),(1,3),(4)]">>
+// 4. The second all-to-all over {2, 3}.
+// CHECK: remark: plan for [(0), (1), (4, 3, 2)] -> [(0, 2), (1, 3), (4)]: all-to-all over modes [2, 3] -> [(0, 2), (1, 3), (4)]
+func.func @f(%a: !S, %b: !D) {
+  dist.redistribute %a into %b : !S into !D
+  return
+}
+
+// -----
+
+dist.grid @p [2, 3]
+!S = !dist.tensor<12x6xf64, #dist.layout<@p, "[(0,1),()]">>
+!D = !dist.tensor<12x6xf64, #dist.layout<@p, "[(1),()]">>
+// 5. Negative: not an allgather over mode 0 (not a suffix): a permutation
+// to (1, 0) first, then an allgather over 0.
+// CHECK: remark: plan for [(0, 1), ()] -> [(1), ()]: permutation over modes [0, 1] -> [(1, 0), ()] ({{.*}} s), then allgather over modes [0] -> [(1), ()]
+func.func @f(%a: !S, %b: !D) {
+  dist.redistribute %a into %b : !S into !D
+  return
+}
+
+// -----
+
+dist.grid @p [2, 2, 2, 2]
+!S = !dist.tensor<8x8x8x8xf64, #dist.layout<@p, "[(0),(1),(2),(3)]">>
+!D = !dist.tensor<8x8x8x8xf64, #dist.layout<@p, "[(0),(1),(3),(2)]">>
+// 6. One permutation over {2, 3} when P2 = P3 ...
+// CHECK: remark: plan for [(0), (1), (2), (3)] -> [(0), (1), (3), (2)]: permutation over modes [2, 3] -> [(0), (1), (3), (2)]
+func.func @f(%a: !S, %b: !D) {
+  dist.redistribute %a into %b : !S into !D
+  return
+}
+
+// -----
+
+dist.grid @p [2, 2, 2, 3]
+!S = !dist.tensor<12x12x12x12xf64, #dist.layout<@p, "[(0),(1),(2),(3)]">>
+!D = !dist.tensor<12x12x12x12xf64, #dist.layout<@p, "[(0),(1),(3),(2)]">>
+// 6. ... but a decomposition when P2 != P3.
+// CHECK: remark: plan for [(0), (1), (2), (3)] -> [(0), (1), (3), (2)]:
+// CHECK-NOT: permutation over modes [2, 3] -> [(0), (1), (3), (2)] ({{.*}}); predicted
+// CHECK-SAME: then
+func.func @f(%a: !S, %b: !D) {
+  dist.redistribute %a into %b : !S into !D
+  return
+}
+
+// -----
+
+dist.grid @p [2, 2]
+!S = !dist.tensor<8x8xf64, #dist.layout<@p, "[(0),()]">>
+!D = !dist.tensor<8x8xf64, #dist.layout<@p, "[(0),(1)]">>
+// Adding a mode to replicated data is a local slice.
+// CHECK: remark: plan for [(0), ()] -> [(0), (1)]: local slice over modes [1] -> [(0), (1)] (0 s); predicted 0 s
+func.func @f(%a: !S, %b: !D) {
+  dist.redistribute %a into %b : !S into !D
+  return
+}
+
+// -----
+
+dist.grid @p [2, 2]
+!S = !dist.tensor<8x8xf64, #dist.layout<@p, "xy -> xy">>
+!D = !dist.tensor<8x8xf64, #dist.layout<@p, "xy -> x*">>
+// Blocked layouts are outside the thesis' rules.
+// CHECK: remark: plan: general exchange (the thesis' rules apply to elemental-cyclic layouts on one mesh)
+func.func @f(%a: !S, %b: !D) {
+  dist.redistribute %a into %b : !S into !D
+  return
+}
