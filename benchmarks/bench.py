@@ -58,6 +58,7 @@ FULL = dict(
     kernel_check=(16, 16, 16, 8),
     inline_check=False,  # separate dist-run --check at check_n / kernel_check
     compile_reps=5,
+    retry_budget=240,  # seconds spent re-measuring disturbed runs, at most
     timeout=900,
 )
 
@@ -81,6 +82,7 @@ QUICK = dict(
     kernel_check=(16, 16, 16, 8),
     inline_check=True,
     compile_reps=1,
+    retry_budget=0,
     timeout=300,
 )
 
@@ -306,6 +308,10 @@ class Suite:
         self.dist_opt = os.path.join(bindir, "dist-opt")
         self.exe = {}
         self.last_error = ""
+        self.retry_left = cfg["retry_budget"]
+        self.retries = 0
+
+    DISTURBED = 0.4  # cores used by other processes during a measurement
 
     # -- helpers ----------------------------------------------------------
 
@@ -331,7 +337,7 @@ class Suite:
         cmd = [self.dist_run, "-np", str(ranks),
                "--check" if check else "--time", "--timeout",
                str(self.cfg["timeout"]), path]
-        rc, out, wall, other = self.runner.run(cmd, env)
+        rc, out, wall, other = self.run_undisturbed(cmd, env)
         times = [float(m.group(2)) for m in TIME_RE.finditer(out)]
         st = ""
         if check:
@@ -372,8 +378,29 @@ class Suite:
                 total += int(steps) * int(elems) * 8
         return " ".join(pats), total
 
+    def run_undisturbed(self, cmd, env):
+        """Runs a measurement; if other processes used more than
+        DISTURBED cores meanwhile and the retry budget allows, waits for
+        the machine to go quiet and measures again, keeping the run that
+        was disturbed least."""
+        best = self.runner.run(cmd, env)
+        while best[3] > self.DISTURBED and best[0] == 0 and \
+                self.retry_left > 0:
+            t0 = time.time()
+            log(f"  (others used {best[3]:.2f} cores during that run: "
+                f"measuring again)")
+            wait_for_quiet(60, quiet=True)
+            again = self.runner.run(cmd, env)
+            self.retry_left -= time.time() - t0
+            self.retries += 1
+            if again[0] == 0 and again[3] < best[3]:
+                best = again
+            else:
+                break
+        return best
+
     def baseline(self, cmd, env, what, mpi=False):
-        rc, out, wall, other = self.runner.run(cmd, env)
+        rc, out, wall, other = self.run_undisturbed(cmd, env)
         times = [float(x) for x in BASE_RE.findall(out)]
         if rc != 0 or not times:
             self.fail(what, out)
@@ -841,7 +868,7 @@ def snapshot_build(build, dest, limit_s=900):
         time.sleep(20)
 
 
-def wait_for_quiet(limit_s, threshold=0.3):
+def wait_for_quiet(limit_s, threshold=0.3, quiet=False):
     """Waits (up to limit_s) until other processes use less than `threshold`
     cores over a 5-second window; returns the last measured load."""
     t0 = time.time()
@@ -852,8 +879,10 @@ def wait_for_quiet(limit_s, threshold=0.3):
         load = (b1 - b0) / 5
         if load < threshold or time.time() - t0 > limit_s:
             return load
-        log(f"  (the machine is busy: {load:.2f} cores used by other "
-            f"processes; waiting, at most {limit_s - (time.time() - t0):.0f} s more)")
+        if not quiet:
+            log(f"  (the machine is busy: {load:.2f} cores used by other "
+                f"processes; waiting, at most "
+                f"{limit_s - (time.time() - t0):.0f} s more)")
 
 
 def main():
@@ -924,6 +953,7 @@ def main():
             other_load_max=max(loads) if loads else None,
             other_load_mean=statistics.mean(loads) if loads else None,
             failures=suite.failures, argv=sys.argv[1:],
+            retries=suite.retries,
         )
         with open(os.path.join(args.out, "meta.json"), "w") as f:
             json.dump(meta, f, indent=1, default=str)

@@ -357,7 +357,9 @@ def page(rows, meta, made, doc):
     w("Measured with `benchmarks/run.sh` "
       f"({mode} mode) on {meta.get('started', '?')}; the whole run took "
       f"**{dur / 60:.1f} minutes** ({dur:.0f} s)." if dur else "")
-    w("Raw numbers: [benchmarks/results/results.csv](../benchmarks/results/results.csv) "
+    csvp = os.path.relpath(os.path.join(meta.get("_results", ""), "results.csv"),
+                           os.path.dirname(os.path.abspath(doc)))
+    w(f"Raw numbers: [{os.path.relpath(os.path.join(meta.get('_results', ''), 'results.csv'), ROOT)}]({csvp}) "
       "(one row per configuration, with every timed call). Issue 7 asks for this suite; "
       "its overlap part (item 1) and profiling part (item 3) are not implemented yet, "
       "and this page says what that means for each number.")
@@ -448,7 +450,10 @@ def page(rows, meta, made, doc):
       + (f"At the start: {meta['other_load_start']:.2f} cores; mean over the run "
          f"{meta['other_load_mean']:.2f}, maximum {meta['other_load_max']:.2f}."
          if meta.get("other_load_mean") is not None and meta.get("other_load_start") is not None
-         else ""))
+         else "")
+      + (f" {meta['retries']} measurement(s) were repeated because others used more "
+         "than 0.4 cores during them (the less disturbed run is kept)."
+         if meta.get("retries") else ""))
     w("")
     w("## Machine")
     w("")
@@ -819,6 +824,7 @@ def main():
                     help="default: docs/performance/ next to the page")
     args = ap.parse_args()
     rows, meta = load(args.results)
+    meta["_results"] = os.path.abspath(args.results)
     docdir = os.path.dirname(os.path.abspath(args.doc))
     plotdir = args.plots or os.path.join(docdir, os.path.splitext(os.path.basename(args.doc))[0])
     made = plots(rows, plotdir, docdir)
