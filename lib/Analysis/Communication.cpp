@@ -13,6 +13,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <limits>
 #include <map>
 
 using namespace mlir;
@@ -32,10 +33,10 @@ SmallVector<std::string> ComputeModel::fixedAt(unsigned k) const {
 }
 
 int64_t ComputeModel::stepsAt(unsigned k) const {
-  int64_t n = 1;
-  for (unsigned i = 0; i < k && i < localLoops.size(); ++i)
-    n *= localLoops[i]->extent;
-  return n;
+  std::optional<int64_t> n = 1;
+  for (unsigned i = 0; i < k && i < localLoops.size() && n; ++i)
+    n = mulWithin(*n, localLoops[i]->extent, int64_t(1) << 62);
+  return n ? *n : std::numeric_limits<int64_t>::max();
 }
 
 FailureOr<std::unique_ptr<ComputeModel>>
@@ -306,16 +307,45 @@ public:
   }
 
   /// The single owner part of dimension d over [lo, lo + size), if any.
+  /// Constant time: whole blocks of the partition share an owner.
   std::optional<int64_t> singlePart(unsigned d, int64_t lo,
                                     int64_t size) const {
     const DimDistribution &dd = dist.getDim(d);
     if (dd.kind == PartitionKind::none || size == 0)
       return std::nullopt;
+    int64_t hi = lo + size - 1;
     int64_t q = dd.ownerPart(lo);
-    for (int64_t e = lo + 1; e < lo + size; ++e)
-      if (dd.ownerPart(e) != q)
-        return std::nullopt;
+    if (dd.parts == 1 || size == 1)
+      return q;
+    if (dd.kind == PartitionKind::blocked)
+      // Owners never decrease along a blocked dimension.
+      return dd.ownerPart(hi) == q ? std::optional<int64_t>(q) : std::nullopt;
+    int64_t b = dd.kind == PartitionKind::cyclic ? 1 : dd.block;
+    if (b <= 0 || lo / b != hi / b)
+      return std::nullopt; // spans blocks of different owners
     return q;
+  }
+
+  /// Whether processor part q of dimension d owns any index of
+  /// [lo, lo + size). At most `parts` + 1 blocks are looked at.
+  bool partTouches(unsigned d, int64_t q, int64_t lo, int64_t size) const {
+    const DimDistribution &dd = dist.getDim(d);
+    if (size == 0)
+      return false;
+    if (dd.kind == PartitionKind::none || dd.parts == 1)
+      return true;
+    int64_t hi = lo + size - 1;
+    if (dd.kind == PartitionKind::blocked)
+      return dd.ownerPart(lo) <= q && q <= dd.ownerPart(hi);
+    int64_t b = dd.kind == PartitionKind::cyclic ? 1 : dd.block;
+    if (b <= 0)
+      return false;
+    if (hi / b - lo / b + 1 >= dd.parts)
+      return true;
+    for (int64_t blk = lo / b; blk <= hi / b; ++blk)
+      if (blk % dd.parts == q)
+        return true;
+    return false;
   }
 
   /// Whether processor `c` holds every element of the box.
@@ -325,11 +355,20 @@ public:
     for (unsigned d = 0; d < dist.getRank(); ++d) {
       if (dist.getDim(d).kind == PartitionKind::none || b.size[d] == 0)
         continue;
-      int64_t q = dist.getPart(d, c);
-      for (int64_t e = b.lo[d]; e < b.lo[d] + b.size[d]; ++e)
-        if (dist.getDim(d).ownerPart(e) != q)
-          return false;
+      std::optional<int64_t> q = singlePart(d, b.lo[d], b.size[d]);
+      if (!q || *q != dist.getPart(d, c))
+        return false;
     }
+    return true;
+  }
+
+  /// Whether processor `c` holds any element of the box.
+  bool holdsAny(ArrayRef<int64_t> c, const Box &b) const {
+    if (!dist.isHolder(c))
+      return false;
+    for (unsigned d = 0; d < dist.getRank(); ++d)
+      if (!partTouches(d, dist.getPart(d, c), b.lo[d], b.size[d]))
+        return false;
     return true;
   }
 
@@ -437,8 +476,12 @@ std::string TransferPlan::describe(const ComputeModel &m) const {
     os << ", once";
   else
     os << ", at each iteration of '" << m.localLoops[level - 1]->name << "'";
-  os << " (" << steps << " step" << (steps == 1 ? "" : "s") << ", up to "
-     << maxElements << " element" << (maxElements == 1 ? "" : "s") << ")";
+  os << " (" << steps << " step" << (steps == 1 ? "" : "s");
+  if (maxElements < 0)
+    os << ", too many to classify)";
+  else
+    os << ", up to " << maxElements << " element"
+       << (maxElements == 1 ? "" : "s") << ")";
   return s;
 }
 
@@ -549,6 +592,15 @@ mlir::dist::analyzeCommunication(const ComputeModel &m) {
     unsigned k = plan.level;
     plan.steps = m.stepsAt(k);
     Owners owners(m, t);
+    // The classification looks at every (processor, step) pair; beyond
+    // kMaxAnalysis of them the general exchange is used without looking.
+    constexpr int64_t kMaxAnalysis = int64_t(1) << 18;
+    if (!mulWithin(P, plan.steps, kMaxAnalysis)) {
+      plan.kind = TransferPlan::Kind::General;
+      plan.maxElements = -1;
+      plans.push_back(plan);
+      continue;
+    }
 
     // boxes[r][step]
     std::vector<std::vector<Box>> boxes(P, std::vector<Box>(plan.steps));
@@ -757,7 +809,6 @@ mlir::dist::analyzeCommunication(const ComputeModel &m) {
     if (!axes.empty()) {
       // Holders of the box inside each group: exactly one (reduce) or all
       // (allreduce); nobody outside the group holds any of it.
-      const LevelDistribution &L = owners.level();
       bool reduce = true, allreduce = true;
       plan.rootTable.assign(P * plan.steps, 0);
       everyBox([&](int64_t r, int64_t s, const Box &b) {
@@ -768,23 +819,8 @@ mlir::dist::analyzeCommunication(const ComputeModel &m) {
         int64_t holders = 0, inGroup = 0;
         for (int64_t q = 0; q < P; ++q) {
           bool inG = groupKey(coords[q], axes) == groupKey(coords[r], axes);
-          bool any = false;
-          // Does q hold any element of the box? Check its corner and
-          // the whole box.
           bool all = owners.holdsBox(coords[q], b);
-          if (!all) {
-            // Any element: per-dimension intersection.
-            any = L.isHolder(coords[q]);
-            for (unsigned d = 0; any && d < L.getRank(); ++d) {
-              if (L.getDim(d).kind == PartitionKind::none)
-                continue;
-              int64_t part = L.getPart(d, coords[q]);
-              bool hit = false;
-              for (int64_t e = b.lo[d]; e < b.lo[d] + b.size[d] && !hit; ++e)
-                hit = L.getDim(d).ownerPart(e) == part;
-              any = hit;
-            }
-          }
+          bool any = all || owners.holdsAny(coords[q], b);
           if (any && !all) {
             reduce = allreduce = false;
             return false;

@@ -1117,14 +1117,21 @@ struct DistMaterializeSPMDPass
     bool mttkrpLeaf = nest.kernel == "mttkrp" &&
                       mttkrpRoles(stmt, nest, roles) &&
                       mttkrpFits(cl, stmt, roles, fixedAt(leafLevel), elt);
+    std::optional<int64_t> krCap;
     if (mttkrpLeaf) {
       llvm::StringSet<> fs = fixedAt(leafLevel);
-      int64_t cap = cl.staticRange(roles.j, fs).maxSize *
-                    cl.staticRange(roles.k, fs).maxSize *
-                    cl.staticRange(roles.l, fs).maxSize;
-      krBuf = allocChecked(b, loc, MemRefType::get({cap}, elt), {},
-                           "the Khatri-Rao buffer of the mttkrp leaf");
+      krCap = mulWithin(cl.staticRange(roles.j, fs).maxSize,
+                        cl.staticRange(roles.k, fs).maxSize,
+                        kMaxTensorElements);
+      if (krCap)
+        krCap = mulWithin(*krCap, cl.staticRange(roles.l, fs).maxSize,
+                          kMaxTensorElements);
+      // A product too large to hold: the scalar loops instead.
+      mttkrpLeaf = krCap.has_value();
     }
+    if (mttkrpLeaf)
+      krBuf = allocChecked(b, loc, MemRefType::get({*krCap}, elt), {},
+                           "the Khatri-Rao buffer of the mttkrp leaf");
 
     std::function<void(OpBuilder &, unsigned)> nestLoops;
     auto emitLeaf = [&](OpBuilder &ib) -> LogicalResult {

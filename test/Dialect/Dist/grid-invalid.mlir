@@ -32,3 +32,8 @@ func.func @f() -> !llvm.ptr {
 dist.grid @m [2, 2]
 // expected-error @+1 {{redefinition of symbol named 'm'}}
 dist.grid @m [4]
+
+// -----
+
+// expected-error @+1 {{'dist.grid' op has more than 1048576 processors, the most dist supports}}
+dist.grid @m [4611686018427387904, 2]

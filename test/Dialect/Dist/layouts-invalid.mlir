@@ -120,3 +120,11 @@ dist.grid @m [2, 2]
 func.func @f(%a: !dist.tensor<8x8xf64, #dist.layout<@m, [(0), () blocked]>>) {
   return
 }
+
+// -----
+
+dist.grid @m [2, 2]
+// expected-error @+1 {{tensor has more than 2^50 elements, the most dist supports}}
+func.func @f(%a: !dist.tensor<4611686018427387904x32xf64, #dist.layout<@m, "xy -> xy">>) {
+  return
+}

@@ -258,3 +258,14 @@ func.func @f(%a: !A, %b: !B, %c: !A, %d: !A) {
       schedule [substitute({i, l, j, k}, mttkrp)] : !A, !B, !A, !A
   return
 }
+
+// -----
+
+dist.grid @m [2, 2]
+!T = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> xy">>
+func.func @f(%a: !T, %b: !T, %c: !T) {
+  // expected-error @+1 {{divide(k, ko, ki, 9223372036854775807): cannot divide 8 iterations into 9223372036854775807 parts (at most 1048576)}}
+  dist.compute "A(i,j) = B(i,k) * C(k,j)" (A = %a, B = %b, C = %c)
+      schedule [divide(k, ko, ki, 9223372036854775807)] : !T, !T, !T
+  return
+}

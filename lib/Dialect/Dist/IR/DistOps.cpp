@@ -100,6 +100,14 @@ LogicalResult GridOp::verify() {
              << i << " is made of gpus but has a further level inside it; "
              << "only the innermost level may be gpu";
   }
+  std::optional<int64_t> total = 1;
+  for (Attribute a : getLevels())
+    for (int64_t e : cast<GridLevelAttr>(a).getShape())
+      if (total)
+        total = mulWithin(*total, e, kMaxProcessors);
+  if (!total)
+    return emitOpError("has more than ")
+           << kMaxProcessors << " processors, the most dist supports";
   return success();
 }
 

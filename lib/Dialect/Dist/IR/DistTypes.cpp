@@ -73,6 +73,13 @@ DistTensorType::verify(function_ref<InFlightDiagnostic()> emitError,
     if (e < 1)
       return emitError() << "dimension " << d << " has extent " << e
                          << "; extents must be at least 1";
+  std::optional<int64_t> total = 1;
+  for (int64_t e : shape)
+    if (total)
+      total = mulWithin(*total, e, kMaxTensorElements);
+  if (!total)
+    return emitError() << "tensor has more than 2^50 elements, the most dist "
+                          "supports";
   if (!layout)
     return emitError() << "a distributed tensor needs a layout";
   if (layout.getRank() != shape.size())

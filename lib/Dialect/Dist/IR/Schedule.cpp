@@ -317,8 +317,13 @@ public:
       return fail("cannot " + Twine(isDivide ? "divide" : "split") + " '" +
                   var + "': it is already distributed");
     int64_t n = old.extent;
-    int64_t block = isDivide ? (n + factor - 1) / factor : factor;
-    int64_t outerExtent = isDivide ? factor : (n + factor - 1) / factor;
+    auto ceilDiv = [](int64_t a, int64_t b) { return a / b + (a % b != 0); };
+    if (isDivide && factor > std::max<int64_t>(n, kMaxProcessors))
+      return fail("cannot divide " + Twine(n) + " iterations into " +
+                  Twine(factor) + " parts (at most " +
+                  Twine(std::max<int64_t>(n, kMaxProcessors)) + ")");
+    int64_t block = isDivide ? ceilDiv(n, factor) : factor;
+    int64_t outerExtent = isDivide ? factor : ceilDiv(n, factor);
     Derivation dOuter, dInner;
     dOuter.kind = isDivide ? Derivation::Kind::DivideOuter
                            : Derivation::Kind::SplitOuter;
@@ -376,7 +381,11 @@ public:
     Derivation d;
     d.kind = Derivation::Kind::Collapsed;
     d.parents = {outer.str(), inner.str()};
-    int64_t extent = nest.loops[io].extent * nest.loops[ii].extent;
+    std::optional<int64_t> fusedExtent = mulWithin(
+        nest.loops[io].extent, nest.loops[ii].extent, kMaxTensorElements);
+    if (!fusedExtent)
+      return fail("the collapsed loop would have more than 2^50 iterations");
+    int64_t extent = *fusedExtent;
     define(fused, extent, d);
     Loop f;
     f.name = fused.str();

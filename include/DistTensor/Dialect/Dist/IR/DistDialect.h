@@ -13,6 +13,8 @@
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/DialectImplementation.h"
 
+#include <optional>
+
 #include "DistTensor/Dialect/Dist/IR/DistOpsDialect.h.inc"
 #include "DistTensor/Dialect/Dist/IR/DistEnums.h.inc"
 
@@ -24,6 +26,20 @@
 
 namespace mlir {
 namespace dist {
+
+/// Limits that keep every size computation inside int64 (the verifiers
+/// reject larger machines and tensors with a diagnostic).
+constexpr int64_t kMaxProcessors = int64_t(1) << 20;
+constexpr int64_t kMaxTensorElements = int64_t(1) << 50;
+
+/// a * b, or nothing on overflow of `limit` (a, b >= 0).
+inline std::optional<int64_t> mulWithin(int64_t a, int64_t b, int64_t limit) {
+  if (a < 0 || b < 0)
+    return std::nullopt;
+  if (a != 0 && b > limit / a)
+    return std::nullopt;
+  return a * b;
+}
 
 /// Number of processors of a level of a layout: the product of the extents
 /// of `axes` in `gridShape`.
