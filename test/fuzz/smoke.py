@@ -11,6 +11,7 @@ past the time limit is a failure. The inputs go to dist-opt in batches
 
     test/fuzz/smoke.py                              # dist-opt from PATH
     test/fuzz/smoke.py --opt build/bin/dist-opt --count 1000 --seed 7 -v
+    test/fuzz/smoke.py --opt build-asan/bin/dist-opt --boundary   # + the sweep
 
 Exit status 0 when nothing crashed; 1 otherwise, after printing each
 offending input (kept under --work) and the tail of dist-opt's stderr.
@@ -106,8 +107,13 @@ def main():
     ap.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     ap.add_argument("--batch", type=int, default=25, help="inputs per dist-opt run")
     ap.add_argument("--jobs", type=int, default=2, help="dist-opt runs in parallel")
-    ap.add_argument("--timeout", type=float, default=60,
-                    help="seconds per batch run (a single input gets the same)")
+    ap.add_argument("--timeout", type=float, default=30,
+                    help="seconds per batch run (default 30)")
+    ap.add_argument("--input-timeout", type=float, default=15,
+                    help="seconds per input when a failing batch is split (default 15)")
+    ap.add_argument("--boundary", action="store_true",
+                    help="also run the systematic boundary-value sweep "
+                         "(mutate.boundary_mutants: ~9,000 inputs)")
     ap.add_argument("--work", help="directory for the inputs (default: temporary)")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args()
@@ -119,6 +125,8 @@ def main():
     env = sanitizer_env()
 
     inputs = mutate.mutants(args.root, args.count, args.seed)
+    if args.boundary:
+        inputs += mutate.boundary_mutants(args.root)
     for path in sorted(glob.glob(os.path.join(here, "regressions", "*.mlir"))):
         with open(path, encoding="utf-8", errors="surrogateescape") as f:
             inputs.append(("regression." + os.path.basename(path)[:-5], f.read()))
@@ -145,8 +153,9 @@ def main():
             # Name the input(s): run each one alone.
             for name, _ in chunk:
                 one = os.path.join(work, name + ".mlir")
-                out.append((one, mode, run_opt(args.opt, one, mode, args.timeout,
-                                               env, split=False), 0))
+                out.append((one, mode, run_opt(args.opt, one, mode,
+                                               args.input_timeout, env,
+                                               split=False), 0))
         return out
 
     jobs = [(b, m) for b in batches for m in MODES]
@@ -159,7 +168,7 @@ def main():
                 if args.verbose:
                     print("fuzz-smoke: %-12s %s: status %d, %.2fs%s" % (
                         mode, os.path.basename(path), res.status, res.seconds,
-                        " CRASH: " + reason if reason else ""))
+                        " FAILURE: " + reason if reason else ""))
                 if is_batch:
                     if not reason:
                         statuses[res.status] = statuses.get(res.status, 0) + 1
@@ -175,16 +184,19 @@ def main():
 
     secs = time.monotonic() - start
     for path, mode, reason, stderr in failures:
-        print("fuzz-smoke: CRASH (%s) in mode %s on %s" % (reason, mode, path))
+        print("fuzz-smoke: FAILURE (%s) in mode %s on %s" % (reason, mode, path))
         tail = stderr.strip().splitlines()[-25:]
         for line in tail:
             print("    " + line)
         cmd = "%s %s%s" % (args.opt, path, "".join(" " + a for a in MODES[mode]))
         print("  reproduce: " + cmd)
-    print("fuzz-smoke: %d inputs (%d mutants, seed %d, %d regressions), %d dist-opt "
+    regressions = sum(1 for n, _ in inputs if n.startswith("regression."))
+    print("fuzz-smoke: %d inputs (%d mutants, seed %d, %d regressions%s), %d dist-opt "
           "runs in %.1fs: %d batch runs succeeded, %d ended with a diagnostic, "
-          "%d crash(es)" % (len(inputs), args.count, args.seed,
-                            len(inputs) - args.count, runs, secs, statuses.get(0, 0),
+          "%d crash(es)" % (len(inputs), args.count, args.seed, regressions,
+                            ", %d boundary" % (len(inputs) - args.count - regressions)
+                            if args.boundary else "",
+                            runs, secs, statuses.get(0, 0),
                             statuses.get(1, 0), len(failures)))
     if not args.work and not failures:
         shutil.rmtree(work, ignore_errors=True)
