@@ -322,8 +322,10 @@ public:
       return fail("cannot divide " + Twine(n) + " iterations into " +
                   Twine(factor) + " parts (at most " +
                   Twine(std::max<int64_t>(n, kMaxProcessors)) + ")");
-    int64_t block = isDivide ? ceilDiv(n, factor) : factor;
-    int64_t outerExtent = isDivide ? factor : ceilDiv(n, factor);
+    // A chunk longer than the loop is the whole loop (the outer loop then
+    // has one iteration); clamping keeps extents within the tensor's.
+    int64_t block = isDivide ? ceilDiv(n, factor) : std::min(factor, n);
+    int64_t outerExtent = isDivide ? factor : ceilDiv(n, block);
     Derivation dOuter, dInner;
     dOuter.kind = isDivide ? Derivation::Kind::DivideOuter
                            : Derivation::Kind::SplitOuter;
