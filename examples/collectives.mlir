@@ -120,6 +120,17 @@ module {
     %ptr = llvm.inttoptr %addr64 : i64 to !llvm.ptr
     %n = arith.constant 11 : i64
     func.call @distrt_print_i64(%ptr, %n) : (!llvm.ptr, i64) -> ()
+    memref.dealloc %b : memref<2xi64>
+    memref.dealloc %a : memref<2xi64>
+    memref.dealloc %gi : memref<1xi64>
+    memref.dealloc %go : memref<2xi64>
+    memref.dealloc %si : memref<2xi64>
+    memref.dealloc %so : memref<1xi64>
+    memref.dealloc %sh : memref<1xi64>
+    memref.dealloc %ti : memref<2xi64>
+    memref.dealloc %to : memref<2xi64>
+    memref.dealloc %p : memref<1xi64>
+    memref.dealloc %out : memref<11xi64>
     func.call @distrt_finalize() : () -> ()
     %ok = arith.constant 0 : i32
     return %ok : i32

@@ -18,7 +18,8 @@ start=$(date +%s)
 rc=${PIPESTATUS[0]}
 secs=$(( $(date +%s) - start ))
 
-count() { sed -n "s/^ *$1: *\([0-9][0-9]*\).*/\1/p" "$log" | tail -1; }
+# lit pads the labels ("Passed  : 42") when it reports several categories.
+count() { sed -n "s/^ *$1 *: *\([0-9][0-9]*\).*/\1/p" "$log" | tail -1; }
 passed=$(( $(count Passed || true) + 0 ))
 xfail=$(( $(count "Expectedly Failed" || true) + 0 ))
 failed=$(( $(count Failed || true) + $(count "Unexpectedly Passed" || true) + $(count Unresolved || true) + $(count "Timed Out" || true) + 0 ))

@@ -142,6 +142,11 @@ extern "C" const char *__asan_default_options() {
   return "allow_user_poisoning=0";
 }
 
+// A UB report is fatal (-fno-sanitize-recover); print where it came from.
+extern "C" const char *__ubsan_default_options() {
+  return "print_stacktrace=1";
+}
+
 extern "C" int LLVMFuzzerInitialize(int * /*argc*/, char *** /*argv*/) {
   (void)settings();
   (void)registry();
