@@ -51,14 +51,16 @@ FULL = dict(
     summa_split=256,
     pdgemm_nb=[64, 128, 256],
     triad_n=1 << 25,  # 3 arrays of 256 MiB
-    ttv=(512, 512, 256),  # B: I x J x K, 512 MiB
-    innerprod=(256, 256, 512),  # B and C: 256 MiB each
-    ttm=(256, 512, 512, 64),  # B: I x J x K (512 MiB), C: K x L
-    mttkrp=(256, 512, 512, 32),  # B: I x J x K (512 MiB), C: J x L, D: K x L
+    # Tensors of 256 MiB (8x the L3 cache): memory-bound sizes, short runs.
+    ttv=(512, 256, 256),  # B: I x J x K
+    innerprod=(256, 256, 256),  # B and C: 128 MiB each
+    ttm=(256, 256, 512, 64),  # B: I x J x K, C: K x L
+    mttkrp=(256, 256, 512, 32),  # B: I x J x K, C: J x L, D: K x L
     kernel_check=(16, 16, 16, 8),
     inline_check=False,  # separate dist-run --check at check_n / kernel_check
     compile_reps=5,
-    retry_budget=240,  # seconds spent re-measuring disturbed runs, at most
+    # Seconds spent waiting for quiet and re-measuring disturbed runs, at most.
+    retry_budget=900,
     timeout=900,
 )
 
@@ -91,7 +93,8 @@ FIELDS = [
     "param", "overlap", "reps", "median_s", "min_s", "max_s", "rate",
     "rate_unit", "ratio_openblas", "ratio_pdgemm_grid", "ratio_pdgemm_best",
     "ratio_triad", "ratio_blas", "baseline_ref", "check", "comm",
-    "comm_bytes", "other_load", "status", "times", "note",
+    "comm_bytes", "prof_gemm_s", "prof_comm_s", "prof_pack_s", "prof_other_s",
+    "other_load", "status", "times", "note",
 ]
 
 
@@ -171,6 +174,26 @@ class Runner:
 TIME_RE = re.compile(r"^dist: time (.*): ([0-9.eE+-]+) s on (\d+) rank", re.M)
 CHECK_RE = re.compile(r"^dist: check (.*): max relative error (\S+) .*?: (PASS|FAIL)", re.M)
 BASE_RE = re.compile(r"^baseline: time .*?: ([0-9.eE+-]+) s", re.M)
+PROF_RE = re.compile(r"^distprof: rank (\d+) call (\d+) kernel (\S+) gemm (\S+) "
+                     r"comm (\S+) pack (\S+)", re.M)
+
+
+def profile(out):
+    """Median over the timed calls (the warm-up, call 0, left out) of the
+    mean over ranks of each part of the kernel time, from the distprof
+    lines (benchmarks/profile/distprof.c)."""
+    calls = {}
+    for m in PROF_RE.finditer(out):
+        rank, call = int(m.group(1)), int(m.group(2))
+        k, g, c, p = map(float, m.group(3, 4, 5, 6))
+        calls.setdefault(call, []).append((g, c, p, k - g - c - p))
+    parts = [[statistics.mean(v[i] for v in vals) for i in range(4)]
+             for call, vals in sorted(calls.items()) if call > 0]
+    if not parts:
+        return {}
+    med = [statistics.median(p[i] for p in parts) for i in range(4)]
+    return dict(prof_gemm_s=f"{med[0]:.6f}", prof_comm_s=f"{med[1]:.6f}",
+                prof_pack_s=f"{med[2]:.6f}", prof_other_s=f"{med[3]:.6f}")
 
 
 def summarize(times):
@@ -310,6 +333,8 @@ class Suite:
         self.last_error = ""
         self.retry_left = cfg["retry_budget"]
         self.retries = 0
+        self.quiet_wait = 0.0
+        self.last_out = ""
 
     DISTURBED = 0.4  # cores used by other processes during a measurement
 
@@ -337,7 +362,10 @@ class Suite:
         cmd = [self.dist_run, "-np", str(ranks),
                "--check" if check else "--time", "--timeout",
                str(self.cfg["timeout"]), path]
+        if "distprof" in self.exe:
+            cmd[1:1] = ["--mpirun-args", f"-x LD_PRELOAD={self.exe['distprof']}"]
         rc, out, wall, other = self.run_undisturbed(cmd, env)
+        self.last_out = out
         times = [float(m.group(2)) for m in TIME_RE.finditer(out)]
         st = ""
         if check:
@@ -384,24 +412,29 @@ class Suite:
         the machine to go quiet and measures again, keeping the run that
         was disturbed least."""
         best = self.runner.run(cmd, env)
-        while best[3] > self.DISTURBED and best[0] == 0 and \
-                self.retry_left > 0:
+        if best[3] > self.DISTURBED and best[0] == 0 and self.retry_left > 0:
             t0 = time.time()
-            log(f"  (others used {best[3]:.2f} cores during that run: "
-                f"measuring again)")
-            wait_for_quiet(60, quiet=True)
-            again = self.runner.run(cmd, env)
-            self.retry_left -= time.time() - t0
-            self.retries += 1
-            if again[0] == 0 and again[3] < best[3]:
-                best = again
+            load = wait_for_quiet(min(120, self.retry_left), quiet=True)
+            if load < 0.3:
+                log(f"  (others used {best[3]:.2f} cores during that run: "
+                    f"measuring again)")
+                again = self.runner.run(cmd, env)
+                self.retries += 1
+                if again[0] == 0 and again[3] < best[3]:
+                    best = again
             else:
-                break
+                log(f"  (others used {best[3]:.2f} cores during that run, and "
+                    f"still do: keeping it)")
+            self.retry_left -= time.time() - t0
+            self.quiet_wait += time.time() - t0
         return best
 
-    def baseline(self, cmd, env, what, mpi=False):
+    def baseline(self, cmd, env, what, key=None):
+        """Times printed by a baseline (lines 'baseline: time KEY...')."""
         rc, out, wall, other = self.run_undisturbed(cmd, env)
-        times = [float(x) for x in BASE_RE.findall(out)]
+        self.last_out = out
+        times = [float(m.group(1)) for m in BASE_RE.finditer(out)
+                 if key is None or m.group(0).startswith(f"baseline: time {key} ")]
         if rc != 0 or not times:
             self.fail(what, out)
             return None, other
@@ -427,6 +460,10 @@ class Suite:
                        f"{b}/triad.c", "-o", f"{w}/triad"]),
             ("pdgemm", ["mpicc", "-O2", f"{b}/pdgemm.c", "-o", f"{w}/pdgemm",
                         "-lscalapack-openmpi"]),
+            ("distprof", ["cc", "-O2", "-shared", "-fPIC",
+                          f"-I{ROOT}/runtime/include",
+                          f"{HERE}/profile/distprof.c", "-o",
+                          f"{w}/distprof.so", "-ldl"]),
         ]
         for name, cmd in steps:
             log("  " + " ".join(os.path.relpath(c, ROOT) if c.startswith(ROOT) else c
@@ -436,7 +473,8 @@ class Suite:
             if p.returncode != 0:
                 self.fail(f"building {name}", p.stdout)
             else:
-                self.exe[name] = os.path.join(self.work, name)
+                self.exe[name] = os.path.join(
+                    self.work, name + (".so" if name == "distprof" else ""))
 
     # -- GEMM -----------------------------------------------------------
 
@@ -491,7 +529,8 @@ class Suite:
                     self.row(**base, status="FAIL", note=tail(out))
                     continue
                 s = summarize(times)
-                r = self.row(**base, **s, rate=f"{2 * n ** 3 / s['median_s'] / 1e9:.2f}",
+                r = self.row(**base, **s, **profile(out),
+                             rate=f"{2 * n ** 3 / s['median_s'] / 1e9:.2f}",
                              rate_unit="GFLOP/s", status="ok")
                 log(f"  n={n:5d} {ranks} rank(s) {alg:10s} {gname(grid):6s} "
                     f"{s['median_s']:.4f} s [{s['min_s']:.4f}, {s['max_s']:.4f}] "
@@ -636,8 +675,8 @@ class Suite:
                     rate, unit = nbytes / s["median_s"] / 1e9, "GB/s"
                 else:
                     rate, unit = flops / s["median_s"] / 1e9, "GFLOP/s"
-                self.row(**base, **s, rate=f"{rate:.2f}", rate_unit=unit,
-                         status="ok")
+                self.row(**base, **s, **profile(out), rate=f"{rate:.2f}",
+                         rate_unit=unit, status="ok")
                 log(f"  {kernel:9s} {ranks} rank(s) x {threads} thread(s) "
                     f"{gname(grid):6s} {s['median_s']:.4f} s {rate:.2f} {unit} "
                     f"(check {st}; others used {other:.2f} cores)")
@@ -652,7 +691,18 @@ class Suite:
                 n = self.cfg["triad_n"]
                 times, other = self.baseline(
                     [self.exe["triad"], str(n), str(t), str(reps)],
-                    {"OMP_NUM_THREADS": str(t)}, f"triad t={t}")
+                    {"OMP_NUM_THREADS": str(t)}, f"triad t={t}", key="triad")
+                fresh = [float(m.group(1)) for m in BASE_RE.finditer(self.last_out)
+                         if m.group(0).startswith("baseline: time fresh-copy ")]
+                if t == 1 and fresh:
+                    s = summarize(fresh)
+                    self.row(suite="kernel", kernel="fresh-copy", impl="memcpy",
+                             shape=str(n), ranks=1, threads=1, reps=reps, **s,
+                             rate=f"{8 * n / s['median_s'] / 1e9:.2f}",
+                             rate_unit="GB/s", status="ok",
+                             other_load=f"{other:.2f}",
+                             note="malloc + memcpy of 8n bytes into a new buffer")
+                    log(f"  copy into a new buffer: {8 * n / s['median_s'] / 1e9:.2f} GB/s")
                 if times:
                     s = summarize(times)
                     self.row(suite="kernel", kernel="triad", impl="triad",
@@ -695,8 +745,12 @@ class Suite:
         files = []
         for d, _, fs in os.walk(EXAMPLES):
             files += [os.path.join(d, f) for f in fs if f.endswith(".mlir")]
-        for path in sorted(files):
-            rel = os.path.relpath(path, ROOT)
+        # An empty module first: the fixed cost of starting dist-opt.
+        empty = os.path.join(self.work, "empty.mlir")
+        with open(empty, "w") as f:
+            f.write("module {}\n")
+        for path in [empty] + sorted(files):
+            rel = "(empty module)" if path == empty else os.path.relpath(path, ROOT)
             times, status, other_max = [], "ok", 0.0
             for r in range(reps + 1):
                 rc, out, wall, other = self.runner.run(
@@ -889,7 +943,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true",
-                    help="small sizes, 1-2 repeats: about a minute")
+                    help="small sizes, one repeat after the warm-up: about a minute")
     ap.add_argument("--build", default=os.environ.get("DIST_BUILD", os.path.join(ROOT, "build")),
                     help="the dist build directory (default: build/)")
     ap.add_argument("--work", help="keep generated programs and binaries here "
@@ -901,9 +955,15 @@ def main():
     ap.add_argument("--wait-quiet", type=float, default=None,
                     help="wait at most this many seconds for other processes "
                     "to go quiet before starting (default 300 full, 0 quick)")
+    ap.add_argument("--sizes", help="GEMM sizes instead of the mode's, e.g. 1024,2048")
+    ap.add_argument("--reps", type=int, help="timed calls per figure instead of the mode's")
     args = ap.parse_args()
 
     cfg = dict(QUICK if args.quick else FULL)
+    if args.sizes:
+        cfg["gemm_sizes"] = [int(v) for v in args.sizes.split(",")]
+    if args.reps:
+        cfg["reps"] = args.reps
     build = os.path.abspath(args.build)
     work = args.work or tempfile.mkdtemp(prefix="dist-bench.")
     os.makedirs(work, exist_ok=True)
@@ -916,7 +976,9 @@ def main():
     bindir, info["build"] = snapshot_build(build, os.path.join(work, "dist"))
     log(f"  using a copy of {info['build']}")
     wait = args.wait_quiet if args.wait_quiet is not None else (0 if args.quick else 300)
+    t_wait = time.time()
     load_before = wait_for_quiet(wait) if wait > 0 else None
+    waited = time.time() - t_wait
     if load_before is not None:
         log(f"  other processes use {load_before:.2f} cores at the start")
 
@@ -935,8 +997,8 @@ def main():
             suite.kernels()
         if "compile" in only:
             suite.compile_times()
-        suite.ratios()
     finally:
+        suite.ratios()
         duration = time.time() - start
         csv_path = os.path.join(args.out, "results.csv")
         import csv
@@ -953,7 +1015,8 @@ def main():
             other_load_max=max(loads) if loads else None,
             other_load_mean=statistics.mean(loads) if loads else None,
             failures=suite.failures, argv=sys.argv[1:],
-            retries=suite.retries,
+            retries=suite.retries, waited_s=round(waited, 1),
+            quiet_wait_s=round(suite.quiet_wait, 1),
         )
         with open(os.path.join(args.out, "meta.json"), "w") as f:
             json.dump(meta, f, indent=1, default=str)
