@@ -823,6 +823,61 @@ static void require_own_box(const char *op, const distrt_grid *g,
     }                                                                          \
   } while (0)
 
+/* Whether the last dimension's local indices are contiguous (blocked or
+ * not partitioned), so a box row is one run in the tile. */
+static int last_dim_contiguous(const layout_t *L) {
+  if (L->ndims == 0)
+    return 0;
+  int64_t k = L->kind[L->ndims - 1];
+  return k == K_NONE || k == K_BLOCKED;
+}
+
+/* Tile offset of the first element of row r (row-major over all but the
+ * last dimension) of the box (lo, size). */
+static int64_t row_offset(const layout_t *L, const int64_t *stride,
+                          const int64_t *lo, const int64_t *size, int64_t r) {
+  int64_t e[LMAX];
+  e[L->ndims - 1] = lo[L->ndims - 1];
+  for (int64_t d = L->ndims - 2; d >= 0; --d) {
+    e[d] = lo[d] + r % size[d];
+    r /= size[d];
+  }
+  return tile_offset(L, stride, e);
+}
+
+/* dst[i] += src[i] for a run of n elements. */
+static void add_row(void *dst, const void *src, int64_t n, int64_t dtype) {
+  switch (dtype) {
+  case DISTRT_F32: {
+    float *d = dst;
+    const float *x = src;
+    for (int64_t i = 0; i < n; ++i)
+      d[i] += x[i];
+    break;
+  }
+  case DISTRT_F64: {
+    double *d = dst;
+    const double *x = src;
+    for (int64_t i = 0; i < n; ++i)
+      d[i] += x[i];
+    break;
+  }
+  case DISTRT_I32: {
+    int32_t *d = dst;
+    const int32_t *x = src;
+    for (int64_t i = 0; i < n; ++i)
+      d[i] += x[i];
+    break;
+  }
+  default: {
+    int64_t *d = dst;
+    const int64_t *x = src;
+    for (int64_t i = 0; i < n; ++i)
+      d[i] += x[i];
+  }
+  }
+}
+
 void distrt_copy_box_local(distrt_grid *g, const int64_t *desc,
                            const void *tile, int64_t dtype, const int64_t *lo,
                            const int64_t *size, void *out) {
@@ -837,6 +892,16 @@ void distrt_copy_box_local(distrt_grid *g, const int64_t *desc,
   require_own_box(op, g, &L, lo, size);
   int64_t ext[LMAX], stride[LMAX];
   tile_shape(g, &L, g->coords, ext, stride);
+  if (last_dim_contiguous(&L)) {
+    /* Whole rows: the last dimension is contiguous in tile and box. */
+    int64_t n = size[L.ndims - 1];
+    int64_t rows = box_volume(&L, size) / n;
+    for (int64_t r = 0; r < rows; ++r)
+      memcpy((char *)out + r * n * es,
+             (const char *)tile + row_offset(&L, stride, lo, size, r) * es,
+             (size_t)(n * es));
+    return;
+  }
   FOR_OWN_BOX(&L, lo, size, stride, i, off, {
     memcpy((char *)out + i * es, (const char *)tile + off * es, (size_t)es);
   });
@@ -856,6 +921,14 @@ void distrt_add_box_local(distrt_grid *g, const int64_t *desc, void *tile,
   require_own_box(op, g, &L, lo, size);
   int64_t ext[LMAX], stride[LMAX];
   tile_shape(g, &L, g->coords, ext, stride);
+  if (last_dim_contiguous(&L)) {
+    int64_t n = size[L.ndims - 1];
+    int64_t rows = box_volume(&L, size) / n;
+    for (int64_t r = 0; r < rows; ++r)
+      add_row((char *)tile + row_offset(&L, stride, lo, size, r) * es,
+              (const char *)in + r * n * es, n, dtype);
+    return;
+  }
   FOR_OWN_BOX(&L, lo, size, stride, i, off, {
     add_into((char *)tile + off * es, (const char *)in + i * es, dtype);
   });
