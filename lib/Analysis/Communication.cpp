@@ -236,15 +236,7 @@ public:
     case Derivation::Kind::DivideInner:
     case Derivation::Kind::SplitOuter:
     case Derivation::Kind::SplitInner: {
-      std::string outer, inner;
-      for (const std::string &k : kids) {
-        auto kind = m.nest.derivations.find(k)->second.kind;
-        if (kind == Derivation::Kind::DivideOuter ||
-            kind == Derivation::Kind::SplitOuter)
-          outer = k;
-        else
-          inner = k;
-      }
+      auto [outer, inner] = *m.nest.splitOf(v);
       int64_t b = d0.blockSize;
       auto ro = range(outer, fixed), ri = range(inner, fixed);
       int64_t lo = ro.first * b + ri.first;
@@ -627,6 +619,23 @@ mlir::dist::analyzeCommunication(const ComputeModel &m) {
       return true;
     };
 
+    // Allgather / reduce-scatter: a grid axis whose group shares every box
+    // and holds it as equal contiguous pieces, one per member.
+    auto cutIntoPieces = [&](TransferPlan &p, TransferPlan::Kind kind) {
+      for (unsigned a = 0; a < m.gridShape.size(); ++a) {
+        if (m.gridShape[a] == 1)
+          continue;
+        int64_t dim = piecesAlong(m, owners, coords, boxes, p.steps, a);
+        if (dim >= 0) {
+          p.kind = kind;
+          p.axes = {a};
+          p.splitDim = dim;
+          return true;
+        }
+      }
+      return false;
+    };
+
     // Local: every processor holds its whole box (and, for the output, is
     // its only holder).
     bool local = everyBox([&](int64_t r, int64_t, const Box &b) {
@@ -693,23 +702,9 @@ mlir::dist::analyzeCommunication(const ComputeModel &m) {
 
       // AllGather: the group over one axis shares the box, which its
       // members hold as equal contiguous pieces.
-      {
-        bool done = false;
-        for (unsigned a = 0; a < m.gridShape.size() && !done; ++a) {
-          if (m.gridShape[a] == 1)
-            continue;
-          int64_t dim = piecesAlong(m, owners, coords, boxes, plan.steps, a);
-          if (dim >= 0) {
-            plan.kind = TransferPlan::Kind::AllGather;
-            plan.axes = {a};
-            plan.splitDim = dim;
-            done = true;
-          }
-        }
-        if (done) {
-          plans.push_back(plan);
-          continue;
-        }
+      if (cutIntoPieces(plan, TransferPlan::Kind::AllGather)) {
+        plans.push_back(plan);
+        continue;
       }
 
       // Shift: along one axis, the box of step s is the neighbour's box of
@@ -773,23 +768,10 @@ mlir::dist::analyzeCommunication(const ComputeModel &m) {
     // Output: reduce-scatter when the group over one axis shares the box
     // and its members hold equal contiguous pieces of it (and nobody
     // else holds any).
-    if (!owners.anyReplicated()) {
-      bool done = false;
-      for (unsigned a = 0; a < m.gridShape.size() && !done; ++a) {
-        if (m.gridShape[a] == 1)
-          continue;
-        int64_t dim = piecesAlong(m, owners, coords, boxes, plan.steps, a);
-        if (dim >= 0) {
-          plan.kind = TransferPlan::Kind::ReduceScatter;
-          plan.axes = {a};
-          plan.splitDim = dim;
-          done = true;
-        }
-      }
-      if (done) {
-        plans.push_back(plan);
-        continue;
-      }
+    if (!owners.anyReplicated() &&
+        cutIntoPieces(plan, TransferPlan::Kind::ReduceScatter)) {
+      plans.push_back(plan);
+      continue;
     }
 
     // Output: reduce / allreduce over the axes of processors sharing a box.

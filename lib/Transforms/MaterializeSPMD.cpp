@@ -141,15 +141,7 @@ public:
     case Derivation::Kind::DivideInner:
     case Derivation::Kind::SplitOuter:
     case Derivation::Kind::SplitInner: {
-      std::string outer, inner;
-      for (const std::string &k : kids) {
-        auto kind = nest.derivations[k].kind;
-        if (kind == Derivation::Kind::DivideOuter ||
-            kind == Derivation::Kind::SplitOuter)
-          outer = k;
-        else
-          inner = k;
-      }
+      auto [outer, inner] = *nest.splitOf(v);
       int64_t b = d0.blockSize;
       StaticRange ro = staticRange(outer, fixedSet);
       StaticRange ri = staticRange(inner, fixedSet);
@@ -216,15 +208,7 @@ public:
     case Derivation::Kind::DivideInner:
     case Derivation::Kind::SplitOuter:
     case Derivation::Kind::SplitInner: {
-      std::string outer, inner;
-      for (const std::string &k : kids) {
-        auto kind = nest.derivations[k].kind;
-        if (kind == Derivation::Kind::DivideOuter ||
-            kind == Derivation::Kind::SplitOuter)
-          outer = k;
-        else
-          inner = k;
-      }
+      auto [outer, inner] = *nest.splitOf(v);
       Value bb = cst(b, d0.blockSize);
       DynRange ro = range(b, outer, fixedSet, guards);
       DynRange ri = range(b, inner, fixedSet, guards);

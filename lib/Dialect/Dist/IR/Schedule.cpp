@@ -247,6 +247,25 @@ SmallVector<std::string> LoopNest::originsOf(StringRef var) const {
   return out;
 }
 
+std::optional<std::pair<std::string, std::string>>
+LoopNest::splitOf(StringRef var) const {
+  std::string outer, inner;
+  for (auto &entry : derivations) {
+    const Derivation &d = entry.getValue();
+    if (d.parents.size() != 1 || d.parents.front() != var)
+      continue;
+    if (d.kind == Derivation::Kind::DivideOuter ||
+        d.kind == Derivation::Kind::SplitOuter)
+      outer = entry.getKey().str();
+    else if (d.kind == Derivation::Kind::DivideInner ||
+             d.kind == Derivation::Kind::SplitInner)
+      inner = entry.getKey().str();
+  }
+  if (outer.empty() || inner.empty())
+    return std::nullopt;
+  return std::make_pair(outer, inner);
+}
+
 bool LoopNest::derivesFrom(StringRef var, StringRef origin) const {
   return llvm::is_contained(originsOf(var), origin.str());
 }

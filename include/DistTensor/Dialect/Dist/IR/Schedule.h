@@ -120,6 +120,10 @@ struct LoopNest {
   int indexOf(llvm::StringRef name) const;
   /// True if `var` is a statement variable or derives from `origin`.
   bool derivesFrom(llvm::StringRef var, llvm::StringRef origin) const;
+  /// The (outer, inner) variables `var` was divided or split into, if it
+  /// was.
+  std::optional<std::pair<std::string, std::string>>
+  splitOf(llvm::StringRef var) const;
   /// The statement index variables `var` derives from.
   llvm::SmallVector<std::string> originsOf(llvm::StringRef var) const;
 };
