@@ -6,7 +6,10 @@
 
 #include "DistTensor/Analysis/Redistribution.h"
 
+#include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -296,4 +299,131 @@ mlir::dist::planRedistribution(const ModeTuples &from, const ModeTuples &to,
     }
   }
   return std::nullopt;
+}
+
+std::optional<ModeTuples> mlir::dist::modeTuplesOf(DistTensorType type) {
+  LayoutAttr layout = type.getLayout();
+  if (layout.getLevels().size() != 1)
+    return std::nullopt;
+  LevelLayoutAttr level = layout.getOuter();
+  if (!level.getFixedAxes().empty())
+    return std::nullopt;
+  ModeTuples t;
+  for (DimDistAttr d : level.getDims()) {
+    Tuple axes(d.getAxes().begin(), d.getAxes().end());
+    switch (d.getKind()) {
+    case PartitionKind::none:
+    case PartitionKind::cyclic:
+      break;
+    case PartitionKind::block_cyclic:
+      if (d.getBlock() != 1)
+        return std::nullopt;
+      break;
+    case PartitionKind::blocked:
+      // Blocked is elemental-cyclic only when every block has one element;
+      // that depends on the grid, so planRedistributeOp decides.
+      break;
+    }
+    t.push_back(std::move(axes));
+  }
+  return t;
+}
+
+SmallVector<int64_t>
+mlir::dist::modeTupleDescriptor(const ModeTuples &t, ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> d{int64_t(t.size())};
+  for (auto [n, tuple] : llvm::zip(shape, t)) {
+    d.push_back(n);
+    d.push_back(tuple.empty() ? 0 : 2);
+    d.push_back(tuple.empty() ? n : 1);
+    d.push_back(tuple.size());
+    llvm::append_range(d, tuple);
+  }
+  d.push_back(0);
+  return d;
+}
+
+/// Whether a blocked dimension of `type` deals one element per process.
+static bool blockedIsCyclic(DistTensorType type, ArrayRef<int64_t> mesh) {
+  LevelLayoutAttr level = type.getLayout().getOuter();
+  for (auto [n, d] : llvm::zip(type.getShape(), level.getDims())) {
+    if (d.getKind() != PartitionKind::blocked)
+      continue;
+    int64_t q = 1;
+    for (int64_t a : d.getAxes())
+      q *= mesh[a];
+    if ((n + q - 1) / q != 1)
+      return false;
+  }
+  return true;
+}
+
+OpRedistributionPlan mlir::dist::planRedistributeOp(RedistributeOp op,
+                                                    const CostModel &model,
+                                                    unsigned maxSteps) {
+  OpRedistributionPlan r;
+  DistTensorType src = op.getSource().getType();
+  DistTensorType dst = op.getDest().getType();
+  auto gs = SymbolTable::lookupNearestSymbolFrom<GridOp>(
+      op, src.getLayout().getGrid());
+  auto gd = SymbolTable::lookupNearestSymbolFrom<GridOp>(
+      op, dst.getLayout().getGrid());
+  if (!gs || !gd || gs != gd) {
+    r.reason = "the source and destination are on different grids";
+    return r;
+  }
+  r.mesh.assign(gs.getShape().begin(), gs.getShape().end());
+  std::optional<ModeTuples> from = modeTuplesOf(src);
+  std::optional<ModeTuples> to = modeTuplesOf(dst);
+  if (!from || !to || !blockedIsCyclic(src, r.mesh) ||
+      !blockedIsCyclic(dst, r.mesh)) {
+    r.reason = "the thesis' rules apply to elemental-cyclic layouts on one "
+               "mesh";
+    return r;
+  }
+  r.applies = true;
+  r.from = *from;
+  r.to = *to;
+  SmallVector<int64_t> shape(src.getShape());
+  r.plan = planRedistribution(r.from, r.to, r.mesh, shape, model, maxSteps);
+  if (!r.plan)
+    r.reason = "no sequence of at most " + std::to_string(maxSteps) +
+               " collectives found";
+  return r;
+}
+
+std::string mlir::dist::readCostModel(StringRef path, CostModel &model) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buf =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buf)
+    return "cannot read cost file '" + path.str() +
+           "': " + buf.getError().message();
+  SmallVector<StringRef> lines;
+  (*buf)->getBuffer().split(lines, '\n');
+  bool haveAlpha = false, haveBeta = false;
+  for (auto [i, raw] : llvm::enumerate(lines)) {
+    StringRef line = raw.split('#').first.trim();
+    if (line.empty())
+      continue;
+    auto [key, rest] = line.split(' ');
+    rest = rest.trim();
+    double v;
+    std::string where = path.str() + ":" + std::to_string(i + 1) + ": ";
+    if (rest.getAsDouble(v) || !(v >= 0) || v > 1.0)
+      return where + "expected '" + key.str() +
+             " <seconds>' with a number in [0, 1], got '" + line.str() + "'";
+    if (key == "alpha") {
+      model.alpha = v;
+      haveAlpha = true;
+    } else if (key == "beta") {
+      model.beta = v;
+      haveBeta = true;
+    } else {
+      return where + "unknown key '" + key.str() +
+             "' (expected alpha or beta)";
+    }
+  }
+  if (!haveAlpha || !haveBeta)
+    return "cost file '" + path.str() + "' must set both alpha and beta";
+  return "";
 }

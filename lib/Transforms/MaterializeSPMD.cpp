@@ -11,6 +11,7 @@
 #include "DistTensor/Transforms/Passes.h"
 
 #include "DistTensor/Analysis/Communication.h"
+#include "DistTensor/Analysis/Redistribution.h"
 
 #include "DistTensor/Dialect/Dist/IR/DistOps.h"
 #include "DistTensor/Dialect/Dist/IR/IndexNotation.h"
@@ -291,6 +292,8 @@ struct DistMaterializeSPMDPass
   llvm::StringMap<LLVM::GlobalOp> descriptorGlobals;
   /// dist tensor value -> its local tile (memref<?xT>).
   IRMapping tiles;
+  /// The redistribution planner's cost model.
+  CostModel costModel;
 
   void runOnOperation() override {
     module = getOperation();
@@ -299,6 +302,19 @@ struct DistMaterializeSPMDPass
     i64Ty = IntegerType::get(ctx, 64);
     f64Ty = Float64Type::get(ctx);
     indexTy = IndexType::get(ctx);
+    if (redistribution != "balanced" && redistribution != "general") {
+      module.emitError() << "dist-materialize-spmd: redistribution='"
+                         << redistribution
+                         << "' is not 'balanced' or 'general'";
+      return signalPassFailure();
+    }
+    if (!costFile.empty()) {
+      std::string err = readCostModel(costFile, costModel);
+      if (!err.empty()) {
+        module.emitError() << err;
+        return signalPassFailure();
+      }
+    }
 
     SmallVector<func::FuncOp> funcs;
     module.walk([&](func::FuncOp f) { funcs.push_back(f); });
@@ -582,12 +598,94 @@ struct DistMaterializeSPMDPass
       return failure();
     OpBuilder b(op);
     Location loc = op.getLoc();
-    call(b, loc, "distrt_redistribute",
-         {gridHandle(b, loc, st.getLayout().getGrid()),
-          constArray(b, loc, layoutDescriptor(st)), ptrOf(b, loc, s),
-          gridHandle(b, loc, dt.getLayout().getGrid()),
-          constArray(b, loc, layoutDescriptor(dt)), ptrOf(b, loc, d),
-          i64(b, loc, dtypeOf(st.getElementType()))});
+    Value dtype = i64(b, loc, dtypeOf(st.getElementType()));
+    std::optional<RedistributionPlan> plan;
+    OpRedistributionPlan r;
+    if (redistribution == "balanced") {
+      r = planRedistributeOp(op, costModel);
+      plan = r.plan;
+    }
+    if (plan) {
+      // One runtime call per step, through intermediate tiles; a plan with
+      // no steps (same layout) is a local copy.
+      Value g = gridHandle(b, loc, st.getLayout().getGrid());
+      SmallVector<int64_t> shape(st.getShape());
+      std::vector<RedistributionStep> steps = plan->steps;
+      if (steps.empty()) {
+        RedistributionStep copy;
+        copy.kind = RedistributionStep::Kind::LocalSlice;
+        copy.after = r.to;
+        steps.push_back(copy);
+      }
+      Value cur = s;
+      ModeTuples curT = r.from;
+      for (auto [i, step] : llvm::enumerate(steps)) {
+        bool last = i + 1 == steps.size();
+        SmallVector<int64_t> desc = modeTupleDescriptor(step.after, shape);
+        Value next = d;
+        if (!last) {
+          Value cap = call(b, loc, "distrt_layout_tile_capacity",
+                           {g, constArray(b, loc, desc)}, {i64Ty});
+          next = allocChecked(b, loc, tileType(st),
+                              ValueRange{toIndex(b, loc, cap)},
+                              "an intermediate tile of a redistribution");
+        }
+        int64_t mask = 0;
+        for (int64_t m : step.modes)
+          mask |= int64_t(1) << m;
+        Value sdesc = constArray(b, loc, modeTupleDescriptor(curT, shape));
+        Value ddesc = constArray(b, loc, desc);
+        switch (step.kind) {
+        case RedistributionStep::Kind::LocalSlice:
+          call(b, loc, "distrt_redist_slice",
+               {g, sdesc, ptrOf(b, loc, cur), ddesc, ptrOf(b, loc, next),
+                dtype});
+          break;
+        case RedistributionStep::Kind::AllGather:
+        case RedistributionStep::Kind::Permutation:
+        case RedistributionStep::Kind::AllToAll: {
+          StringRef fn =
+              step.kind == RedistributionStep::Kind::AllGather
+                  ? "distrt_redist_allgather"
+                  : step.kind == RedistributionStep::Kind::Permutation
+                        ? "distrt_redist_permute"
+                        : "distrt_redist_alltoall";
+          call(b, loc, fn,
+               {g, i64(b, loc, mask), sdesc, ptrOf(b, loc, cur), ddesc,
+                ptrOf(b, loc, next), dtype});
+          break;
+        }
+        }
+        if (cur != s)
+          memref::DeallocOp::create(b, loc, cur);
+        cur = next;
+        curT = step.after;
+      }
+    } else {
+      call(b, loc, "distrt_redistribute",
+           {gridHandle(b, loc, st.getLayout().getGrid()),
+            constArray(b, loc, layoutDescriptor(st)), ptrOf(b, loc, s),
+            gridHandle(b, loc, dt.getLayout().getGrid()),
+            constArray(b, loc, layoutDescriptor(dt)), ptrOf(b, loc, d),
+            dtype});
+    }
+    if (check) {
+      // The destination must hold exactly the gathered source.
+      Value gs = gridHandle(b, loc, st.getLayout().getGrid());
+      Value gd = gridHandle(b, loc, dt.getLayout().getGrid());
+      Value global = memref::AllocOp::create(
+          b, loc, MemRefType::get({st.getNumElements()}, st.getElementType()));
+      call(b, loc, "distrt_layout_gather",
+           {gs, constArray(b, loc, layoutDescriptor(st)), ptrOf(b, loc, s),
+            dtype, ptrOf(b, loc, global), i64(b, loc, 0)});
+      call(b, loc, "distrt_check_result",
+           {gd, constString(b, loc, "redistribute"),
+            constArray(b, loc, layoutDescriptor(dt)), ptrOf(b, loc, d), dtype,
+            ptrOf(b, loc, global),
+            arith::ConstantOp::create(b, loc, f64Ty, b.getF64FloatAttr(0.0))},
+           {i64Ty});
+      memref::DeallocOp::create(b, loc, global);
+    }
     return success();
   }
 

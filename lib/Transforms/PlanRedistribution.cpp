@@ -25,25 +25,6 @@ using namespace mlir;
 using namespace mlir::dist;
 
 namespace {
-/// The mode tuples of an elemental-cyclic one-level layout with no fixed
-/// modes, or nothing.
-std::optional<ModeTuples> modeTuplesOf(DistTensorType type) {
-  LayoutAttr layout = type.getLayout();
-  if (layout.getLevels().size() != 1)
-    return std::nullopt;
-  LevelLayoutAttr level = layout.getOuter();
-  if (!level.getFixedAxes().empty())
-    return std::nullopt;
-  ModeTuples t;
-  for (DimDistAttr d : level.getDims()) {
-    if (d.getKind() != PartitionKind::none &&
-        d.getKind() != PartitionKind::cyclic)
-      return std::nullopt;
-    t.emplace_back(d.getAxes().begin(), d.getAxes().end());
-  }
-  return t;
-}
-
 struct DistPlanRedistributionPass
     : public dist::impl::DistPlanRedistributionBase<
           DistPlanRedistributionPass> {
@@ -52,35 +33,30 @@ struct DistPlanRedistributionPass
     CostModel model;
     model.alpha = alpha;
     model.beta = beta;
+    if (!costFile.empty()) {
+      std::string err = readCostModel(costFile, model);
+      if (!err.empty()) {
+        getOperation().emitError() << err;
+        return signalPassFailure();
+      }
+    }
     getOperation().walk([&](RedistributeOp op) {
-      DistTensorType src = op.getSource().getType();
-      DistTensorType dst = op.getDest().getType();
-      auto gs = SymbolTable::lookupNearestSymbolFrom<GridOp>(
-          op, src.getLayout().getGrid());
-      auto gd = SymbolTable::lookupNearestSymbolFrom<GridOp>(
-          op, dst.getLayout().getGrid());
-      std::optional<ModeTuples> from = modeTuplesOf(src);
-      std::optional<ModeTuples> to = modeTuplesOf(dst);
-      if (!gs || !gd || gs != gd || !from || !to) {
-        op.emitRemark() << "plan: general exchange (the thesis' rules apply "
-                           "to elemental-cyclic layouts on one mesh)";
+      OpRedistributionPlan r = planRedistributeOp(op, model);
+      if (!r.applies) {
+        op.emitRemark() << "plan: general exchange (" << r.reason << ")";
         return;
       }
-      SmallVector<int64_t> mesh(gs.getShape());
-      SmallVector<int64_t> shape(src.getShape());
-      std::optional<RedistributionPlan> plan =
-          planRedistribution(*from, *to, mesh, shape, model);
       std::string text;
       llvm::raw_string_ostream os(text);
-      os << "plan for " << formatModeTuples(*from) << " -> "
-         << formatModeTuples(*to) << ": ";
-      if (!plan) {
-        os << "no sequence of at most 5 collectives found; general exchange";
-      } else if (plan->steps.empty()) {
+      os << "plan for " << formatModeTuples(r.from) << " -> "
+         << formatModeTuples(r.to) << ": ";
+      if (!r.plan) {
+        os << r.reason << "; general exchange";
+      } else if (r.plan->steps.empty()) {
         os << "nothing to move";
       } else {
         llvm::interleave(
-            plan->steps, os,
+            r.plan->steps, os,
             [&](const RedistributionStep &s) {
               os << stringifyStep(s.kind) << " over modes [";
               llvm::interleaveComma(s.modes, os);
@@ -88,7 +64,7 @@ struct DistPlanRedistributionPass
               os << llvm::format("%.2g", s.cost) << " s)";
             },
             ", then ");
-        os << "; predicted " << llvm::format("%.2g", plan->cost) << " s";
+        os << "; predicted " << llvm::format("%.2g", r.plan->cost) << " s";
       }
       op.emitRemark() << text;
     });

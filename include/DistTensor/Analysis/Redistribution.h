@@ -13,6 +13,8 @@
 #ifndef DISTTENSOR_ANALYSIS_REDISTRIBUTION_H
 #define DISTTENSOR_ANALYSIS_REDISTRIBUTION_H
 
+#include "DistTensor/Dialect/Dist/IR/DistOps.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -68,6 +70,39 @@ planRedistribution(const ModeTuples &from, const ModeTuples &to,
 std::string formatModeTuples(const ModeTuples &t);
 /// "allgather", "permutation", "all-to-all", "local slice".
 std::string stringifyStep(RedistributionStep::Kind kind);
+
+/// The mode tuples of a one-level layout whose partitioned dimensions are
+/// all elemental-cyclic (cyclic, block-cyclic with block 1, or blocked with
+/// at most one element per process) and which fixes no grid axes; nothing
+/// otherwise.
+std::optional<ModeTuples> modeTuplesOf(DistTensorType type);
+
+/// The runtime layout descriptor of mode tuples (kinds 0 and 2, no fixed
+/// axes) for a tensor of extents `shape`.
+llvm::SmallVector<int64_t> modeTupleDescriptor(const ModeTuples &t,
+                                               llvm::ArrayRef<int64_t> shape);
+
+/// What the planner decides for one dist.redistribute.
+struct OpRedistributionPlan {
+  /// The balanced plan; empty when the thesis' rules do not apply or no
+  /// sequence was found (then `reason` says why).
+  std::optional<RedistributionPlan> plan;
+  /// Whether both layouts are mode tuples on one mesh (the rules apply).
+  bool applies = false;
+  ModeTuples from, to;
+  llvm::SmallVector<int64_t> mesh;
+  std::string reason;
+};
+
+/// Plans `op` (source and destination on one grid, elemental-cyclic).
+OpRedistributionPlan planRedistributeOp(RedistributeOp op,
+                                        const CostModel &model,
+                                        unsigned maxSteps = 5);
+
+/// Reads a cost model written by `benchmarks/calibrate`: lines `alpha X`
+/// and `beta Y` (seconds per message and per element); `#` starts a
+/// comment. Returns an error message, or the empty string on success.
+std::string readCostModel(llvm::StringRef path, CostModel &model);
 
 } // namespace dist
 } // namespace mlir

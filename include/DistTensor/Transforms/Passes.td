@@ -24,7 +24,14 @@ def DistMaterializeSPMD : Pass<"dist-materialize-spmd", "ModuleOp"> {
     - `substitute(..., gemm)` leaves become `distrt_gemm_f32/f64` calls on
       the buffers when the operands' last dimensions fit a row-major GEMM,
       otherwise scalar loops;
-    - `dist.redistribute` becomes `distrt_redistribute`.
+    - `dist.redistribute` follows the plan of `dist-plan-redistribution`
+      when both layouts are elemental-cyclic on one grid: one runtime call
+      per step (`distrt_redist_slice`, `distrt_redist_allgather`,
+      `distrt_redist_permute`, `distrt_redist_alltoall`, each a collective
+      over the step's grid axes) through intermediate tiles; other pairs,
+      and every pair with `redistribution=general`, become the general
+      exchange `distrt_redistribute`. With `check`, each redistribution is
+      compared with its gathered source.
 
     With `check`, every computation is followed by a reference computed on
     rank 0 from the gathered inputs with the unscheduled statement, and the
@@ -43,7 +50,15 @@ def DistMaterializeSPMD : Pass<"dist-materialize-spmd", "ModuleOp"> {
            "Print the time of every computation">,
     Option<"tolerance", "tolerance", "double", /*default=*/"-1.0",
            "Relative error accepted by check (default: 1e-12 for f64, "
-           "1e-4 for f32, 0 for integers)">
+           "1e-4 for f32, 0 for integers)">,
+    Option<"redistribution", "redistribution", "std::string",
+           /*default=*/"\"balanced\"",
+           "How dist.redistribute is lowered: 'balanced' (the planner's "
+           "collectives where the thesis' rules apply, else the general "
+           "exchange) or 'general' (always the general exchange)">,
+    Option<"costFile", "cost-file", "std::string", /*default=*/"\"\"",
+           "Measured alpha/beta for the redistribution planner (written by "
+           "benchmarks/calibrate)">
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::arith::ArithDialect",
@@ -87,15 +102,18 @@ def DistPlanRedistribution : Pass<"dist-plan-redistribution", "ModuleOp"> {
     ```
 
     Other layouts (blocked, block-cyclic, fixed to a face, different grids)
-    are reported as using the general exchange. The plan is advisory: the
-    lowering currently always executes the general exchange
-    (`distrt_redistribute`), which is correct for every pair of layouts.
+    are reported as using the general exchange. `dist-materialize-spmd`
+    executes the same plan (with its default cost model unless given
+    `cost-file`); see docs/redistribution.md.
   }];
   let options = [
     Option<"alpha", "alpha", "double", /*default=*/"1e-6",
            "Seconds per message (latency) of the cost model">,
     Option<"beta", "beta", "double", /*default=*/"1e-9",
-           "Seconds per element (inverse bandwidth) of the cost model">
+           "Seconds per element (inverse bandwidth) of the cost model">,
+    Option<"costFile", "cost-file", "std::string", /*default=*/"\"\"",
+           "File with measured 'alpha X' and 'beta Y' lines (written by "
+           "benchmarks/calibrate); overrides alpha and beta">
   ];
 }
 

@@ -21,6 +21,8 @@ void dist::buildDistToLLVMPipeline(OpPassManager &pm,
   spmd.check = options.check;
   spmd.timing = options.timing;
   spmd.tolerance = options.tolerance;
+  spmd.redistribution = options.redistribution;
+  spmd.costFile = options.costFile;
   pm.addPass(createDistMaterializeSPMD(spmd));
   pm.addPass(createConvertDistToRuntime());
   pm.addPass(createCanonicalizerPass());

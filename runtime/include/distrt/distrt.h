@@ -426,6 +426,37 @@ void distrt_permute(distrt_grid *g, const void *send, int64_t scount,
 void distrt_redistribute(distrt_grid *gs, const int64_t *sdesc,
                          const void *stile, distrt_grid *gd,
                          const int64_t *ddesc, void *dtile, int64_t dtype);
+/* Balanced redistribution steps (Schatz 2015; docs/redistribution.md).
+ * The compiler plans a redistribution between elemental-cyclic layouts
+ * (descriptor kinds 0 and 2, no fixed axes) on one grid as a sequence of
+ * these steps.  Each is collective over the processes that differ only in
+ * the grid axes of `axes` (a bit mask) and moves each piece once, packed /
+ * unpacked as a strided box.  A step whose layouts do not have the form it
+ * needs is fatal. */
+
+/** Local slice (no communication): the destination tile is a part of the
+ *  source tile (the destination partitions over modes the source
+ *  replicates). */
+void distrt_redist_slice(distrt_grid *g, const int64_t *sdesc,
+                         const void *stile, const int64_t *ddesc, void *dtile,
+                         int64_t dtype);
+/** Allgather over `axes`: the destination no longer partitions over them;
+ *  one allgather of the (padded) tiles over the axes' sub-communicator. */
+void distrt_redist_allgather(distrt_grid *g, int64_t axes,
+                             const int64_t *sdesc, const void *stile,
+                             const int64_t *ddesc, void *dtile,
+                             int64_t dtype);
+/** Permutation over `axes`: every dimension keeps its number of processes
+ *  (the per-mode stride condition); each tile moves whole to one partner
+ *  (one sendrecv). */
+void distrt_redist_permute(distrt_grid *g, int64_t axes, const int64_t *sdesc,
+                           const void *stile, const int64_t *ddesc,
+                           void *dtile, int64_t dtype);
+/** All-to-all over `axes`: both layouts partition over the axes; one
+ *  all-to-all-v over the axes' sub-communicator. */
+void distrt_redist_alltoall(distrt_grid *g, int64_t axes,
+                            const int64_t *sdesc, const void *stile,
+                            const int64_t *ddesc, void *dtile, int64_t dtype);
 /** Collective: the whole tensor, row-major, into `global` on grid rank
  *  `root` (ignored elsewhere). */
 void distrt_layout_gather(distrt_grid *g, const int64_t *desc,

@@ -1,0 +1,498 @@
+/*
+ * redistribute.c - the balanced redistribution steps of Schatz (2015),
+ * executed as collectives over grid sub-communicators.
+ *
+ * The compiler plans a redistribution between two elemental-cyclic layouts
+ * (descriptor kinds 0 and 2, no fixed axes) as a sequence of steps: local
+ * slice, allgather, permutation, all-to-all; every step is one call here,
+ * over the processes that differ only in the step's grid axes (`axes`, a
+ * bit mask).
+ *
+ * Under elemental-cyclic layouts the global indices a process owns in a
+ * dimension form an arithmetic progression (g = q mod Q), and so does the
+ * intersection of two such sets (stride lcm(Qs, Qd)). The part of a tile
+ * that goes to one peer is therefore a strided box in both the source and
+ * the destination tile; it is packed / unpacked once per message with a
+ * strided copy whose innermost loop is a typed load/store (no call per
+ * element). Both sides derive the same box (in row-major order of global
+ * indices), so no indices travel.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define RMAX DISTRT_MAX_DIMS
+
+typedef struct {
+  int64_t ndims;
+  int64_t n[RMAX], naxes[RMAX], axes[RMAX][RMAX], Q[RMAX];
+  int64_t used[RMAX]; /* per grid axis: 1 if some dimension uses it */
+} cyc_t;
+
+static void parse_cyclic(const char *op, const distrt_grid *g,
+                         const int64_t *desc, const char *which, cyc_t *L) {
+  if (!desc)
+    distrt_fatal(op, "%s layout descriptor is NULL", which);
+  memset(L, 0, sizeof *L);
+  int64_t pos = 0;
+  L->ndims = desc[pos++];
+  if (L->ndims < 0 || L->ndims > RMAX)
+    distrt_fatal(op, "%s layout has %lld dimensions (at most %d)", which,
+                 (long long)L->ndims, RMAX);
+  for (int64_t d = 0; d < L->ndims; ++d) {
+    L->n[d] = desc[pos++];
+    int64_t kind = desc[pos++];
+    pos++; /* block: unused for kinds 0 and 2 */
+    L->naxes[d] = desc[pos++];
+    if (L->n[d] < 1 || L->naxes[d] < 0 || L->naxes[d] > g->ndims)
+      distrt_fatal(op, "malformed %s layout descriptor for dimension %lld",
+                   which, (long long)d);
+    if (kind != 0 && kind != 2)
+      distrt_fatal(op,
+                   "%s layout: dimension %lld is not elemental-cyclic (kind "
+                   "%lld); the balanced steps need cyclic or unpartitioned "
+                   "dimensions (use distrt_redistribute)",
+                   which, (long long)d, (long long)kind);
+    if ((kind == 0) != (L->naxes[d] == 0))
+      distrt_fatal(op, "%s layout: dimension %lld: partition kind and mesh "
+                       "modes disagree",
+                   which, (long long)d);
+    L->Q[d] = 1;
+    for (int64_t i = 0; i < L->naxes[d]; ++i) {
+      int64_t a = desc[pos++];
+      if (a < 0 || a >= g->ndims || L->used[a])
+        distrt_fatal(op,
+                     "%s layout uses grid axis %lld, which is out of range "
+                     "for a grid of %lld axes or used twice",
+                     which, (long long)a, (long long)g->ndims);
+      L->axes[d][i] = a;
+      L->used[a] = 1;
+      L->Q[d] *= g->dims[a];
+    }
+  }
+  if (desc[pos] != 0)
+    distrt_fatal(op, "%s layout fixes grid axes; the balanced steps need "
+                     "layouts without fixed axes (use distrt_redistribute)",
+                 which);
+}
+
+/* Linear index of coordinates c among the mesh modes of dimension d (first
+ * mode fastest). */
+static int64_t cyc_q(const distrt_grid *g, const cyc_t *L, int64_t d,
+                     const int64_t *c) {
+  int64_t q = 0;
+  for (int64_t i = L->naxes[d] - 1; i >= 0; --i) {
+    int64_t a = L->axes[d][i];
+    q = q * g->dims[a] + c[a];
+  }
+  return q;
+}
+
+static int64_t cyc_extent(int64_t n, int64_t Q, int64_t q) {
+  return q < n ? (n - q + Q - 1) / Q : 0;
+}
+
+/* Extents and row-major strides of the tile at coordinates c. */
+static int64_t cyc_tile(const distrt_grid *g, const cyc_t *L, const int64_t *c,
+                        int64_t *ext, int64_t *stride) {
+  int64_t s = 1;
+  for (int64_t d = L->ndims - 1; d >= 0; --d) {
+    ext[d] = cyc_extent(L->n[d], L->Q[d], cyc_q(g, L, d, c));
+    stride[d] = s;
+    s *= ext[d];
+  }
+  return s;
+}
+
+static int64_t gcd64(int64_t a, int64_t b) {
+  while (b) {
+    int64_t t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+/* The strided box of the elements held under S at c and under D at e:
+ * per dimension a count, and a start and step in each tile's local index.
+ * Returns the number of elements. */
+typedef struct {
+  int64_t cnt[RMAX], s0[RMAX], ss[RMAX], d0[RMAX], ds[RMAX];
+} box_t;
+
+static int64_t intersect(const distrt_grid *g, const cyc_t *S,
+                         const int64_t *cs, const cyc_t *D, const int64_t *cd,
+                         box_t *b) {
+  int64_t total = 1;
+  for (int64_t d = 0; d < S->ndims; ++d) {
+    int64_t Qs = S->Q[d], qs = cyc_q(g, S, d, cs);
+    int64_t Qd = D->Q[d], qd = cyc_q(g, D, d, cd);
+    int64_t L = Qs / gcd64(Qs, Qd) * Qd, n = S->n[d];
+    int64_t g0 = -1;
+    for (int64_t x = qs; x < L && x < n; x += Qs)
+      if (x % Qd == qd) {
+        g0 = x;
+        break;
+      }
+    if (g0 < 0) {
+      b->cnt[d] = 0;
+      total = 0;
+      continue;
+    }
+    b->cnt[d] = (n - g0 + L - 1) / L;
+    b->s0[d] = (g0 - qs) / Qs;
+    b->ss[d] = L / Qs;
+    b->d0[d] = (g0 - qd) / Qd;
+    b->ds[d] = L / Qd;
+    total *= b->cnt[d];
+  }
+  return total;
+}
+
+/* Copies the nd-dimensional box cnt[] from src (element offset soff, element
+ * strides sst[]) to dst (doff, dst[]): an odometer over the outer dimensions
+ * and a typed strided loop for the innermost one. */
+static void copy_box(int64_t nd, const int64_t *cnt, int64_t es,
+                     const char *src, int64_t soff, const int64_t *sst,
+                     char *dst, int64_t doff, const int64_t *dstr) {
+  for (int64_t d = 0; d < nd; ++d)
+    if (cnt[d] == 0)
+      return;
+  if (nd == 0) {
+    memcpy(dst + doff * es, src + soff * es, (size_t)es);
+    return;
+  }
+  int64_t idx[RMAX] = {0};
+  int64_t inner = nd - 1, n = cnt[inner], si = sst[inner], di = dstr[inner];
+  for (;;) {
+    if (es == 8) {
+      const uint64_t *s = (const uint64_t *)(const void *)src + soff;
+      uint64_t *t = (uint64_t *)(void *)dst + doff;
+      if (si == 1 && di == 1)
+        memcpy(t, s, (size_t)n * 8);
+      else
+        for (int64_t k = 0; k < n; ++k)
+          t[k * di] = s[k * si];
+    } else if (es == 4) {
+      const uint32_t *s = (const uint32_t *)(const void *)src + soff;
+      uint32_t *t = (uint32_t *)(void *)dst + doff;
+      if (si == 1 && di == 1)
+        memcpy(t, s, (size_t)n * 4);
+      else
+        for (int64_t k = 0; k < n; ++k)
+          t[k * di] = s[k * si];
+    } else {
+      for (int64_t k = 0; k < n; ++k)
+        memcpy(dst + (doff + k * di) * es, src + (soff + k * si) * es,
+               (size_t)es);
+    }
+    int64_t d = inner - 1;
+    while (d >= 0) {
+      soff += sst[d];
+      doff += dstr[d];
+      if (++idx[d] < cnt[d])
+        break;
+      soff -= sst[d] * cnt[d];
+      doff -= dstr[d] * cnt[d];
+      idx[d] = 0;
+      --d;
+    }
+    if (d < 0)
+      return;
+  }
+}
+
+/* Dense row-major strides of a box. */
+static void dense_strides(int64_t nd, const int64_t *cnt, int64_t *st) {
+  int64_t s = 1;
+  for (int64_t d = nd - 1; d >= 0; --d) {
+    st[d] = s;
+    s *= cnt[d];
+  }
+}
+
+/* Pack the box from a tile (start/step s0/ss) into dense `buf`. */
+static void pack_box(int64_t nd, const box_t *b, int64_t es, const void *tile,
+                     const int64_t *tstride, void *buf) {
+  int64_t off = 0, sst[RMAX], dst[RMAX];
+  for (int64_t d = 0; d < nd; ++d) {
+    off += b->s0[d] * tstride[d];
+    sst[d] = b->ss[d] * tstride[d];
+  }
+  dense_strides(nd, b->cnt, dst);
+  copy_box(nd, b->cnt, es, tile, off, sst, buf, 0, dst);
+}
+
+/* Unpack dense `buf` into the box of a tile (start/step d0/ds). */
+static void unpack_box(int64_t nd, const box_t *b, int64_t es,
+                       const void *buf, void *tile, const int64_t *tstride) {
+  int64_t off = 0, sst[RMAX], dst[RMAX];
+  for (int64_t d = 0; d < nd; ++d) {
+    off += b->d0[d] * tstride[d];
+    dst[d] = b->ds[d] * tstride[d];
+  }
+  dense_strides(nd, b->cnt, sst);
+  copy_box(nd, b->cnt, es, buf, 0, sst, tile, off, dst);
+}
+
+/* Coordinates of member j of this process's group over `axes` (row-major
+ * over the selected axes, as the sub-communicators number them). */
+static void member_coords(const distrt_grid *g, int64_t axes, int64_t j,
+                          int64_t *c) {
+  for (int64_t d = g->ndims - 1; d >= 0; --d) {
+    if (axes & ((int64_t)1 << d)) {
+      c[d] = j % g->dims[d];
+      j /= g->dims[d];
+    } else {
+      c[d] = g->coords[d];
+    }
+  }
+}
+
+static void *xalloc(const char *op, int64_t bytes) {
+  void *p = malloc((size_t)(bytes > 0 ? bytes : 1));
+  if (!p)
+    distrt_fatal(op, "cannot allocate %lld bytes", (long long)bytes);
+  return p;
+}
+
+typedef enum { STEP_SLICE, STEP_ALLGATHER, STEP_PERMUTE, STEP_ALLTOALL } step_t;
+
+typedef struct {
+  distrt_grid *g;
+  cyc_t S, D;
+  int64_t es, svol, dvol;
+  int64_t sext[RMAX], sstr[RMAX], dext[RMAX], dstr[RMAX];
+} ctx_t;
+
+static void setup(const char *op, distrt_grid *g, int64_t axes,
+                  const int64_t *sdesc, const void *stile,
+                  const int64_t *ddesc, void *dtile, int64_t dtype,
+                  int need_axes, ctx_t *x) {
+  distrt_require_init(op);
+  x->g = distrt_grid_check(op, g);
+  distrt_grid_check_mask(op, g, axes);
+  x->es = distrt_dtype_size(op, dtype);
+  parse_cyclic(op, g, sdesc, "source", &x->S);
+  parse_cyclic(op, g, ddesc, "destination", &x->D);
+  if (x->S.ndims != x->D.ndims)
+    distrt_fatal(op, "source has %lld dimensions, destination %lld",
+                 (long long)x->S.ndims, (long long)x->D.ndims);
+  for (int64_t d = 0; d < x->S.ndims; ++d)
+    if (x->S.n[d] != x->D.n[d])
+      distrt_fatal(op,
+                   "dimension %lld has extent %lld in the source and %lld "
+                   "in the destination",
+                   (long long)d, (long long)x->S.n[d], (long long)x->D.n[d]);
+  if (need_axes && axes == 0)
+    distrt_fatal(op, "no grid axes to communicate over");
+  /* The members of a group must hold disjoint pieces of the source, so
+   * every axis of the group partitions the source. */
+  for (int64_t a = 0; a < g->ndims; ++a)
+    if ((axes >> a & 1) && !x->S.used[a])
+      distrt_fatal(op,
+                   "grid axis %lld of the step does not partition the "
+                   "source: the step is not a balanced redistribution",
+                   (long long)a);
+  x->svol = cyc_tile(g, &x->S, g->coords, x->sext, x->sstr);
+  x->dvol = cyc_tile(g, &x->D, g->coords, x->dext, x->dstr);
+  if (x->svol > 0)
+    distrt_check_buf(op, "source tile", stile, x->svol);
+  if (x->dvol > 0)
+    distrt_check_buf(op, "destination tile", dtile, x->dvol);
+}
+
+void distrt_redist_slice(distrt_grid *g, const int64_t *sdesc,
+                         const void *stile, const int64_t *ddesc, void *dtile,
+                         int64_t dtype) {
+  const char *op = "distrt_redist_slice";
+  ctx_t x;
+  setup(op, g, 0, sdesc, stile, ddesc, dtile, dtype, 0, &x);
+  box_t b;
+  int64_t n = intersect(g, &x.S, g->coords, &x.D, g->coords, &b);
+  if (n != x.dvol)
+    distrt_fatal(op, "this process holds %lld of the %lld elements of its "
+                     "destination tile: not a local slice",
+                 (long long)n, (long long)x.dvol);
+  if (n == 0)
+    return;
+  int64_t soff = 0, sst[RMAX], doff = 0, dst[RMAX];
+  for (int64_t d = 0; d < x.S.ndims; ++d) {
+    soff += b.s0[d] * x.sstr[d];
+    sst[d] = b.ss[d] * x.sstr[d];
+    doff += b.d0[d] * x.dstr[d];
+    dst[d] = b.ds[d] * x.dstr[d];
+  }
+  copy_box(x.S.ndims, b.cnt, x.es, stile, soff, sst, dtile, doff, dst);
+}
+
+void distrt_redist_allgather(distrt_grid *g, int64_t axes,
+                             const int64_t *sdesc, const void *stile,
+                             const int64_t *ddesc, void *dtile,
+                             int64_t dtype) {
+  const char *op = "distrt_redist_allgather";
+  ctx_t x;
+  setup(op, g, axes, sdesc, stile, ddesc, dtile, dtype, 1, &x);
+  for (int64_t a = 0; a < g->ndims; ++a)
+    if ((axes >> a & 1) && x.D.used[a])
+      distrt_fatal(op, "grid axis %lld still partitions the destination: "
+                       "not an allgather over it",
+                   (long long)a);
+  int64_t np = distrt_grid_mask_size(g, axes);
+  /* Every member sends its whole tile, padded to the largest of the group
+   * (one MPI_Allgather); member j's tile lands in the box j's source and my
+   * destination share, which must be all of j's tile. */
+  int64_t cap = 0, c[RMAX], ext[RMAX], st[RMAX];
+  for (int64_t j = 0; j < np; ++j) {
+    member_coords(g, axes, j, c);
+    int64_t v = cyc_tile(g, &x.S, c, ext, st);
+    if (v > cap)
+      cap = v;
+  }
+  char *all = xalloc(op, distrt_mul(op, "allgather buffer", np * cap, x.es));
+  char *mine = xalloc(op, cap * x.es);
+  if (x.svol > 0)
+    memcpy(mine, stile, (size_t)(x.svol * x.es));
+  if (cap > 0)
+    distrt_g.be->allgather(op, distrt_grid_sub(op, g, axes), mine, all, cap,
+                           dtype);
+  int64_t got = 0;
+  for (int64_t j = 0; j < np; ++j) {
+    member_coords(g, axes, j, c);
+    int64_t v = cyc_tile(g, &x.S, c, ext, st);
+    box_t b;
+    int64_t n = intersect(g, &x.S, c, &x.D, g->coords, &b);
+    if (n != v)
+      distrt_fatal(op, "group member %lld holds elements outside this "
+                       "process's destination tile: not an allgather",
+                   (long long)j);
+    got += n;
+    /* The block is j's tile in its row-major order: the intersection box
+     * is all of it, so s0 = 0 and ss = 1 and it is dense. */
+    unpack_box(x.S.ndims, &b, x.es, all + j * cap * x.es, dtile, x.dstr);
+  }
+  if (got != x.dvol)
+    distrt_fatal(op, "the group holds %lld of the %lld elements of this "
+                     "process's destination tile: not an allgather",
+                 (long long)got, (long long)x.dvol);
+  free(mine);
+  free(all);
+}
+
+/* The member of my group whose layout-`A` digits equal my layout-`B`
+ * digits in every dimension (-1 if none). */
+static int64_t digit_partner(const distrt_grid *g, int64_t axes,
+                             const cyc_t *A, const cyc_t *B) {
+  int64_t np = distrt_grid_mask_size(g, axes), c[RMAX], found = -1;
+  for (int64_t j = 0; j < np; ++j) {
+    member_coords(g, axes, j, c);
+    int ok = 1;
+    for (int64_t d = 0; d < A->ndims && ok; ++d)
+      ok = cyc_q(g, A, d, c) == cyc_q(g, B, d, g->coords);
+    if (ok) {
+      if (found >= 0)
+        return -2;
+      found = j;
+    }
+  }
+  return found;
+}
+
+void distrt_redist_permute(distrt_grid *g, int64_t axes, const int64_t *sdesc,
+                           const void *stile, const int64_t *ddesc,
+                           void *dtile, int64_t dtype) {
+  const char *op = "distrt_redist_permute";
+  ctx_t x;
+  setup(op, g, axes, sdesc, stile, ddesc, dtile, dtype, 1, &x);
+  /* The per-mode stride condition: every dimension keeps its number of
+   * processes, so a tile moves whole to the one member that owns the same
+   * indices under the destination. */
+  for (int64_t d = 0; d < x.S.ndims; ++d)
+    if (x.S.Q[d] != x.D.Q[d])
+      distrt_fatal(op,
+                   "dimension %lld is dealt over %lld processes in the "
+                   "source and %lld in the destination: not a permutation",
+                   (long long)d, (long long)x.S.Q[d], (long long)x.D.Q[d]);
+  for (int64_t a = 0; a < g->ndims; ++a)
+    if ((axes >> a & 1) && !x.D.used[a])
+      distrt_fatal(op, "grid axis %lld does not partition the destination: "
+                       "not a permutation over it",
+                   (long long)a);
+  int64_t dest = digit_partner(g, axes, &x.D, &x.S);
+  int64_t src = digit_partner(g, axes, &x.S, &x.D);
+  if (dest < 0 || src < 0)
+    distrt_fatal(op, "no unique partner in the group: not a permutation");
+  int64_t me = distrt_grid_mask_rank(g, axes);
+  /* Creating the sub-communicator is collective over the group: every
+   * member takes part, including those that keep their tile. */
+  distrt_bcomm *comm = distrt_grid_sub(op, g, axes);
+  if (dest == me) {
+    if (src != me || x.svol != x.dvol)
+      distrt_fatal(op, "inconsistent permutation (internal error)");
+    if (x.svol > 0)
+      memcpy(dtile, stile, (size_t)(x.svol * x.es));
+    return;
+  }
+  int64_t c[RMAX], ext[RMAX], st[RMAX];
+  member_coords(g, axes, src, c);
+  int64_t rcount = cyc_tile(g, &x.S, c, ext, st);
+  if (rcount != x.dvol)
+    distrt_fatal(op, "partner holds %lld elements for a tile of %lld "
+                     "(internal error)",
+                 (long long)rcount, (long long)x.dvol);
+  distrt_g.be->sendrecv(op, comm, stile, x.svol, dest, dtile, x.dvol, src,
+                        dtype, DISTRT_TAG_PERMUTE);
+}
+
+void distrt_redist_alltoall(distrt_grid *g, int64_t axes,
+                            const int64_t *sdesc, const void *stile,
+                            const int64_t *ddesc, void *dtile,
+                            int64_t dtype) {
+  const char *op = "distrt_redist_alltoall";
+  ctx_t x;
+  setup(op, g, axes, sdesc, stile, ddesc, dtile, dtype, 1, &x);
+  for (int64_t a = 0; a < g->ndims; ++a)
+    if ((axes >> a & 1) && !x.D.used[a])
+      distrt_fatal(op, "grid axis %lld does not partition the destination: "
+                       "not an all-to-all over it",
+                   (long long)a);
+  int64_t np = distrt_grid_mask_size(g, axes), c[RMAX];
+  int64_t *sc = xalloc(op, (int64_t)sizeof(int64_t) * np);
+  int64_t *rc = xalloc(op, (int64_t)sizeof(int64_t) * np);
+  box_t *sb = xalloc(op, (int64_t)sizeof(box_t) * np);
+  box_t *rb = xalloc(op, (int64_t)sizeof(box_t) * np);
+  int64_t stot = 0, rtot = 0;
+  for (int64_t j = 0; j < np; ++j) {
+    member_coords(g, axes, j, c);
+    sc[j] = intersect(g, &x.S, g->coords, &x.D, c, &sb[j]);
+    rc[j] = intersect(g, &x.S, c, &x.D, g->coords, &rb[j]);
+    stot += sc[j];
+    rtot += rc[j];
+  }
+  if (stot != x.svol || rtot != x.dvol)
+    distrt_fatal(op,
+                 "the group exchanges %lld of %lld source and %lld of %lld "
+                 "destination elements of this process: not an all-to-all",
+                 (long long)stot, (long long)x.svol, (long long)rtot,
+                 (long long)x.dvol);
+  char *sbuf = xalloc(op, stot * x.es), *rbuf = xalloc(op, rtot * x.es);
+  int64_t at = 0;
+  for (int64_t j = 0; j < np; ++j) {
+    pack_box(x.S.ndims, &sb[j], x.es, stile, x.sstr, sbuf + at * x.es);
+    at += sc[j];
+  }
+  distrt_g.be->alltoallv(op, distrt_grid_sub(op, g, axes), sbuf, sc, rbuf, rc,
+                         dtype);
+  at = 0;
+  for (int64_t j = 0; j < np; ++j) {
+    unpack_box(x.S.ndims, &rb[j], x.es, rbuf + at * x.es, dtile, x.dstr);
+    at += rc[j];
+  }
+  free(rbuf);
+  free(sbuf);
+  free(rb);
+  free(sb);
+  free(rc);
+  free(sc);
+}
