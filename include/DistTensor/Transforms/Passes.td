@@ -117,4 +117,28 @@ def DistPlanRedistribution : Pass<"dist-plan-redistribution", "ModuleOp"> {
   ];
 }
 
+def DistSimplifyRedistributions
+    : Pass<"dist-simplify-redistributions", "ModuleOp"> {
+  let summary = "Fold, compose and fuse redistributions and collectives";
+  let description = [{
+    Applies three rewrites (the thesis' cross-contraction optimisations):
+
+    - `dist.redistribute %a into %b` between identical layouts disappears
+      when `%b` is a `dist.alloc` that is only read afterwards and `%a` is
+      not written while `%b` is used: the uses of `%b` read `%a`;
+    - `redistribute %x into %m` followed by `redistribute %m into %y`, with
+      `%m` a `dist.alloc` used by nothing else and `%x` not written in
+      between, becomes `redistribute %x into %y`;
+    - `dist.reduce_scatter %in into %mid` followed by `dist.allgather %mid
+      into %out` over the same grid axes, with `%mid` used by nothing else
+      and no op with memory effects in between, becomes `memref.copy %in,
+      %out` and `dist.allreduce %out` (one collective instead of two).
+
+    Writes are found from the ops' declared memory effects; an op that
+    declares none counts as writing every operand. `dist-to-llvm` runs this
+    pass before and after `dist-materialize-spmd`.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 #endif // DIST_TRANSFORMS_PASSES_TD

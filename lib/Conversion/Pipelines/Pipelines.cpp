@@ -23,7 +23,9 @@ void dist::buildDistToLLVMPipeline(OpPassManager &pm,
   spmd.tolerance = options.tolerance;
   spmd.redistribution = options.redistribution;
   spmd.costFile = options.costFile;
+  pm.addPass(createDistSimplifyRedistributions());
   pm.addPass(createDistMaterializeSPMD(spmd));
+  pm.addPass(createDistSimplifyRedistributions());
   pm.addPass(createConvertDistToRuntime());
   pm.addPass(createCanonicalizerPass());
   // parallelize(): scf.parallel loops become OpenMP worksharing loops.
