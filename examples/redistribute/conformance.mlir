@@ -35,17 +35,23 @@ func.func @main() -> i32 {
   dist.redistribute %a into %d : !A02_1 into !A0_12
   // Local slice: [(0),()] -> [(0),(1)].
   %e = dist.alloc : !A0_
-  dist.redistribute %b into %e : !A0_1 into !A0_
+  dist.fill %e seed 8 : !A0_
   %f = dist.alloc : !A0_1
   dist.redistribute %e into %f : !A0_ into !A0_1
   // Not a suffix: permutation to [(1,0),()] then allgather over {0}.
   %g = dist.alloc : !A01_
-  dist.redistribute %a into %g : !A02_1 into !A01_
+  dist.fill %g seed 9 : !A01_
   %h = dist.alloc : !A1_
   dist.redistribute %g into %h : !A01_ into !A1_
   // Blocked: the general exchange.
   %i = dist.alloc : !Ablk
-  dist.redistribute %h into %i : !A1_ into !Ablk
+  dist.redistribute %a into %i : !A02_1 into !Ablk
+  // dist-simplify-redistributions composes these two into one
+  // redistribution [(0,2),(1)] -> [(1),()] (%m has no other use).
+  %m = dist.alloc : !A0_12
+  dist.redistribute %a into %m : !A02_1 into !A0_12
+  %n = dist.alloc : !A1_
+  dist.redistribute %m into %n : !A0_12 into !A1_
   // 3-D, f32: all-to-all over {1, 2}, then a permutation over {1, 2}.
   %t = dist.alloc : !T0_1_2
   dist.fill %t seed 3 : !T0_1_2
