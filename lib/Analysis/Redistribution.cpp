@@ -427,3 +427,141 @@ std::string mlir::dist::readCostModel(StringRef path, CostModel &model) {
     return "cost file '" + path.str() + "' must set both alpha and beta";
   return "";
 }
+
+std::string mlir::dist::stringifyPartialSum(PartialSumPlan::Kind kind) {
+  switch (kind) {
+  case PartialSumPlan::Kind::AllReduce:
+    return "allreduce";
+  case PartialSumPlan::Kind::ReduceScatter:
+    return "reduce-scatter";
+  case PartialSumPlan::Kind::ReduceToOne:
+    return "reduce-to-one";
+  }
+  return "?";
+}
+
+static PartialSumPlan planPartialSumImpl(RedistributeOp op,
+                                         const CostModel &model,
+                                         bool general) {
+  PartialSumPlan r;
+  DistTensorType src = op.getSource().getType();
+  DistTensorType dst = op.getDest().getType();
+  auto gs = SymbolTable::lookupNearestSymbolFrom<GridOp>(
+      op, src.getLayout().getGrid());
+  auto gd = SymbolTable::lookupNearestSymbolFrom<GridOp>(
+      op, dst.getLayout().getGrid());
+  if (!gs || !gd || gs != gd) {
+    r.error = "partial sums need the source and destination on one grid";
+    return r;
+  }
+  SmallVector<int64_t> mesh(gs.getShape());
+  std::optional<ModeTuples> from = modeTuplesOf(src);
+  if (!from || !blockedIsCyclic(src, mesh)) {
+    r.error = "the partial-sum source must be elemental-cyclic (mode "
+              "tuples) with no fixed grid axes";
+    return r;
+  }
+  r.from = *from;
+  ArrayRef<int64_t> sum = *op.getSum();
+  std::set<int64_t> freed;
+  for (int64_t d = 0; d < int64_t(r.from.size()); ++d) {
+    if (llvm::is_contained(sum, d)) {
+      r.sumMask |= int64_t(1) << d;
+      freed.insert(r.from[d].begin(), r.from[d].end());
+    } else {
+      r.kept.push_back(r.from[d]);
+    }
+  }
+  r.freed.assign(freed.begin(), freed.end());
+  for (int64_t a : r.freed)
+    r.axesMask |= int64_t(1) << a;
+  SmallVector<int64_t> shape(dst.getShape());
+  auto viaKept = [&](std::optional<ModeTuples> to) {
+    r.kind = PartialSumPlan::Kind::AllReduce;
+    r.direct = false;
+    if (to && !general)
+      r.then = planRedistribution(r.kept, *to, mesh, shape, model);
+    return r;
+  };
+  if (general)
+    return viaKept(std::nullopt);
+  // Reduce-to-one: the kept layout, fixed to coordinate 0 on the freed
+  // modes.
+  LayoutAttr layout = dst.getLayout();
+  if (layout.getLevels().size() == 1 &&
+      !layout.getOuter().getFixedAxes().empty()) {
+    LevelLayoutAttr level = layout.getOuter();
+    ModeTuples tuples;
+    for (DimDistAttr d : level.getDims())
+      tuples.emplace_back(d.getAxes().begin(), d.getAxes().end());
+    std::set<int64_t> fixed(level.getFixedAxes().begin(),
+                            level.getFixedAxes().end());
+    bool zero = llvm::all_of(level.getFixedCoords(),
+                             [](int64_t c) { return c == 0; });
+    bool cyclic = llvm::all_of(level.getDims(), [](DimDistAttr d) {
+      return d.getKind() == PartitionKind::none ||
+             d.getKind() == PartitionKind::cyclic;
+    });
+    if (tuples == r.kept && fixed == freed && zero && cyclic) {
+      r.kind = PartialSumPlan::Kind::ReduceToOne;
+      return r;
+    }
+    return viaKept(std::nullopt);
+  }
+  std::optional<ModeTuples> to = modeTuplesOf(dst);
+  if (!to || !blockedIsCyclic(dst, mesh))
+    return viaKept(std::nullopt);
+  if (*to == r.kept) {
+    r.kind = PartialSumPlan::Kind::AllReduce;
+    return r;
+  }
+  // Reduce-scatter: every kept tuple is a prefix of the destination's, and
+  // the appended tails are exactly the freed modes.
+  std::multiset<int64_t> tails;
+  bool prefix = true;
+  for (auto [k, t] : llvm::zip(r.kept, *to)) {
+    if (!isPrefix(k, t)) {
+      prefix = false;
+      break;
+    }
+    tails.insert(t.begin() + k.size(), t.end());
+  }
+  if (prefix && std::set<int64_t>(tails.begin(), tails.end()) == freed &&
+      tails.size() == freed.size()) {
+    r.kind = PartialSumPlan::Kind::ReduceScatter;
+    return r;
+  }
+  return viaKept(to);
+}
+
+PartialSumPlan mlir::dist::planPartialSum(RedistributeOp op,
+                                          const CostModel &model,
+                                          bool general) {
+  PartialSumPlan r = planPartialSumImpl(op, model, general);
+  if (!r.error.empty())
+    return r;
+  // The thesis' costs (gamma = 0): n is the largest output tile.
+  auto grid = SymbolTable::lookupNearestSymbolFrom<GridOp>(
+      op, op.getSource().getType().getLayout().getGrid());
+  SmallVector<int64_t> mesh(grid.getShape());
+  SmallVector<int64_t> shape(op.getDest().getType().getShape());
+  double p = double(prodModes(mesh, r.freed));
+  double lg = std::log2(std::max(p, 1.0)) * model.alpha;
+  switch (r.kind) {
+  case PartialSumPlan::Kind::AllReduce:
+    r.cost = lg + (p - 1) * (nbar(r.kept, mesh, shape) / p) * 2 * model.beta;
+    break;
+  case PartialSumPlan::Kind::ReduceScatter:
+    r.cost = lg + (p - 1) *
+                      nbar(*modeTuplesOf(op.getDest().getType()), mesh,
+                           shape) *
+                      model.beta;
+    break;
+  case PartialSumPlan::Kind::ReduceToOne:
+    r.cost = lg + nbar(r.kept, mesh, shape) * model.beta;
+    break;
+  }
+  if (r.then)
+    r.cost += r.then->cost;
+  return r;
+}

@@ -25,6 +25,52 @@ using namespace mlir;
 using namespace mlir::dist;
 
 namespace {
+void printSteps(llvm::raw_ostream &os,
+                ArrayRef<RedistributionStep> steps) {
+  llvm::interleave(
+      steps, os,
+      [&](const RedistributionStep &s) {
+        os << stringifyStep(s.kind) << " over modes [";
+        llvm::interleaveComma(s.modes, os);
+        os << "] -> " << formatModeTuples(s.after) << " (";
+        os << llvm::format("%.2g", s.cost) << " s)";
+      },
+      ", then ");
+}
+
+/// "plan for sum over dims [2] of [(), (2, 3), (0, 1)] -> [(0, 1), (2, 3)]:
+/// reduce-scatter over modes [0, 1] (...)".
+void reportPartialSum(RedistributeOp op, const CostModel &model) {
+  PartialSumPlan r = planPartialSum(op, model);
+  if (!r.error.empty()) {
+    op.emitRemark() << "plan: cannot lower: " << r.error;
+    return;
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "plan for sum over dims [";
+  llvm::interleaveComma(*op.getSum(), os);
+  os << "] of " << formatModeTuples(r.from) << " -> ";
+  if (std::optional<ModeTuples> to = modeTuplesOf(op.getDest().getType()))
+    os << formatModeTuples(*to);
+  else
+    os << op.getDest().getType().getLayout();
+  os << ": " << stringifyPartialSum(r.kind) << " over modes [";
+  llvm::interleaveComma(r.freed, os);
+  os << "]";
+  if (!r.direct) {
+    os << " -> " << formatModeTuples(r.kept) << ", then ";
+    if (!r.then)
+      os << "general exchange";
+    else if (r.then->steps.empty())
+      os << "nothing to move";
+    else
+      printSteps(os, r.then->steps);
+  }
+  os << "; predicted " << llvm::format("%.2g", r.cost) << " s";
+  op.emitRemark() << text;
+}
+
 struct DistPlanRedistributionPass
     : public dist::impl::DistPlanRedistributionBase<
           DistPlanRedistributionPass> {
@@ -41,6 +87,10 @@ struct DistPlanRedistributionPass
       }
     }
     getOperation().walk([&](RedistributeOp op) {
+      if (op.getSum()) {
+        reportPartialSum(op, model);
+        return;
+      }
       OpRedistributionPlan r = planRedistributeOp(op, model);
       if (!r.applies) {
         op.emitRemark() << "plan: general exchange (" << r.reason << ")";
@@ -55,15 +105,7 @@ struct DistPlanRedistributionPass
       } else if (r.plan->steps.empty()) {
         os << "nothing to move";
       } else {
-        llvm::interleave(
-            r.plan->steps, os,
-            [&](const RedistributionStep &s) {
-              os << stringifyStep(s.kind) << " over modes [";
-              llvm::interleaveComma(s.modes, os);
-              os << "] -> " << formatModeTuples(s.after) << " (";
-              os << llvm::format("%.2g", s.cost) << " s)";
-            },
-            ", then ");
+        printSteps(os, r.plan->steps);
         os << "; predicted " << llvm::format("%.2g", r.plan->cost) << " s";
       }
       op.emitRemark() << text;

@@ -78,6 +78,8 @@ struct FoldIdentityRedistribution : OpRewritePattern<RedistributeOp> {
   LogicalResult matchAndRewrite(RedistributeOp op,
                                 PatternRewriter &rewriter) const override {
     Value src = op.getSource(), dst = op.getDest();
+    if (op.getSum())
+      return rewriter.notifyMatchFailure(op, "sums partial results");
     if (src.getType() != dst.getType())
       return rewriter.notifyMatchFailure(op, "layouts differ");
     auto alloc = dst.getDefiningOp<AllocOp>();
@@ -108,12 +110,16 @@ struct FoldIdentityRedistribution : OpRewritePattern<RedistributeOp> {
 };
 
 /// redistribute %x into %m; ...; redistribute %m into %y, with %m a
-/// dist.alloc used by nothing else -> redistribute %x into %y.
+/// dist.alloc used by nothing else -> redistribute %x into %y (summing as
+/// the first did: a reduce-scatter followed by an allgather becomes one
+/// allreduce at the tensor level).
 struct ComposeRedistributions : OpRewritePattern<RedistributeOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(RedistributeOp second,
                                 PatternRewriter &rewriter) const override {
     Value mid = second.getSource();
+    if (second.getSum())
+      return rewriter.notifyMatchFailure(second, "sums partial results");
     auto alloc = mid.getDefiningOp<AllocOp>();
     if (!alloc)
       return rewriter.notifyMatchFailure(second, "source not allocated here");
@@ -135,7 +141,9 @@ struct ComposeRedistributions : OpRewritePattern<RedistributeOp> {
     if (writtenBetween(first, second, x))
       return rewriter.notifyMatchFailure(second, "source written in between");
     rewriter.setInsertionPoint(second);
-    RedistributeOp::create(rewriter, second.getLoc(), x, second.getDest());
+    // A sum followed by a copy is one sum into the final layout.
+    RedistributeOp::create(rewriter, second.getLoc(), x, second.getDest(),
+                           first.getSumAttr());
     rewriter.eraseOp(second);
     rewriter.eraseOp(first);
     rewriter.eraseOp(alloc);

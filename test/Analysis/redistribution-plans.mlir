@@ -110,3 +110,16 @@ func.func @f(%a: !S, %b: !D) {
   dist.redistribute %a into %b : !S into !D
   return
 }
+
+// -----
+
+dist.grid @p [2, 2, 2, 1]
+!T = !dist.tensor<12x10x16xf64, #dist.layout<@p, "[(),(2,3),(0,1)]">>
+!G = !dist.tensor<12x10xf64, #dist.layout<@p, "[(0,1),(2,3)]">>
+// 7. Fig. 5.3: the partial sums T^{mu iota eps} on [(),(2,3),(0,1)] are
+// reduce-scattered over (0,1) into G[(0,1),(2,3)].
+// CHECK: remark: plan for sum over dims [2] of [(), (2, 3), (0, 1)] -> [(0, 1), (2, 3)]: reduce-scatter over modes [0, 1]; predicted {{.*}} s
+func.func @f(%t: !T, %g: !G) {
+  dist.redistribute %t into %g sum [2] : !T into !G
+  return
+}

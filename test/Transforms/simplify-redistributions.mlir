@@ -109,6 +109,32 @@ func.func @compose_source_written(%a: !A, %c: !C) {
   return
 }
 
+// A sum followed by a copy is one sum (here: reduce-scatter then allgather
+// of the partial sums becomes an allreduce into [(0),(1)]).
+!P = !dist.tensor<8x8x4xf64, #dist.layout<@p, "[(0),(),(1)]">>
+!RS = !dist.tensor<8x8xf64, #dist.layout<@p, "[(0),(1)]">>
+!AR = !dist.tensor<8x8xf64, #dist.layout<@p, "[(0),()]">>
+// CHECK-LABEL: func.func @compose_sum
+// CHECK-SAME: (%[[P:[a-z0-9_]+]]: !dist.tensor{{.*}}, %[[OUT:[a-z0-9_]+]]: !dist.tensor
+// CHECK-NEXT: dist.redistribute %[[P]] into %[[OUT]] sum [2] :
+// CHECK-NEXT: return
+func.func @compose_sum(%p: !P, %out: !AR) {
+  %m = dist.alloc : !RS
+  dist.redistribute %p into %m sum [2] : !P into !RS
+  dist.redistribute %m into %out : !RS into !AR
+  return
+}
+
+// A sum into the same-shaped layout is never folded away.
+// CHECK-LABEL: func.func @sum_kept
+// CHECK: dist.redistribute %{{.*}} into %{{.*}} sum [2]
+func.func @sum_kept(%p: !P, %out: !RS) {
+  %m = dist.alloc : !RS
+  dist.redistribute %p into %m sum [2] : !P into !RS
+  dist.redistribute %m into %out : !RS into !RS
+  return
+}
+
 // -----
 
 dist.grid @g [2, 4]

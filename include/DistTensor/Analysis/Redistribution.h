@@ -99,6 +99,37 @@ OpRedistributionPlan planRedistributeOp(RedistributeOp op,
                                         const CostModel &model,
                                         unsigned maxSteps = 5);
 
+/// How a partial-sum redistribution (`dist.redistribute ... sum [...]`)
+/// runs: the thesis' reduction over the freed mesh modes (the summed
+/// dimensions' tuples), straight into the destination when it has the
+/// matching form, otherwise an allreduce into the kept layout followed by
+/// an ordinary redistribution (planned, or the general exchange).
+struct PartialSumPlan {
+  enum class Kind { AllReduce, ReduceScatter, ReduceToOne };
+  Kind kind = Kind::AllReduce;
+  /// Freed mesh modes (sorted) and the summed dimensions, as bit masks.
+  int64_t axesMask = 0, sumMask = 0;
+  llvm::SmallVector<int64_t> freed;
+  /// Source tuples, and those of the kept dimensions.
+  ModeTuples from, kept;
+  /// Whether the reduction lands in the destination; otherwise it lands in
+  /// a tile of layout `kept`, then `then` runs (the general exchange when
+  /// `then` is empty).
+  bool direct = true;
+  std::optional<RedistributionPlan> then;
+  /// Predicted seconds (the reduction, plus `then`).
+  double cost = 0;
+  /// Why the op cannot be lowered (empty when it can).
+  std::string error;
+};
+
+/// Plans a `dist.redistribute` with `sum`; `general` forces the allreduce +
+/// general exchange form.
+PartialSumPlan planPartialSum(RedistributeOp op, const CostModel &model,
+                              bool general = false);
+/// "allreduce", "reduce-scatter", "reduce-to-one".
+std::string stringifyPartialSum(PartialSumPlan::Kind kind);
+
 /// Reads a cost model written by `benchmarks/calibrate`: lines `alpha X`
 /// and `beta Y` (seconds per message and per element); `#` starts a
 /// comment. Returns an error message, or the empty string on success.

@@ -128,7 +128,9 @@ def DistSimplifyRedistributions
       not written while `%b` is used: the uses of `%b` read `%a`;
     - `redistribute %x into %m` followed by `redistribute %m into %y`, with
       `%m` a `dist.alloc` used by nothing else and `%x` not written in
-      between, becomes `redistribute %x into %y`;
+      between, becomes `redistribute %x into %y` (with the first one's
+      `sum`, if any: a sum followed by a copy is one sum, so a
+      reduce-scatter then allgather of partial sums becomes an allreduce);
     - `dist.reduce_scatter %in into %mid` followed by `dist.allgather %mid
       into %out` over the same grid axes, with `%mid` used by nothing else
       and no op with memory effects in between, becomes `memref.copy %in,

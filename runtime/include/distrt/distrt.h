@@ -457,6 +457,34 @@ void distrt_redist_permute(distrt_grid *g, int64_t axes, const int64_t *sdesc,
 void distrt_redist_alltoall(distrt_grid *g, int64_t axes,
                             const int64_t *sdesc, const void *stile,
                             const int64_t *ddesc, void *dtile, int64_t dtype);
+/* Partial sums (dist.redistribute ... sum [...]): the source is an
+ * elemental-cyclic temporary whose dimensions in the bit mask `sumdims` are
+ * summed; they are distributed over exactly the grid axes `axes` (the
+ * freed modes).  Each process first adds up its own slices, then the group
+ * over `axes` reduces (sum). */
+
+/** Allreduce: the destination is the source's layout without the summed
+ *  dimensions (replicated over the freed axes). */
+void distrt_redist_allreduce(distrt_grid *g, int64_t axes, int64_t sumdims,
+                             const int64_t *sdesc, const void *stile,
+                             const int64_t *ddesc, void *dtile,
+                             int64_t dtype);
+/** Reduce-scatter: the freed axes partition the destination (tails of its
+ *  tuples); one reduce-scatter of padded blocks. */
+void distrt_redist_reduce_scatter(distrt_grid *g, int64_t axes,
+                                  int64_t sumdims, const int64_t *sdesc,
+                                  const void *stile, const int64_t *ddesc,
+                                  void *dtile, int64_t dtype);
+/** Reduce-to-one: the destination is the source's layout without the
+ *  summed dimensions, fixed to coordinate 0 on the freed axes. */
+void distrt_redist_reduce(distrt_grid *g, int64_t axes, int64_t sumdims,
+                          const int64_t *sdesc, const void *stile,
+                          const int64_t *ddesc, void *dtile, int64_t dtype);
+/** On grid rank `root` only: out = `in` (row-major, extents shape) summed
+ *  over the dimensions in `sumdims` (the reference of --check). */
+void distrt_sum_reference(distrt_grid *g, int64_t root, const void *in,
+                          int64_t dtype, int64_t ndims, const int64_t *shape,
+                          int64_t sumdims, void *out);
 /** Collective: the whole tensor, row-major, into `global` on grid rank
  *  `root` (ignored elsewhere). */
 void distrt_layout_gather(distrt_grid *g, const int64_t *desc,
