@@ -21,7 +21,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 namespace mlir {
 namespace dist {
@@ -153,7 +153,8 @@ struct ComposeRedistributions : OpRewritePattern<RedistributeOp> {
 
 /// reduce_scatter %in into %mid; allgather %mid into %out over the same
 /// axes, %mid used by nothing else (but its memref.dealloc) and nothing
-/// with effects in between -> copy %in to %out; allreduce %out.
+/// with effects in between -> copy %in to %out; allreduce %out. Only ops
+/// before the matched allgather are erased (the walk driver's rule).
 struct ReduceScatterAllGatherToAllReduce : OpRewritePattern<AllGatherOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(AllGatherOp ag,
@@ -193,15 +194,18 @@ struct ReduceScatterAllGatherToAllReduce : OpRewritePattern<AllGatherOp> {
     memref::CopyOp::create(rewriter, loc, rs.getInput(), ag.getOutput());
     AllReduceOp::create(rewriter, loc, ag.getGridAttr(), ag.getAxesAttr(),
                         ag.getOutput(), rs.getKindAttr());
+    // The now unused %mid (and its dealloc, which may follow) is left to
+    // the canonicalizer.
     rewriter.eraseOp(ag);
     rewriter.eraseOp(rs);
-    if (auto alloc = mid.getDefiningOp<memref::AllocOp>()) {
-      for (Operation *d : deallocs)
-        rewriter.eraseOp(d);
-      rewriter.eraseOp(alloc);
-    }
     return success();
   }
+};
+
+/// Counts erased ops: every rewrite erases at least one.
+struct ChangeListener : RewriterBase::Listener {
+  unsigned erased = 0;
+  void notifyOperationErased(Operation *) override { ++erased; }
 };
 
 struct DistSimplifyRedistributionsPass
@@ -211,8 +215,16 @@ struct DistSimplifyRedistributionsPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     populateSimplifyRedistributionPatterns(patterns);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      return signalPassFailure();
+    FrozenRewritePatternSet frozen(std::move(patterns));
+    // Only these rewrites: no folding and no dead-code elimination (the
+    // greedy driver would erase ops such as dist.send that only declare
+    // reads). Walk until nothing changes (chains compose one link a walk).
+    for (unsigned round = 0; round < 64; ++round) {
+      ChangeListener listener;
+      walkAndApplyPatterns(getOperation(), frozen, &listener);
+      if (!listener.erased)
+        break;
+    }
   }
 };
 } // namespace

@@ -41,6 +41,12 @@ struct DistToLLVMOptions : public PassPipelineOptions<DistToLLVMOptions> {
       llvm::cl::desc("How dist.redistribute is lowered: 'balanced' (the "
                      "planner's collectives) or 'general' (one exchange)"),
       llvm::cl::init("balanced")};
+  PassOptions::Option<bool> insertRedistributions{
+      *this, "insert-redistributions",
+      llvm::cl::desc("Redistribute tensors that would need the general "
+                     "exchange to the layouts their schedules imply "
+                     "(dist-insert-redistributions)"),
+      llvm::cl::init(false)};
   PassOptions::Option<std::string> costFile{
       *this, "cost-file",
       llvm::cl::desc("Measured alpha/beta for the redistribution planner"),

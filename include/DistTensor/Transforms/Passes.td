@@ -134,13 +134,44 @@ def DistSimplifyRedistributions
     - `dist.reduce_scatter %in into %mid` followed by `dist.allgather %mid
       into %out` over the same grid axes, with `%mid` used by nothing else
       and no op with memory effects in between, becomes `memref.copy %in,
-      %out` and `dist.allreduce %out` (one collective instead of two).
+      %out` and `dist.allreduce %out` (one collective instead of two; the
+      unused `%mid` is left to the canonicalizer).
 
     Writes are found from the ops' declared memory effects; an op that
-    declares none counts as writing every operand. `dist-to-llvm` runs this
-    pass before and after `dist-materialize-spmd`.
+    declares none counts as writing every operand. Only these rewrites are
+    applied (a walk repeated until nothing changes; no folding, no dead-code
+    elimination). `dist-to-llvm` runs this pass before and after
+    `dist-materialize-spmd`.
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
+def DistInsertRedistributions
+    : Pass<"dist-insert-redistributions", "ModuleOp"> {
+  let summary = "Redistribute tensors to the layouts their schedules need";
+  let description = [{
+    For every `dist.compute`, runs the communication analysis; a tensor
+    that would move with the general exchange is given the layout the
+    schedule's `distribute` implies (each dimension indexed by a
+    distributed loop made by `divide` blocked over that loop's grid
+    dimension, the other dimensions whole): a `dist.alloc` and a
+    `dist.redistribute` are inserted before the computation, which then
+    reads the copy; for the output the copy is also redistributed back
+    after it. The insertion is kept only if the analysis of the rewritten
+    computation no longer needs the general exchange for that tensor, and
+    is reported:
+
+    ```
+    remark: inserted a redistribution of 'C' to #dist.layout<@m, [(0)
+            blocked, (1) blocked]>: its schedule needs it there (it moved
+            with the general exchange; now C: local, once (1 step, up to
+            16 elements))
+    ```
+
+    Schedules that distribute otherwise (rotate, collapse, several grid
+    dimensions per variable) are left alone. `dist-to-llvm` runs it with
+    `insert-redistributions=1`.
+  }];
 }
 
 #endif // DIST_TRANSFORMS_PASSES_TD

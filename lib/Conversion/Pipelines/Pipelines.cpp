@@ -23,6 +23,8 @@ void dist::buildDistToLLVMPipeline(OpPassManager &pm,
   spmd.tolerance = options.tolerance;
   spmd.redistribution = options.redistribution;
   spmd.costFile = options.costFile;
+  if (options.insertRedistributions)
+    pm.addPass(createDistInsertRedistributions());
   pm.addPass(createDistSimplifyRedistributions());
   pm.addPass(createDistMaterializeSPMD(spmd));
   pm.addPass(createDistSimplifyRedistributions());
