@@ -17,6 +17,7 @@ dist.grid @p [2, 2, 2]
 !A1_ = !dist.tensor<13x7xf64, #dist.layout<@p, "[(1),()]">>
 !A0_ = !dist.tensor<13x7xf64, #dist.layout<@p, "[(0),()]">>
 !Ablk = !dist.tensor<13x7xf64, #dist.layout<@p, "xy -> xy*">>
+!Aroot = !dist.tensor<13x7xf64, #dist.layout<@p, [(0), (1)] | (2 = 1)>>
 !T0_1_2 = !dist.tensor<5x6x9xf32, #dist.layout<@p, "[(0),(1),(2)]">>
 !T012 = !dist.tensor<5x6x9xf32, #dist.layout<@p, "[(0,1,2),(),()]">>
 !T0_2_1 = !dist.tensor<5x6x9xf32, #dist.layout<@p, "[(0),(2),(1)]">>
@@ -52,6 +53,14 @@ func.func @main() -> i32 {
   dist.redistribute %a into %m : !A02_1 into !A0_12
   %n = dist.alloc : !A1_
   dist.redistribute %m into %n : !A0_12 into !A1_
+  // Non-replicated forms: gather-to-one over {2} onto the processes with
+  // p2 = 1, then a broadcast back over {2} and a scatter to [(0,2),(1)].
+  %r = dist.alloc : !Aroot
+  dist.redistribute %a into %r : !A02_1 into !Aroot
+  %rb = dist.alloc : !A0_1
+  dist.redistribute %r into %rb : !Aroot into !A0_1
+  %rs = dist.alloc : !A02_1
+  dist.redistribute %r into %rs : !Aroot into !A02_1
   // 3-D, f32: all-to-all over {1, 2}, then a permutation over {1, 2}.
   %t = dist.alloc : !T0_1_2
   dist.fill %t seed 3 : !T0_1_2

@@ -65,7 +65,12 @@ double stepCost(RedistributionStep::Kind kind, llvm::ArrayRef<int64_t> modes,
     return m.alpha + n * m.beta;
   case RedistributionStep::Kind::AllGather:
   case RedistributionStep::Kind::AllToAll:
+  case RedistributionStep::Kind::Gather:
     return std::log2(std::max(p, 1.0)) * m.alpha + (p - 1) * (n / p) * m.beta;
+  case RedistributionStep::Kind::Broadcast:
+    return std::log2(std::max(p, 1.0)) * m.alpha + n * m.beta;
+  case RedistributionStep::Kind::Scatter:
+    return std::log2(std::max(p, 1.0)) * m.alpha + (p - 1) * n * m.beta;
   }
   return 0;
 }
@@ -84,7 +89,8 @@ RedistributionStep makeStep(RedistributionStep::Kind kind,
 }
 } // namespace
 
-std::string mlir::dist::formatModeTuples(const ModeTuples &t) {
+std::string mlir::dist::formatModeTuples(const ModeTuples &t,
+                                         const FixedAxes &fixed) {
   std::string s;
   llvm::raw_string_ostream os(s);
   os << "[";
@@ -94,6 +100,13 @@ std::string mlir::dist::formatModeTuples(const ModeTuples &t) {
     os << ")";
   });
   os << "]";
+  if (!fixed.empty()) {
+    os << "|(";
+    llvm::interleaveComma(fixed, os, [&](const std::pair<int64_t, int64_t> &f) {
+      os << f.first << "=" << f.second;
+    });
+    os << ")";
+  }
   return s;
 }
 
@@ -107,6 +120,12 @@ std::string mlir::dist::stringifyStep(RedistributionStep::Kind kind) {
     return "permutation";
   case RedistributionStep::Kind::AllToAll:
     return "all-to-all";
+  case RedistributionStep::Kind::Gather:
+    return "gather-to-one";
+  case RedistributionStep::Kind::Broadcast:
+    return "broadcast";
+  case RedistributionStep::Kind::Scatter:
+    return "scatter";
   }
   return "?";
 }
@@ -302,12 +321,23 @@ mlir::dist::planRedistribution(const ModeTuples &from, const ModeTuples &to,
 }
 
 std::optional<ModeTuples> mlir::dist::modeTuplesOf(DistTensorType type) {
+  FixedAxes fixed;
+  std::optional<ModeTuples> t = modeTuplesOf(type, fixed);
+  if (!t || !fixed.empty())
+    return std::nullopt;
+  return t;
+}
+
+std::optional<ModeTuples> mlir::dist::modeTuplesOf(DistTensorType type,
+                                                   FixedAxes &fixed) {
   LayoutAttr layout = type.getLayout();
   if (layout.getLevels().size() != 1)
     return std::nullopt;
   LevelLayoutAttr level = layout.getOuter();
-  if (!level.getFixedAxes().empty())
-    return std::nullopt;
+  fixed.clear();
+  for (auto [a, c] : llvm::zip(level.getFixedAxes(), level.getFixedCoords()))
+    fixed.emplace_back(a, c);
+  llvm::sort(fixed);
   ModeTuples t;
   for (DimDistAttr d : level.getDims()) {
     Tuple axes(d.getAxes().begin(), d.getAxes().end());
@@ -330,7 +360,8 @@ std::optional<ModeTuples> mlir::dist::modeTuplesOf(DistTensorType type) {
 }
 
 SmallVector<int64_t>
-mlir::dist::modeTupleDescriptor(const ModeTuples &t, ArrayRef<int64_t> shape) {
+mlir::dist::modeTupleDescriptor(const ModeTuples &t, ArrayRef<int64_t> shape,
+                                const FixedAxes &fixed) {
   SmallVector<int64_t> d{int64_t(t.size())};
   for (auto [n, tuple] : llvm::zip(shape, t)) {
     d.push_back(n);
@@ -339,8 +370,73 @@ mlir::dist::modeTupleDescriptor(const ModeTuples &t, ArrayRef<int64_t> shape) {
     d.push_back(tuple.size());
     llvm::append_range(d, tuple);
   }
-  d.push_back(0);
+  d.push_back(fixed.size());
+  for (auto [a, c] : fixed) {
+    d.push_back(a);
+    d.push_back(c);
+  }
   return d;
+}
+
+std::optional<RedistributionStep> mlir::dist::classifyNonReplicated(
+    const ModeTuples &from, const FixedAxes &fromFixed, const ModeTuples &to,
+    const FixedAxes &toFixed, ArrayRef<int64_t> mesh, ArrayRef<int64_t> shape,
+    const CostModel &model) {
+  if (from.size() != to.size())
+    return std::nullopt;
+  std::map<int64_t, int64_t> ff(fromFixed.begin(), fromFixed.end());
+  std::map<int64_t, int64_t> tf(toFixed.begin(), toFixed.end());
+  // `big` fixes everything `small` fixes, at the same coordinates; the
+  // extra axes are the step's.
+  auto extra = [](const std::map<int64_t, int64_t> &big,
+                  const std::map<int64_t, int64_t> &small)
+      -> std::optional<std::set<int64_t>> {
+    std::set<int64_t> e;
+    for (auto [a, c] : small) {
+      auto it = big.find(a);
+      if (it == big.end() || it->second != c)
+        return std::nullopt;
+    }
+    for (auto [a, c] : big)
+      if (!small.count(a))
+        e.insert(a);
+    if (e.empty())
+      return std::nullopt;
+    return e;
+  };
+  // Tails: `longer[m]` extends `shorter[m]`; the union of the extensions
+  // must be exactly `axes`.
+  auto tailsAre = [&](const ModeTuples &shorter, const ModeTuples &longer,
+                      const std::set<int64_t> &axes) {
+    std::multiset<int64_t> tails;
+    for (auto [s, l] : llvm::zip(shorter, longer)) {
+      if (!isPrefix(s, l))
+        return false;
+      tails.insert(l.begin() + s.size(), l.end());
+    }
+    return tails.size() == axes.size() &&
+           std::set<int64_t>(tails.begin(), tails.end()) == axes;
+  };
+  auto step = [&](RedistributionStep::Kind kind, const std::set<int64_t> &m) {
+    RedistributionStep s = makeStep(kind, m, to, mesh, shape, model);
+    s.fixedAfter = toFixed;
+    return s;
+  };
+  if (std::optional<std::set<int64_t>> e = extra(tf, ff)) {
+    // Gather-to-one: tails e dropped, fixed at the root.
+    if (tailsAre(to, from, *e))
+      return step(RedistributionStep::Kind::Gather, *e);
+    return std::nullopt;
+  }
+  if (std::optional<std::set<int64_t>> e = extra(ff, tf)) {
+    // Broadcast: the fixed axes become replication; scatter: they become
+    // tails.
+    if (from == to)
+      return step(RedistributionStep::Kind::Broadcast, *e);
+    if (tailsAre(from, to, *e))
+      return step(RedistributionStep::Kind::Scatter, *e);
+  }
+  return std::nullopt;
 }
 
 /// Whether a blocked dimension of `type` deals one element per process.
@@ -373,8 +469,8 @@ OpRedistributionPlan mlir::dist::planRedistributeOp(RedistributeOp op,
     return r;
   }
   r.mesh.assign(gs.getShape().begin(), gs.getShape().end());
-  std::optional<ModeTuples> from = modeTuplesOf(src);
-  std::optional<ModeTuples> to = modeTuplesOf(dst);
+  std::optional<ModeTuples> from = modeTuplesOf(src, r.fromFixed);
+  std::optional<ModeTuples> to = modeTuplesOf(dst, r.toFixed);
   if (!from || !to || !blockedIsCyclic(src, r.mesh) ||
       !blockedIsCyclic(dst, r.mesh)) {
     r.reason = "the thesis' rules apply to elemental-cyclic layouts on one "
@@ -385,6 +481,23 @@ OpRedistributionPlan mlir::dist::planRedistributeOp(RedistributeOp op,
   r.from = *from;
   r.to = *to;
   SmallVector<int64_t> shape(src.getShape());
+  if (!r.fromFixed.empty() || !r.toFixed.empty()) {
+    // Non-replicated forms: one gather-to-one, broadcast or scatter.
+    if (r.fromFixed == r.toFixed && r.from == r.to) {
+      r.reason = "identical non-replicated layouts (a copy by the general "
+                 "exchange)";
+    } else if (std::optional<RedistributionStep> s = classifyNonReplicated(
+                   r.from, r.fromFixed, r.to, r.toFixed, r.mesh, shape,
+                   model)) {
+      r.plan = RedistributionPlan();
+      r.plan->steps.push_back(*s);
+      r.plan->cost = s->cost;
+    } else {
+      r.reason = "no single gather-to-one, broadcast or scatter between "
+                 "these non-replicated forms";
+    }
+    return r;
+  }
   r.plan = planRedistribution(r.from, r.to, r.mesh, shape, model, maxSteps);
   if (!r.plan)
     r.reason = "no sequence of at most " + std::to_string(maxSteps) +

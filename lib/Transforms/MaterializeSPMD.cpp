@@ -599,7 +599,7 @@ struct DistMaterializeSPMDPass
   void emitPlanSteps(OpBuilder &b, Location loc, Value g, DistTensorType t,
                      std::vector<RedistributionStep> steps,
                      const ModeTuples &from, const ModeTuples &to, Value src,
-                     Value dst, Value dtype) {
+                     Value dst, Value dtype, const FixedAxes &fromFixed = {}) {
     SmallVector<int64_t> shape(t.getShape());
     if (steps.empty()) {
       RedistributionStep copy;
@@ -609,25 +609,45 @@ struct DistMaterializeSPMDPass
     }
     Value cur = src;
     ModeTuples curT = from;
+    FixedAxes curF = fromFixed;
     for (auto [i, step] : llvm::enumerate(steps)) {
       bool last = i + 1 == steps.size();
-      SmallVector<int64_t> desc = modeTupleDescriptor(step.after, shape);
+      SmallVector<int64_t> desc =
+          modeTupleDescriptor(step.after, shape, step.fixedAfter);
       Value next = last ? dst : allocTile(b, loc, g, t, desc);
       int64_t mask = 0;
       for (int64_t m : step.modes)
         mask |= int64_t(1) << m;
-      Value sdesc = constArray(b, loc, modeTupleDescriptor(curT, shape));
+      Value sdesc =
+          constArray(b, loc, modeTupleDescriptor(curT, shape, curF));
       Value ddesc = constArray(b, loc, desc);
       if (step.kind == RedistributionStep::Kind::LocalSlice) {
         call(b, loc, "distrt_redist_slice",
              {g, sdesc, ptrOf(b, loc, cur), ddesc, ptrOf(b, loc, next),
               dtype});
       } else {
-        StringRef fn = step.kind == RedistributionStep::Kind::AllGather
-                           ? "distrt_redist_allgather"
-                       : step.kind == RedistributionStep::Kind::Permutation
-                           ? "distrt_redist_permute"
-                           : "distrt_redist_alltoall";
+        StringRef fn;
+        switch (step.kind) {
+        case RedistributionStep::Kind::AllGather:
+          fn = "distrt_redist_allgather";
+          break;
+        case RedistributionStep::Kind::Permutation:
+          fn = "distrt_redist_permute";
+          break;
+        case RedistributionStep::Kind::AllToAll:
+          fn = "distrt_redist_alltoall";
+          break;
+        case RedistributionStep::Kind::Gather:
+          fn = "distrt_redist_gather";
+          break;
+        case RedistributionStep::Kind::Broadcast:
+          fn = "distrt_redist_bcast";
+          break;
+        case RedistributionStep::Kind::Scatter:
+        case RedistributionStep::Kind::LocalSlice:
+          fn = "distrt_redist_scatter";
+          break;
+        }
         call(b, loc, fn,
              {g, i64(b, loc, mask), sdesc, ptrOf(b, loc, cur), ddesc,
               ptrOf(b, loc, next), dtype});
@@ -636,6 +656,7 @@ struct DistMaterializeSPMDPass
         memref::DeallocOp::create(b, loc, cur);
       cur = next;
       curT = step.after;
+      curF = step.fixedAfter;
     }
   }
 
@@ -669,7 +690,7 @@ struct DistMaterializeSPMDPass
     }
     if (plan) {
       emitPlanSteps(b, loc, gridHandle(b, loc, st.getLayout().getGrid()), st,
-                    plan->steps, r.from, r.to, s, d, dtype);
+                    plan->steps, r.from, r.to, s, d, dtype, r.fromFixed);
     } else {
       call(b, loc, "distrt_redistribute",
            {gridHandle(b, loc, st.getLayout().getGrid()),

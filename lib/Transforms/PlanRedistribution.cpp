@@ -32,7 +32,7 @@ void printSteps(llvm::raw_ostream &os,
       [&](const RedistributionStep &s) {
         os << stringifyStep(s.kind) << " over modes [";
         llvm::interleaveComma(s.modes, os);
-        os << "] -> " << formatModeTuples(s.after) << " (";
+        os << "] -> " << formatModeTuples(s.after, s.fixedAfter) << " (";
         os << llvm::format("%.2g", s.cost) << " s)";
       },
       ", then ");
@@ -98,8 +98,8 @@ struct DistPlanRedistributionPass
       }
       std::string text;
       llvm::raw_string_ostream os(text);
-      os << "plan for " << formatModeTuples(r.from) << " -> "
-         << formatModeTuples(r.to) << ": ";
+      os << "plan for " << formatModeTuples(r.from, r.fromFixed) << " -> "
+         << formatModeTuples(r.to, r.toFixed) << ": ";
       if (!r.plan) {
         os << r.reason << "; general exchange";
       } else if (r.plan->steps.empty()) {

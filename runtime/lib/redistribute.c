@@ -797,3 +797,251 @@ void distrt_sum_reference(distrt_grid *g, int64_t root, const void *in,
     add_elems((char *)out + o * es, (const char *)in + i * es, 1, dtype);
   }
 }
+
+/*===----------------------------------------------------------------------===*
+ * Non-replicated forms [D; E, w] (layouts fixed to coordinates on some grid
+ * axes): gather-to-one, broadcast and scatter over `axes`.  Groups whose
+ * coordinates on the other fixed axes do not match hold nothing on either
+ * side and skip the step.
+ *===----------------------------------------------------------------------===*/
+
+typedef struct {
+  distrt_grid *g;
+  cyc_t S, D;
+  int64_t es, svol, dvol, np, me, root;
+  int64_t sstr[RMAX], dstr[RMAX];
+  int active; /* this group holds data */
+} nr_t;
+
+/* Whether coordinates c match L's fixed coordinates on axes outside
+ * `skip`. */
+static int fixed_match(const cyc_t *L, const int64_t *c, int64_t skip) {
+  for (int64_t i = 0; i < L->nfixed; ++i)
+    if (!(skip >> L->faxis[i] & 1) && c[L->faxis[i]] != L->fcoord[i])
+      return 0;
+  return 1;
+}
+
+/* The fixed axes of L inside `axes` (mask) and the group member they name
+ * (row-major over `axes`), or -1 when L fixes some axis of `axes` not. */
+static int64_t fixed_member(const distrt_grid *g, const cyc_t *L,
+                            int64_t axes, int64_t *mask) {
+  int64_t c[RMAX];
+  memcpy(c, g->coords, sizeof(int64_t) * (size_t)g->ndims);
+  *mask = 0;
+  for (int64_t i = 0; i < L->nfixed; ++i)
+    if (axes >> L->faxis[i] & 1) {
+      *mask |= (int64_t)1 << L->faxis[i];
+      c[L->faxis[i]] = L->fcoord[i];
+    }
+  int64_t r = 0;
+  for (int64_t d = 0; d < g->ndims; ++d)
+    if (axes >> d & 1)
+      r = r * g->dims[d] + c[d];
+  return r;
+}
+
+static void nr_setup(const char *op, distrt_grid *g, int64_t axes,
+                     const int64_t *sdesc, const void *stile,
+                     const int64_t *ddesc, void *dtile, int64_t dtype,
+                     nr_t *x) {
+  distrt_require_init(op);
+  x->g = distrt_grid_check(op, g);
+  distrt_grid_check_mask(op, g, axes);
+  if (axes == 0)
+    distrt_fatal(op, "no grid axes to communicate over");
+  x->es = distrt_dtype_size(op, dtype);
+  parse_cyclic(op, g, sdesc, "source", 1, &x->S);
+  parse_cyclic(op, g, ddesc, "destination", 1, &x->D);
+  if (x->S.ndims != x->D.ndims)
+    distrt_fatal(op, "source has %lld dimensions, destination %lld",
+                 (long long)x->S.ndims, (long long)x->D.ndims);
+  for (int64_t d = 0; d < x->S.ndims; ++d)
+    if (x->S.n[d] != x->D.n[d])
+      distrt_fatal(op,
+                   "dimension %lld has extent %lld in the source and %lld "
+                   "in the destination",
+                   (long long)d, (long long)x->S.n[d], (long long)x->D.n[d]);
+  int64_t ext[RMAX];
+  x->svol = cyc_tile(g, &x->S, g->coords, ext, x->sstr);
+  x->dvol = cyc_tile(g, &x->D, g->coords, ext, x->dstr);
+  if (!fixed_match(&x->S, g->coords, 0))
+    x->svol = 0;
+  if (!fixed_match(&x->D, g->coords, 0))
+    x->dvol = 0;
+  if (x->svol > 0)
+    distrt_check_buf(op, "source tile", stile, x->svol);
+  if (x->dvol > 0)
+    distrt_check_buf(op, "destination tile", dtile, x->dvol);
+  x->np = distrt_grid_mask_size(g, axes);
+  x->me = distrt_grid_mask_rank(g, axes);
+  /* Outside `axes` both layouts must fix the same coordinates. */
+  int64_t ms = 0, md = 0;
+  fixed_member(g, &x->S, axes, &ms);
+  fixed_member(g, &x->D, axes, &md);
+  for (int64_t i = 0; i < x->S.nfixed; ++i) {
+    int64_t a = x->S.faxis[i], found = 0;
+    if (axes >> a & 1)
+      continue;
+    for (int64_t j = 0; j < x->D.nfixed; ++j)
+      found |= x->D.faxis[j] == a && x->D.fcoord[j] == x->S.fcoord[i];
+    if (!found)
+      distrt_fatal(op, "source and destination fix grid axis %lld "
+                       "differently",
+                   (long long)a);
+  }
+  int64_t ns = 0, nd = 0;
+  for (int64_t a = 0; a < g->ndims; ++a) {
+    ns += ms >> a & 1;
+    nd += md >> a & 1;
+  }
+  if (x->S.nfixed - ns != x->D.nfixed - nd)
+    distrt_fatal(op, "source and destination fix different grid axes "
+                     "outside the step's");
+  x->active = fixed_match(&x->S, g->coords, axes);
+}
+
+void distrt_redist_gather(distrt_grid *g, int64_t axes, const int64_t *sdesc,
+                          const void *stile, const int64_t *ddesc,
+                          void *dtile, int64_t dtype) {
+  const char *op = "distrt_redist_gather";
+  nr_t x;
+  nr_setup(op, g, axes, sdesc, stile, ddesc, dtile, dtype, &x);
+  int64_t mask;
+  int64_t root = fixed_member(g, &x.D, axes, &mask);
+  if (mask != axes)
+    distrt_fatal(op, "the destination must be fixed on every axis of the "
+                     "step (the root)");
+  for (int64_t a = 0; a < g->ndims; ++a)
+    if ((axes >> a & 1) && (!x.S.used[a] || x.D.used[a]))
+      distrt_fatal(op, "grid axis %lld must partition the source and not "
+                       "the destination: not a gather over it",
+                   (long long)a);
+  if (!x.active)
+    return;
+  int64_t cap = 0, c[RMAX], ext[RMAX], st[RMAX];
+  for (int64_t j = 0; j < x.np; ++j) {
+    member_coords(g, axes, j, c);
+    int64_t v = cyc_tile(g, &x.S, c, ext, st);
+    if (v > cap)
+      cap = v;
+  }
+  if (cap == 0)
+    return;
+  char *all = x.me == root ? xalloc(op, distrt_mul(op, "gather buffer",
+                                                   x.np * cap, x.es))
+                           : NULL;
+  char *mine = xalloc(op, cap * x.es);
+  if (x.svol > 0)
+    memcpy(mine, stile, (size_t)(x.svol * x.es));
+  distrt_g.be->gather(op, distrt_grid_sub(op, g, axes), mine, all, cap,
+                      dtype, root);
+  if (x.me == root) {
+    int64_t got = 0;
+    for (int64_t j = 0; j < x.np; ++j) {
+      member_coords(g, axes, j, c);
+      int64_t v = cyc_tile(g, &x.S, c, ext, st);
+      box_t b;
+      int64_t n = intersect(g, &x.S, c, &x.D, g->coords, &b);
+      if (n != v)
+        distrt_fatal(op, "group member %lld holds elements outside the "
+                         "root's tile: not a gather",
+                     (long long)j);
+      got += n;
+      unpack_box(x.S.ndims, &b, x.es, all + j * cap * x.es, dtile, x.dstr);
+    }
+    if (got != x.dvol)
+      distrt_fatal(op, "the group holds %lld of the root's %lld elements: "
+                       "not a gather",
+                   (long long)got, (long long)x.dvol);
+  }
+  free(mine);
+  free(all);
+}
+
+void distrt_redist_bcast(distrt_grid *g, int64_t axes, const int64_t *sdesc,
+                         const void *stile, const int64_t *ddesc, void *dtile,
+                         int64_t dtype) {
+  const char *op = "distrt_redist_bcast";
+  nr_t x;
+  nr_setup(op, g, axes, sdesc, stile, ddesc, dtile, dtype, &x);
+  int64_t mask;
+  int64_t root = fixed_member(g, &x.S, axes, &mask);
+  if (mask != axes || !same_tuples(&x.S, &x.D))
+    distrt_fatal(op, "the source must be the destination fixed on every "
+                     "axis of the step: not a broadcast");
+  if (!x.active)
+    return;
+  int64_t c[RMAX], ext[RMAX], st[RMAX];
+  member_coords(g, axes, root, c);
+  int64_t n = cyc_tile(g, &x.S, c, ext, st);
+  if (n != x.dvol)
+    distrt_fatal(op, "root tile of %lld elements for a tile of %lld "
+                     "(internal error)",
+                 (long long)n, (long long)x.dvol);
+  if (n == 0)
+    return;
+  if (x.me == root)
+    memcpy(dtile, stile, (size_t)(n * x.es));
+  distrt_g.be->bcast(op, distrt_grid_sub(op, g, axes), dtile, n, dtype, root);
+}
+
+void distrt_redist_scatter(distrt_grid *g, int64_t axes,
+                           const int64_t *sdesc, const void *stile,
+                           const int64_t *ddesc, void *dtile, int64_t dtype) {
+  const char *op = "distrt_redist_scatter";
+  nr_t x;
+  nr_setup(op, g, axes, sdesc, stile, ddesc, dtile, dtype, &x);
+  int64_t mask;
+  int64_t root = fixed_member(g, &x.S, axes, &mask);
+  if (mask != axes)
+    distrt_fatal(op, "the source must be fixed on every axis of the step "
+                     "(the root)");
+  for (int64_t a = 0; a < g->ndims; ++a)
+    if ((axes >> a & 1) && (x.S.used[a] || !x.D.used[a]))
+      distrt_fatal(op, "grid axis %lld must partition the destination and "
+                       "not the source: not a scatter over it",
+                   (long long)a);
+  if (!x.active)
+    return;
+  int64_t c[RMAX], rc[RMAX];
+  int64_t *cnt = xalloc(op, (int64_t)sizeof(int64_t) * x.np);
+  box_t *bx = xalloc(op, (int64_t)sizeof(box_t) * x.np);
+  memset(cnt, 0, sizeof(int64_t) * (size_t)x.np);
+  int64_t cap = 0, total = 0;
+  member_coords(g, axes, root, rc);
+  for (int64_t j = 0; j < x.np; ++j) {
+    member_coords(g, axes, j, c);
+    cnt[j] = intersect(g, &x.S, rc, &x.D, c, &bx[j]);
+    total += cnt[j];
+    if (cnt[j] > cap)
+      cap = cnt[j];
+  }
+  if (cnt[x.me] != x.dvol)
+    distrt_fatal(op, "the root holds %lld of this process's %lld elements: "
+                     "not a scatter",
+                 (long long)cnt[x.me], (long long)x.dvol);
+  if (cap > 0) {
+    char *sbuf = NULL;
+    if (x.me == root) {
+      if (total != x.svol)
+        distrt_fatal(op, "the group's tiles cover %lld of the root's %lld "
+                         "elements: not a scatter",
+                     (long long)total, (long long)x.svol);
+      sbuf = xalloc(op, distrt_mul(op, "scatter buffer", x.np * cap, x.es));
+      int64_t sst[RMAX], ext[RMAX];
+      cyc_tile(g, &x.S, rc, ext, sst);
+      for (int64_t j = 0; j < x.np; ++j)
+        pack_box(x.S.ndims, &bx[j], x.es, stile, sst,
+                 sbuf + j * cap * x.es);
+    }
+    char *rbuf = xalloc(op, cap * x.es);
+    distrt_g.be->scatter(op, distrt_grid_sub(op, g, axes), sbuf, rbuf, cap,
+                         dtype, root);
+    unpack_box(x.S.ndims, &bx[x.me], x.es, rbuf, dtile, x.dstr);
+    free(rbuf);
+    free(sbuf);
+  }
+  free(bx);
+  free(cnt);
+}

@@ -123,3 +123,25 @@ func.func @f(%t: !T, %g: !G) {
   dist.redistribute %t into %g sum [2] : !T into !G
   return
 }
+
+// -----
+
+// Non-replicated forms [D; E, w] (fixed grid axes): gather-to-one,
+// broadcast, scatter; a pair that needs more than one step uses the general
+// exchange.
+dist.grid @p [2, 2, 2]
+!S = !dist.tensor<9x7xf64, #dist.layout<@p, "[(0,1),(2)]">>
+!G = !dist.tensor<9x7xf64, #dist.layout<@p, [(0), (2)] | (1 = 1)>>
+!B = !dist.tensor<9x7xf64, #dist.layout<@p, "[(0),(2)]">>
+!R = !dist.tensor<9x7xf64, #dist.layout<@p, "[(0),()]|(2)">>
+// CHECK: remark: plan for [(0, 1), (2)] -> [(0), (2)]|(1=1): gather-to-one over modes [1] -> [(0), (2)]|(1=1)
+// CHECK: remark: plan for [(0), (2)]|(1=1) -> [(0), (2)]: broadcast over modes [1] -> [(0), (2)]
+// CHECK: remark: plan for [(0), (2)]|(1=1) -> [(0, 1), (2)]: scatter over modes [1] -> [(0, 1), (2)]
+// CHECK: remark: plan for [(0, 1), (2)] -> [(0), ()]|(2=0): no single gather-to-one, broadcast or scatter between these non-replicated forms; general exchange
+func.func @f(%s: !S, %g: !G, %b: !B, %r: !R, %s2: !S) {
+  dist.redistribute %s into %g : !S into !G
+  dist.redistribute %g into %b : !G into !B
+  dist.redistribute %g into %s2 : !G into !S
+  dist.redistribute %s into %r : !S into !R
+  return
+}

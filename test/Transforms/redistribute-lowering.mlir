@@ -183,3 +183,23 @@ func.func @blocked_unit(%a: !S, %b: !D) {
   dist.redistribute %a into %b : !S into !D
   return
 }
+
+// -----
+
+dist.grid @p [2, 2, 2]
+!S = !dist.tensor<9x7xf64, #dist.layout<@p, "[(0,1),(2)]">>
+!G = !dist.tensor<9x7xf64, #dist.layout<@p, [(0), (2)] | (1 = 1)>>
+!B = !dist.tensor<9x7xf64, #dist.layout<@p, "[(0),(2)]">>
+// Non-replicated forms: gather-to-one, broadcast, scatter over mode 1
+// (mask 2); the descriptors carry the fixed axis (1, coordinate 1).
+// CHECK-LABEL: func.func @nonreplicated
+// CHECK: call @distrt_redist_gather(%{{.*}}, %c2_i64{{.*}},
+// CHECK: call @distrt_redist_bcast(%{{.*}}, %c2_i64{{.*}},
+// CHECK: call @distrt_redist_scatter(%{{.*}}, %c2_i64{{.*}},
+// CHECK-NOT: call @distrt_redistribute
+func.func @nonreplicated(%s: !S, %g: !G, %b: !B, %s2: !S) {
+  dist.redistribute %s into %g : !S into !G
+  dist.redistribute %g into %b : !G into !B
+  dist.redistribute %g into %s2 : !G into !S
+  return
+}

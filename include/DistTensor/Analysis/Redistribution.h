@@ -29,13 +29,26 @@ namespace dist {
 using ModeTuples = std::vector<std::vector<int64_t>>;
 
 /// One step of a plan.
+/// Grid axes fixed to a coordinate (the thesis' non-replicated form
+/// [D; E, w]): (axis, coordinate), sorted by axis.
+using FixedAxes = std::vector<std::pair<int64_t, int64_t>>;
+
 struct RedistributionStep {
-  enum class Kind { LocalSlice, AllGather, Permutation, AllToAll };
+  enum class Kind {
+    LocalSlice,
+    AllGather,
+    Permutation,
+    AllToAll,
+    Gather,
+    Broadcast,
+    Scatter
+  };
   Kind kind;
   /// Mesh modes the collective runs over.
   llvm::SmallVector<int64_t> modes;
-  /// The layout after the step.
+  /// The layout after the step (and its fixed axes).
   ModeTuples after;
+  FixedAxes fixedAfter;
   /// Predicted seconds.
   double cost = 0;
 };
@@ -66,9 +79,18 @@ planRedistribution(const ModeTuples &from, const ModeTuples &to,
                    llvm::ArrayRef<int64_t> mesh, llvm::ArrayRef<int64_t> shape,
                    const CostModel &model, unsigned maxSteps = 5);
 
-/// "[(0, 2), (1)]".
-std::string formatModeTuples(const ModeTuples &t);
-/// "allgather", "permutation", "all-to-all", "local slice".
+/// The single gather-to-one, broadcast or scatter that takes `from` (fixed
+/// on `fromFixed`) to `to` (fixed on `toFixed`), if one applies.
+std::optional<RedistributionStep>
+classifyNonReplicated(const ModeTuples &from, const FixedAxes &fromFixed,
+                      const ModeTuples &to, const FixedAxes &toFixed,
+                      llvm::ArrayRef<int64_t> mesh,
+                      llvm::ArrayRef<int64_t> shape, const CostModel &model);
+
+/// "[(0, 2), (1)]", with "|(2=0)" for fixed axes.
+std::string formatModeTuples(const ModeTuples &t, const FixedAxes &fixed = {});
+/// "allgather", "permutation", "all-to-all", "local slice", "gather-to-one",
+/// "broadcast", "scatter".
 std::string stringifyStep(RedistributionStep::Kind kind);
 
 /// The mode tuples of a one-level layout whose partitioned dimensions are
@@ -76,11 +98,14 @@ std::string stringifyStep(RedistributionStep::Kind kind);
 /// at most one element per process) and which fixes no grid axes; nothing
 /// otherwise.
 std::optional<ModeTuples> modeTuplesOf(DistTensorType type);
+/// The same, accepting fixed grid axes (returned in `fixed`).
+std::optional<ModeTuples> modeTuplesOf(DistTensorType type, FixedAxes &fixed);
 
-/// The runtime layout descriptor of mode tuples (kinds 0 and 2, no fixed
-/// axes) for a tensor of extents `shape`.
+/// The runtime layout descriptor of mode tuples (kinds 0 and 2, fixed axes
+/// `fixed`) for a tensor of extents `shape`.
 llvm::SmallVector<int64_t> modeTupleDescriptor(const ModeTuples &t,
-                                               llvm::ArrayRef<int64_t> shape);
+                                               llvm::ArrayRef<int64_t> shape,
+                                               const FixedAxes &fixed = {});
 
 /// What the planner decides for one dist.redistribute.
 struct OpRedistributionPlan {
@@ -90,6 +115,7 @@ struct OpRedistributionPlan {
   /// Whether both layouts are mode tuples on one mesh (the rules apply).
   bool applies = false;
   ModeTuples from, to;
+  FixedAxes fromFixed, toFixed;
   llvm::SmallVector<int64_t> mesh;
   std::string reason;
 };

@@ -27,8 +27,11 @@ def DistMaterializeSPMD : Pass<"dist-materialize-spmd", "ModuleOp"> {
     - `dist.redistribute` follows the plan of `dist-plan-redistribution`
       when both layouts are elemental-cyclic on one grid: one runtime call
       per step (`distrt_redist_slice`, `distrt_redist_allgather`,
-      `distrt_redist_permute`, `distrt_redist_alltoall`, each a collective
-      over the step's grid axes) through intermediate tiles; other pairs,
+      `distrt_redist_permute`, `distrt_redist_alltoall`, and for layouts
+      fixed to a face `distrt_redist_gather` / `_bcast` / `_scatter`, each
+      a collective over the step's grid axes) through intermediate tiles;
+      `sum [...]` redistributions become `distrt_redist_reduce_scatter` /
+      `_allreduce` / `_reduce` over the freed grid axes; other pairs,
       and every pair with `redistribution=general`, become the general
       exchange `distrt_redistribute`. With `check`, each redistribution is
       compared with its gathered source.

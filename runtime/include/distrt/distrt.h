@@ -457,6 +457,26 @@ void distrt_redist_permute(distrt_grid *g, int64_t axes, const int64_t *sdesc,
 void distrt_redist_alltoall(distrt_grid *g, int64_t axes,
                             const int64_t *sdesc, const void *stile,
                             const int64_t *ddesc, void *dtile, int64_t dtype);
+/* Non-replicated forms (layouts fixed to coordinates on grid axes, the
+ * thesis' [D; E, w]): elemental-cyclic layouts whose fixed axes include the
+ * step's `axes` on one side.  Groups whose other fixed coordinates do not
+ * match hold nothing and skip the step. */
+
+/** Gather-to-one over `axes`: the destination drops the source's tails on
+ *  `axes` and is fixed on them (the root). */
+void distrt_redist_gather(distrt_grid *g, int64_t axes, const int64_t *sdesc,
+                          const void *stile, const int64_t *ddesc,
+                          void *dtile, int64_t dtype);
+/** Broadcast over `axes`: the source is the destination fixed on `axes`. */
+void distrt_redist_bcast(distrt_grid *g, int64_t axes, const int64_t *sdesc,
+                         const void *stile, const int64_t *ddesc, void *dtile,
+                         int64_t dtype);
+/** Scatter over `axes`: the source is fixed on `axes` (the root), the
+ *  destination partitions over them (tails of its tuples). */
+void distrt_redist_scatter(distrt_grid *g, int64_t axes,
+                           const int64_t *sdesc, const void *stile,
+                           const int64_t *ddesc, void *dtile, int64_t dtype);
+
 /* Partial sums (dist.redistribute ... sum [...]): the source is an
  * elemental-cyclic temporary whose dimensions in the bit mask `sumdims` are
  * summed; they are distributed over exactly the grid axes `axes` (the

@@ -26,6 +26,7 @@ extern "C" {
 
 #include <cstdio>
 #include <cstdlib>
+#include <set>
 #include <vector>
 
 using namespace mlir::dist;
@@ -56,10 +57,14 @@ ModeTuples randomTuples(int64_t ndims, int64_t gdims) {
 int64_t checkTile(const ModeTuples &t, const std::vector<int64_t> &grid,
                   const std::vector<int64_t> &coords,
                   const std::vector<int64_t> &shape, const void *tile,
-                  int64_t dtype, int64_t seed, int64_t gotSize) {
+                  int64_t dtype, int64_t seed, int64_t gotSize,
+                  const FixedAxes &fixed = {}) {
   size_t nd = shape.size();
   std::vector<int64_t> Q(nd, 1), q(nd, 0), ext(nd);
   int64_t total = 1;
+  for (auto [a, c] : fixed)
+    if (coords[a] != c)
+      return gotSize == 0 ? 0 : 1; // holds nothing
   for (size_t d = 0; d < nd; ++d) {
     // First-listed mode fastest (the thesis' multi2linear).
     int64_t mult = 1;
@@ -92,6 +97,34 @@ int64_t checkTile(const ModeTuples &t, const std::vector<int64_t> &grid,
       ++bad;
   }
   return bad;
+}
+/// One step, as dist-materialize-spmd emits it.
+void runStep(distrt_grid *g, RedistributionStep::Kind kind, int64_t mask,
+             const int64_t *a, const void *cur, const int64_t *b, void *next,
+             int64_t dtype) {
+  switch (kind) {
+  case RedistributionStep::Kind::LocalSlice:
+    distrt_redist_slice(g, a, cur, b, next, dtype);
+    break;
+  case RedistributionStep::Kind::AllGather:
+    distrt_redist_allgather(g, mask, a, cur, b, next, dtype);
+    break;
+  case RedistributionStep::Kind::Permutation:
+    distrt_redist_permute(g, mask, a, cur, b, next, dtype);
+    break;
+  case RedistributionStep::Kind::AllToAll:
+    distrt_redist_alltoall(g, mask, a, cur, b, next, dtype);
+    break;
+  case RedistributionStep::Kind::Gather:
+    distrt_redist_gather(g, mask, a, cur, b, next, dtype);
+    break;
+  case RedistributionStep::Kind::Broadcast:
+    distrt_redist_bcast(g, mask, a, cur, b, next, dtype);
+    break;
+  case RedistributionStep::Kind::Scatter:
+    distrt_redist_scatter(g, mask, a, cur, b, next, dtype);
+    break;
+  }
 }
 } // namespace
 
@@ -175,22 +208,7 @@ int main(int argc, char **argv) {
         int64_t mask = 0;
         for (int64_t m : step.modes)
           mask |= int64_t(1) << m;
-        switch (step.kind) {
-        case RedistributionStep::Kind::LocalSlice:
-          distrt_redist_slice(g, a.data(), cur, b.data(), next, dtype);
-          break;
-        case RedistributionStep::Kind::AllGather:
-          distrt_redist_allgather(g, mask, a.data(), cur, b.data(), next,
-                                  dtype);
-          break;
-        case RedistributionStep::Kind::Permutation:
-          distrt_redist_permute(g, mask, a.data(), cur, b.data(), next, dtype);
-          break;
-        case RedistributionStep::Kind::AllToAll:
-          distrt_redist_alltoall(g, mask, a.data(), cur, b.data(), next,
-                                 dtype);
-          break;
-        }
+        runStep(g, step.kind, mask, a.data(), cur, b.data(), next, dtype);
         ++kinds[int(step.kind)];
         int64_t bad =
             checkTile(step.after, grid, coords, shape, next, dtype, seed,
@@ -226,5 +244,125 @@ int main(int argc, char **argv) {
              (long long)cases, (long long)P, (long long)planned,
              (long long)multi, (long long)fallback, (long long)kinds[0],
              (long long)kinds[1], (long long)kinds[2], (long long)kinds[3]);
+
+  // Non-replicated forms [D; E, w]: pairs built to be one gather-to-one,
+  // broadcast or scatter (random tails, random other fixed axes E at
+  // random coordinates); the planner must recognise the step, and both
+  // paths are checked.
+  int64_t nrKinds[3] = {0, 0, 0}, nrCases = cases / 2;
+  for (int64_t k = 0; k < nrCases; ++k) {
+    rngState = 0x2545f4914f6cdd1dULL * uint64_t(k + 1) + uint64_t(P) * 104729;
+    int64_t gdims = 1 + rnd(3), rest = P;
+    std::vector<int64_t> grid(gdims);
+    for (int64_t a = 0; a < gdims - 1; ++a) {
+      int64_t f = 1;
+      for (int64_t t = 2; t <= rest; ++t)
+        if (rest % t == 0 && rnd(2)) {
+          f = t;
+          break;
+        }
+      grid[a] = f;
+      rest /= f;
+    }
+    grid[gdims - 1] = rest;
+    int64_t ndims = 1 + rnd(3);
+    std::vector<int64_t> shape(ndims);
+    for (int64_t d = 0; d < ndims; ++d)
+      shape[d] = 1 + rnd(13);
+    // Long tuples, then tails cut off (the step's axes S) and other unused
+    // axes fixed (E).
+    ModeTuples longT = randomTuples(ndims, gdims), shortT = longT;
+    std::set<int64_t> S;
+    for (auto &t : shortT) {
+      size_t cut = rnd(t.size() + 1);
+      S.insert(t.end() - cut, t.end());
+      t.resize(t.size() - cut);
+    }
+    std::set<int64_t> usedLong;
+    for (auto &t : longT)
+      usedLong.insert(t.begin(), t.end());
+    FixedAxes E;
+    for (int64_t a = 0; a < gdims; ++a)
+      if (!usedLong.count(a) && rnd(2))
+        E.emplace_back(a, rnd(grid[a]));
+    int kind = int(rnd(3)); // 0 gather, 1 broadcast, 2 scatter
+    if (S.empty() && kind != 1)
+      kind = 1;
+    if (kind == 1) {
+      // Broadcast: fix some axes that the layout does not use.
+      S.clear();
+      for (int64_t a = 0; a < gdims; ++a)
+        if (!usedLong.count(a) &&
+            llvm::none_of(E, [&](auto &f) { return f.first == a; }))
+          S.insert(a);
+      if (S.empty())
+        continue;
+    }
+    FixedAxes ES = E;
+    for (int64_t a : S)
+      ES.emplace_back(a, rnd(grid[a]));
+    llvm::sort(ES);
+    ModeTuples from, to;
+    FixedAxes fromF, toF;
+    RedistributionStep::Kind want;
+    if (kind == 0) {
+      from = longT, fromF = E, to = shortT, toF = ES;
+      want = RedistributionStep::Kind::Gather;
+    } else if (kind == 1) {
+      from = longT, fromF = ES, to = longT, toF = E;
+      want = RedistributionStep::Kind::Broadcast;
+    } else {
+      from = shortT, fromF = ES, to = longT, toF = E;
+      want = RedistributionStep::Kind::Scatter;
+    }
+    distrt_grid *g = distrt_grid_create(gdims, grid.data());
+    std::vector<int64_t> coords(gdims);
+    for (int64_t a = 0; a < gdims; ++a)
+      coords[a] = distrt_grid_coord(g, a);
+    int64_t dtype = k % 2 ? DISTRT_F64 : DISTRT_F32;
+    int64_t es = tu_esize(dtype), seed = 900 + k;
+    llvm::SmallVector<int64_t> sdesc = modeTupleDescriptor(from, shape, fromF);
+    llvm::SmallVector<int64_t> ddesc = modeTupleDescriptor(to, shape, toF);
+    auto alloc = [&](const llvm::SmallVector<int64_t> &desc) {
+      return std::calloc(size_t(distrt_layout_tile_capacity(g, desc.data())),
+                         size_t(es));
+    };
+    std::string what = "non-replicated case " + std::to_string(k) + " " +
+                       formatModeTuples(from, fromF) + " -> " +
+                       formatModeTuples(to, toF);
+    void *stile = alloc(sdesc);
+    distrt_layout_fill(g, sdesc.data(), stile, dtype, seed);
+    std::optional<RedistributionStep> step = classifyNonReplicated(
+        from, fromF, to, toF, grid, shape, CostModel());
+    if (EXPECT(step && step->kind == want, "%s: the planner finds no %s",
+               what.c_str(),
+               stringifyStep(want).c_str())) {
+      ++nrKinds[kind];
+      int64_t mask = 0;
+      for (int64_t m : step->modes)
+        mask |= int64_t(1) << m;
+      void *dtile = alloc(ddesc);
+      runStep(g, step->kind, mask, sdesc.data(), stile, ddesc.data(), dtile,
+              dtype);
+      int64_t bad = checkTile(to, grid, coords, shape, dtile, dtype, seed,
+                              distrt_layout_tile_size(g, ddesc.data()), toF);
+      EXPECT(bad == 0, "%s: %lld wrong elements after the %s", what.c_str(),
+             (long long)bad, stringifyStep(want).c_str());
+      std::free(dtile);
+    }
+    void *gtile = alloc(ddesc);
+    distrt_redistribute(g, sdesc.data(), stile, g, ddesc.data(), gtile, dtype);
+    int64_t bad = checkTile(to, grid, coords, shape, gtile, dtype, seed,
+                            distrt_layout_tile_size(g, ddesc.data()), toF);
+    EXPECT(bad == 0, "%s: %lld wrong elements after the general exchange",
+           what.c_str(), (long long)bad);
+    std::free(gtile);
+    std::free(stile);
+    distrt_grid_free(g);
+  }
+  tu_section("non-replicated forms on %lld ranks: gather-to-one %lld, "
+             "broadcast %lld, scatter %lld",
+             (long long)P, (long long)nrKinds[0], (long long)nrKinds[1],
+             (long long)nrKinds[2]);
   return tu_finish();
 }
