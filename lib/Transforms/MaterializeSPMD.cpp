@@ -621,36 +621,36 @@ struct DistMaterializeSPMDPass
       Value sdesc =
           constArray(b, loc, modeTupleDescriptor(curT, shape, curF));
       Value ddesc = constArray(b, loc, desc);
-      if (step.kind == RedistributionStep::Kind::LocalSlice) {
+      Value axes = step.kind == RedistributionStep::Kind::LocalSlice
+                       ? Value()
+                       : i64(b, loc, mask);
+      Value scur = ptrOf(b, loc, cur), snext = ptrOf(b, loc, next);
+      auto withAxes = [&](StringRef fn) {
+        call(b, loc, fn, {g, axes, sdesc, scur, ddesc, snext, dtype});
+      };
+      switch (step.kind) {
+      case RedistributionStep::Kind::LocalSlice:
         call(b, loc, "distrt_redist_slice",
-             {g, sdesc, ptrOf(b, loc, cur), ddesc, ptrOf(b, loc, next),
-              dtype});
-      } else {
-        StringRef fn;
-        switch (step.kind) {
-        case RedistributionStep::Kind::AllGather:
-          fn = "distrt_redist_allgather";
-          break;
-        case RedistributionStep::Kind::Permutation:
-          fn = "distrt_redist_permute";
-          break;
-        case RedistributionStep::Kind::AllToAll:
-          fn = "distrt_redist_alltoall";
-          break;
-        case RedistributionStep::Kind::Gather:
-          fn = "distrt_redist_gather";
-          break;
-        case RedistributionStep::Kind::Broadcast:
-          fn = "distrt_redist_bcast";
-          break;
-        case RedistributionStep::Kind::Scatter:
-        case RedistributionStep::Kind::LocalSlice:
-          fn = "distrt_redist_scatter";
-          break;
-        }
-        call(b, loc, fn,
-             {g, i64(b, loc, mask), sdesc, ptrOf(b, loc, cur), ddesc,
-              ptrOf(b, loc, next), dtype});
+             {g, sdesc, scur, ddesc, snext, dtype});
+        break;
+      case RedistributionStep::Kind::AllGather:
+        withAxes("distrt_redist_allgather");
+        break;
+      case RedistributionStep::Kind::Permutation:
+        withAxes("distrt_redist_permute");
+        break;
+      case RedistributionStep::Kind::AllToAll:
+        withAxes("distrt_redist_alltoall");
+        break;
+      case RedistributionStep::Kind::Gather:
+        withAxes("distrt_redist_gather");
+        break;
+      case RedistributionStep::Kind::Broadcast:
+        withAxes("distrt_redist_bcast");
+        break;
+      case RedistributionStep::Kind::Scatter:
+        withAxes("distrt_redist_scatter");
+        break;
       }
       if (cur != src)
         memref::DeallocOp::create(b, loc, cur);
