@@ -6,7 +6,10 @@
 
 #include "DistTensor/Analysis/Redistribution.h"
 
+#include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -62,7 +65,12 @@ double stepCost(RedistributionStep::Kind kind, llvm::ArrayRef<int64_t> modes,
     return m.alpha + n * m.beta;
   case RedistributionStep::Kind::AllGather:
   case RedistributionStep::Kind::AllToAll:
+  case RedistributionStep::Kind::Gather:
     return std::log2(std::max(p, 1.0)) * m.alpha + (p - 1) * (n / p) * m.beta;
+  case RedistributionStep::Kind::Broadcast:
+    return std::log2(std::max(p, 1.0)) * m.alpha + n * m.beta;
+  case RedistributionStep::Kind::Scatter:
+    return std::log2(std::max(p, 1.0)) * m.alpha + (p - 1) * n * m.beta;
   }
   return 0;
 }
@@ -81,7 +89,8 @@ RedistributionStep makeStep(RedistributionStep::Kind kind,
 }
 } // namespace
 
-std::string mlir::dist::formatModeTuples(const ModeTuples &t) {
+std::string mlir::dist::formatModeTuples(const ModeTuples &t,
+                                         const FixedAxes &fixed) {
   std::string s;
   llvm::raw_string_ostream os(s);
   os << "[";
@@ -91,6 +100,13 @@ std::string mlir::dist::formatModeTuples(const ModeTuples &t) {
     os << ")";
   });
   os << "]";
+  if (!fixed.empty()) {
+    os << "|(";
+    llvm::interleaveComma(fixed, os, [&](const std::pair<int64_t, int64_t> &f) {
+      os << f.first << "=" << f.second;
+    });
+    os << ")";
+  }
   return s;
 }
 
@@ -104,6 +120,12 @@ std::string mlir::dist::stringifyStep(RedistributionStep::Kind kind) {
     return "permutation";
   case RedistributionStep::Kind::AllToAll:
     return "all-to-all";
+  case RedistributionStep::Kind::Gather:
+    return "gather-to-one";
+  case RedistributionStep::Kind::Broadcast:
+    return "broadcast";
+  case RedistributionStep::Kind::Scatter:
+    return "scatter";
   }
   return "?";
 }
@@ -296,4 +318,366 @@ mlir::dist::planRedistribution(const ModeTuples &from, const ModeTuples &to,
     }
   }
   return std::nullopt;
+}
+
+std::optional<ModeTuples> mlir::dist::modeTuplesOf(DistTensorType type) {
+  FixedAxes fixed;
+  std::optional<ModeTuples> t = modeTuplesOf(type, fixed);
+  if (!t || !fixed.empty())
+    return std::nullopt;
+  return t;
+}
+
+std::optional<ModeTuples> mlir::dist::modeTuplesOf(DistTensorType type,
+                                                   FixedAxes &fixed) {
+  LayoutAttr layout = type.getLayout();
+  if (layout.getLevels().size() != 1)
+    return std::nullopt;
+  LevelLayoutAttr level = layout.getOuter();
+  fixed.clear();
+  for (auto [a, c] : llvm::zip(level.getFixedAxes(), level.getFixedCoords()))
+    fixed.emplace_back(a, c);
+  llvm::sort(fixed);
+  ModeTuples t;
+  for (DimDistAttr d : level.getDims()) {
+    // Skewed owners are not the thesis' notation: the general exchange.
+    if (!d.getSkew().empty())
+      return std::nullopt;
+    Tuple axes(d.getAxes().begin(), d.getAxes().end());
+    switch (d.getKind()) {
+    case PartitionKind::none:
+    case PartitionKind::cyclic:
+      break;
+    case PartitionKind::block_cyclic:
+      if (d.getBlock() != 1)
+        return std::nullopt;
+      break;
+    case PartitionKind::blocked:
+      // Blocked is elemental-cyclic only when every block has one element;
+      // that depends on the grid, so planRedistributeOp decides.
+      break;
+    }
+    t.push_back(std::move(axes));
+  }
+  return t;
+}
+
+SmallVector<int64_t>
+mlir::dist::modeTupleDescriptor(const ModeTuples &t, ArrayRef<int64_t> shape,
+                                const FixedAxes &fixed) {
+  SmallVector<int64_t> d{int64_t(t.size())};
+  for (auto [n, tuple] : llvm::zip(shape, t)) {
+    d.push_back(n);
+    d.push_back(tuple.empty() ? 0 : 2);
+    d.push_back(tuple.empty() ? n : 1);
+    d.push_back(tuple.size());
+    llvm::append_range(d, tuple);
+  }
+  d.push_back(fixed.size());
+  for (auto [a, c] : fixed) {
+    d.push_back(a);
+    d.push_back(c);
+  }
+  return d;
+}
+
+std::optional<RedistributionStep> mlir::dist::classifyNonReplicated(
+    const ModeTuples &from, const FixedAxes &fromFixed, const ModeTuples &to,
+    const FixedAxes &toFixed, ArrayRef<int64_t> mesh, ArrayRef<int64_t> shape,
+    const CostModel &model) {
+  if (from.size() != to.size())
+    return std::nullopt;
+  std::map<int64_t, int64_t> ff(fromFixed.begin(), fromFixed.end());
+  std::map<int64_t, int64_t> tf(toFixed.begin(), toFixed.end());
+  // `big` fixes everything `small` fixes, at the same coordinates; the
+  // extra axes are the step's.
+  auto extra = [](const std::map<int64_t, int64_t> &big,
+                  const std::map<int64_t, int64_t> &small)
+      -> std::optional<std::set<int64_t>> {
+    std::set<int64_t> e;
+    for (auto [a, c] : small) {
+      auto it = big.find(a);
+      if (it == big.end() || it->second != c)
+        return std::nullopt;
+    }
+    for (auto [a, c] : big)
+      if (!small.count(a))
+        e.insert(a);
+    if (e.empty())
+      return std::nullopt;
+    return e;
+  };
+  // Tails: `longer[m]` extends `shorter[m]`; the union of the extensions
+  // must be exactly `axes`.
+  auto tailsAre = [&](const ModeTuples &shorter, const ModeTuples &longer,
+                      const std::set<int64_t> &axes) {
+    std::multiset<int64_t> tails;
+    for (auto [s, l] : llvm::zip(shorter, longer)) {
+      if (!isPrefix(s, l))
+        return false;
+      tails.insert(l.begin() + s.size(), l.end());
+    }
+    return tails.size() == axes.size() &&
+           std::set<int64_t>(tails.begin(), tails.end()) == axes;
+  };
+  auto step = [&](RedistributionStep::Kind kind, const std::set<int64_t> &m) {
+    RedistributionStep s = makeStep(kind, m, to, mesh, shape, model);
+    s.fixedAfter = toFixed;
+    return s;
+  };
+  if (std::optional<std::set<int64_t>> e = extra(tf, ff)) {
+    // Gather-to-one: tails e dropped, fixed at the root.
+    if (tailsAre(to, from, *e))
+      return step(RedistributionStep::Kind::Gather, *e);
+    return std::nullopt;
+  }
+  if (std::optional<std::set<int64_t>> e = extra(ff, tf)) {
+    // Broadcast: the fixed axes become replication; scatter: they become
+    // tails.
+    if (from == to)
+      return step(RedistributionStep::Kind::Broadcast, *e);
+    if (tailsAre(from, to, *e))
+      return step(RedistributionStep::Kind::Scatter, *e);
+  }
+  return std::nullopt;
+}
+
+/// Whether a blocked dimension of `type` deals one element per process.
+static bool blockedIsCyclic(DistTensorType type, ArrayRef<int64_t> mesh) {
+  LevelLayoutAttr level = type.getLayout().getOuter();
+  for (auto [n, d] : llvm::zip(type.getShape(), level.getDims())) {
+    if (d.getKind() != PartitionKind::blocked)
+      continue;
+    int64_t q = 1;
+    for (int64_t a : d.getAxes())
+      q *= mesh[a];
+    if ((n + q - 1) / q != 1)
+      return false;
+  }
+  return true;
+}
+
+OpRedistributionPlan mlir::dist::planRedistributeOp(RedistributeOp op,
+                                                    const CostModel &model,
+                                                    unsigned maxSteps) {
+  OpRedistributionPlan r;
+  DistTensorType src = op.getSource().getType();
+  DistTensorType dst = op.getDest().getType();
+  auto gs = SymbolTable::lookupNearestSymbolFrom<GridOp>(
+      op, src.getLayout().getGrid());
+  auto gd = SymbolTable::lookupNearestSymbolFrom<GridOp>(
+      op, dst.getLayout().getGrid());
+  if (!gs || !gd || gs != gd) {
+    r.reason = "the source and destination are on different grids";
+    return r;
+  }
+  r.mesh.assign(gs.getShape().begin(), gs.getShape().end());
+  std::optional<ModeTuples> from = modeTuplesOf(src, r.fromFixed);
+  std::optional<ModeTuples> to = modeTuplesOf(dst, r.toFixed);
+  if (!from || !to || !blockedIsCyclic(src, r.mesh) ||
+      !blockedIsCyclic(dst, r.mesh)) {
+    r.reason = "the thesis' rules apply to elemental-cyclic layouts on one "
+               "mesh";
+    return r;
+  }
+  r.applies = true;
+  r.from = *from;
+  r.to = *to;
+  SmallVector<int64_t> shape(src.getShape());
+  if (!r.fromFixed.empty() || !r.toFixed.empty()) {
+    // Non-replicated forms: one gather-to-one, broadcast or scatter.
+    if (r.fromFixed == r.toFixed && r.from == r.to) {
+      r.reason = "identical non-replicated layouts (a copy by the general "
+                 "exchange)";
+    } else if (std::optional<RedistributionStep> s = classifyNonReplicated(
+                   r.from, r.fromFixed, r.to, r.toFixed, r.mesh, shape,
+                   model)) {
+      r.plan = RedistributionPlan();
+      r.plan->steps.push_back(*s);
+      r.plan->cost = s->cost;
+    } else {
+      r.reason = "no single gather-to-one, broadcast or scatter between "
+                 "these non-replicated forms";
+    }
+    return r;
+  }
+  r.plan = planRedistribution(r.from, r.to, r.mesh, shape, model, maxSteps);
+  if (!r.plan)
+    r.reason = "no sequence of at most " + std::to_string(maxSteps) +
+               " collectives found";
+  return r;
+}
+
+std::string mlir::dist::readCostModel(StringRef path, CostModel &model) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buf =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buf)
+    return "cannot read cost file '" + path.str() +
+           "': " + buf.getError().message();
+  SmallVector<StringRef> lines;
+  (*buf)->getBuffer().split(lines, '\n');
+  bool haveAlpha = false, haveBeta = false;
+  for (auto [i, raw] : llvm::enumerate(lines)) {
+    StringRef line = raw.split('#').first.trim();
+    if (line.empty())
+      continue;
+    auto [key, rest] = line.split(' ');
+    rest = rest.trim();
+    double v;
+    std::string where = path.str() + ":" + std::to_string(i + 1) + ": ";
+    if (rest.getAsDouble(v) || !(v >= 0) || v > 1.0)
+      return where + "expected '" + key.str() +
+             " <seconds>' with a number in [0, 1], got '" + line.str() + "'";
+    if (key == "alpha") {
+      model.alpha = v;
+      haveAlpha = true;
+    } else if (key == "beta") {
+      model.beta = v;
+      haveBeta = true;
+    } else {
+      return where + "unknown key '" + key.str() +
+             "' (expected alpha or beta)";
+    }
+  }
+  if (!haveAlpha || !haveBeta)
+    return "cost file '" + path.str() + "' must set both alpha and beta";
+  return "";
+}
+
+std::string mlir::dist::stringifyPartialSum(PartialSumPlan::Kind kind) {
+  switch (kind) {
+  case PartialSumPlan::Kind::AllReduce:
+    return "allreduce";
+  case PartialSumPlan::Kind::ReduceScatter:
+    return "reduce-scatter";
+  case PartialSumPlan::Kind::ReduceToOne:
+    return "reduce-to-one";
+  }
+  return "?";
+}
+
+static PartialSumPlan planPartialSumImpl(RedistributeOp op,
+                                         const CostModel &model,
+                                         bool general) {
+  PartialSumPlan r;
+  DistTensorType src = op.getSource().getType();
+  DistTensorType dst = op.getDest().getType();
+  auto gs = SymbolTable::lookupNearestSymbolFrom<GridOp>(
+      op, src.getLayout().getGrid());
+  auto gd = SymbolTable::lookupNearestSymbolFrom<GridOp>(
+      op, dst.getLayout().getGrid());
+  if (!gs || !gd || gs != gd) {
+    r.error = "partial sums need the source and destination on one grid";
+    return r;
+  }
+  SmallVector<int64_t> mesh(gs.getShape());
+  std::optional<ModeTuples> from = modeTuplesOf(src);
+  if (!from || !blockedIsCyclic(src, mesh)) {
+    r.error = "the partial-sum source must be elemental-cyclic (mode "
+              "tuples) with no fixed grid axes";
+    return r;
+  }
+  r.from = *from;
+  ArrayRef<int64_t> sum = *op.getSum();
+  std::set<int64_t> freed;
+  for (int64_t d = 0; d < int64_t(r.from.size()); ++d) {
+    if (llvm::is_contained(sum, d)) {
+      r.sumMask |= int64_t(1) << d;
+      freed.insert(r.from[d].begin(), r.from[d].end());
+    } else {
+      r.kept.push_back(r.from[d]);
+    }
+  }
+  r.freed.assign(freed.begin(), freed.end());
+  for (int64_t a : r.freed)
+    r.axesMask |= int64_t(1) << a;
+  SmallVector<int64_t> shape(dst.getShape());
+  auto viaKept = [&](std::optional<ModeTuples> to) {
+    r.kind = PartialSumPlan::Kind::AllReduce;
+    r.direct = false;
+    if (to && !general)
+      r.then = planRedistribution(r.kept, *to, mesh, shape, model);
+    return r;
+  };
+  if (general)
+    return viaKept(std::nullopt);
+  // Reduce-to-one: the kept layout, fixed to coordinate 0 on the freed
+  // modes.
+  LayoutAttr layout = dst.getLayout();
+  if (layout.getLevels().size() == 1 &&
+      !layout.getOuter().getFixedAxes().empty()) {
+    LevelLayoutAttr level = layout.getOuter();
+    ModeTuples tuples;
+    for (DimDistAttr d : level.getDims())
+      tuples.emplace_back(d.getAxes().begin(), d.getAxes().end());
+    std::set<int64_t> fixed(level.getFixedAxes().begin(),
+                            level.getFixedAxes().end());
+    bool zero = llvm::all_of(level.getFixedCoords(),
+                             [](int64_t c) { return c == 0; });
+    bool cyclic = llvm::all_of(level.getDims(), [](DimDistAttr d) {
+      return d.getKind() == PartitionKind::none ||
+             d.getKind() == PartitionKind::cyclic;
+    });
+    if (tuples == r.kept && fixed == freed && zero && cyclic) {
+      r.kind = PartialSumPlan::Kind::ReduceToOne;
+      return r;
+    }
+    return viaKept(std::nullopt);
+  }
+  std::optional<ModeTuples> to = modeTuplesOf(dst);
+  if (!to || !blockedIsCyclic(dst, mesh))
+    return viaKept(std::nullopt);
+  if (*to == r.kept) {
+    r.kind = PartialSumPlan::Kind::AllReduce;
+    return r;
+  }
+  // Reduce-scatter: every kept tuple is a prefix of the destination's, and
+  // the appended tails are exactly the freed modes.
+  std::multiset<int64_t> tails;
+  bool prefix = true;
+  for (auto [k, t] : llvm::zip(r.kept, *to)) {
+    if (!isPrefix(k, t)) {
+      prefix = false;
+      break;
+    }
+    tails.insert(t.begin() + k.size(), t.end());
+  }
+  if (prefix && std::set<int64_t>(tails.begin(), tails.end()) == freed &&
+      tails.size() == freed.size()) {
+    r.kind = PartialSumPlan::Kind::ReduceScatter;
+    return r;
+  }
+  return viaKept(to);
+}
+
+PartialSumPlan mlir::dist::planPartialSum(RedistributeOp op,
+                                          const CostModel &model,
+                                          bool general) {
+  PartialSumPlan r = planPartialSumImpl(op, model, general);
+  if (!r.error.empty())
+    return r;
+  // The thesis' costs (gamma = 0): n is the largest output tile.
+  auto grid = SymbolTable::lookupNearestSymbolFrom<GridOp>(
+      op, op.getSource().getType().getLayout().getGrid());
+  SmallVector<int64_t> mesh(grid.getShape());
+  SmallVector<int64_t> shape(op.getDest().getType().getShape());
+  double p = double(prodModes(mesh, r.freed));
+  double lg = std::log2(std::max(p, 1.0)) * model.alpha;
+  switch (r.kind) {
+  case PartialSumPlan::Kind::AllReduce:
+    r.cost = lg + (p - 1) * (nbar(r.kept, mesh, shape) / p) * 2 * model.beta;
+    break;
+  case PartialSumPlan::Kind::ReduceScatter:
+    r.cost = lg + (p - 1) *
+                      nbar(*modeTuplesOf(op.getDest().getType()), mesh,
+                           shape) *
+                      model.beta;
+    break;
+  case PartialSumPlan::Kind::ReduceToOne:
+    r.cost = lg + nbar(r.kept, mesh, shape) * model.beta;
+    break;
+  }
+  if (r.then)
+    r.cost += r.then->cost;
+  return r;
 }

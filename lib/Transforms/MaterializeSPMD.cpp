@@ -11,6 +11,7 @@
 #include "DistTensor/Transforms/Passes.h"
 
 #include "DistTensor/Analysis/Communication.h"
+#include "DistTensor/Analysis/Redistribution.h"
 
 #include "DistTensor/Dialect/Dist/IR/DistOps.h"
 #include "DistTensor/Dialect/Dist/IR/IndexNotation.h"
@@ -296,6 +297,8 @@ struct DistMaterializeSPMDPass
   llvm::StringMap<LLVM::GlobalOp> descriptorGlobals;
   /// dist tensor value -> its local tile (memref<?xT>).
   IRMapping tiles;
+  /// The redistribution planner's cost model.
+  CostModel costModel;
 
   void runOnOperation() override {
     module = getOperation();
@@ -304,6 +307,19 @@ struct DistMaterializeSPMDPass
     i64Ty = IntegerType::get(ctx, 64);
     f64Ty = Float64Type::get(ctx);
     indexTy = IndexType::get(ctx);
+    if (redistribution != "balanced" && redistribution != "general") {
+      module.emitError() << "dist-materialize-spmd: redistribution='"
+                         << redistribution
+                         << "' is not 'balanced' or 'general'";
+      return signalPassFailure();
+    }
+    if (!costFile.empty()) {
+      std::string err = readCostModel(costFile, costModel);
+      if (!err.empty()) {
+        module.emitError() << err;
+        return signalPassFailure();
+      }
+    }
 
     SmallVector<func::FuncOp> funcs;
     module.walk([&](func::FuncOp f) { funcs.push_back(f); });
@@ -472,6 +488,9 @@ struct DistMaterializeSPMDPass
       if (isa<AllocOp, FillOp, ComputeOp, RedistributeOp>(op))
         ops.push_back(op);
     });
+    // The program's own calls (not the runtime calls lowering adds).
+    SmallVector<func::CallOp> userCalls;
+    f.walk([&](func::CallOp c) { userCalls.push_back(c); });
     for (Operation *op : ops) {
       LogicalResult r = success();
       if (auto a = dyn_cast<AllocOp>(op))
@@ -486,15 +505,14 @@ struct DistMaterializeSPMDPass
         return failure();
     }
     // Calls passing tiles.
-    WalkResult bad = f.walk([&](func::CallOp c) {
+    for (func::CallOp c : userCalls)
       for (OpOperand &o : c->getOpOperands())
         if (Value t = tiles.lookupOrNull(o.get()))
           o.set(t);
-      return WalkResult::advance();
-    });
-    (void)bad;
-    for (BlockArgument arg : tileArgs)
+    for (BlockArgument arg : tileArgs) {
       arg.setType(tileType(cast<DistTensorType>(arg.getType())));
+      tiles.erase(arg);
+    }
     SmallVector<Type> argTypes;
     for (BlockArgument arg : f.getArguments())
       argTypes.push_back(arg.getType());
@@ -507,6 +525,9 @@ struct DistMaterializeSPMDPass
         return user->emitError("uses a distributed tensor but cannot be "
                                "lowered by dist-materialize-spmd");
       }
+      // Forget the erased values: a later op may reuse their storage.
+      for (Value r : op->getResults())
+        tiles.erase(r);
       op->erase();
     }
     return success();
@@ -577,6 +598,82 @@ struct DistMaterializeSPMDPass
     return success();
   }
 
+  /// Emits the steps of a plan from `src` (layout `from`) into `dst`
+  /// (layout of the last step), through intermediate tiles; an empty plan
+  /// is a local copy into layout `to`.
+  void emitPlanSteps(OpBuilder &b, Location loc, Value g, DistTensorType t,
+                     std::vector<RedistributionStep> steps,
+                     const ModeTuples &from, const ModeTuples &to, Value src,
+                     Value dst, Value dtype, const FixedAxes &fromFixed = {}) {
+    SmallVector<int64_t> shape(t.getShape());
+    if (steps.empty()) {
+      RedistributionStep copy;
+      copy.kind = RedistributionStep::Kind::LocalSlice;
+      copy.after = to;
+      steps.push_back(copy);
+    }
+    Value cur = src;
+    ModeTuples curT = from;
+    FixedAxes curF = fromFixed;
+    for (auto [i, step] : llvm::enumerate(steps)) {
+      bool last = i + 1 == steps.size();
+      SmallVector<int64_t> desc =
+          modeTupleDescriptor(step.after, shape, step.fixedAfter);
+      Value next = last ? dst : allocTile(b, loc, g, t, desc);
+      int64_t mask = 0;
+      for (int64_t m : step.modes)
+        mask |= int64_t(1) << m;
+      Value sdesc =
+          constArray(b, loc, modeTupleDescriptor(curT, shape, curF));
+      Value ddesc = constArray(b, loc, desc);
+      Value axes = step.kind == RedistributionStep::Kind::LocalSlice
+                       ? Value()
+                       : i64(b, loc, mask);
+      Value scur = ptrOf(b, loc, cur), snext = ptrOf(b, loc, next);
+      auto withAxes = [&](StringRef fn) {
+        call(b, loc, fn, {g, axes, sdesc, scur, ddesc, snext, dtype});
+      };
+      switch (step.kind) {
+      case RedistributionStep::Kind::LocalSlice:
+        call(b, loc, "distrt_redist_slice",
+             {g, sdesc, scur, ddesc, snext, dtype});
+        break;
+      case RedistributionStep::Kind::AllGather:
+        withAxes("distrt_redist_allgather");
+        break;
+      case RedistributionStep::Kind::Permutation:
+        withAxes("distrt_redist_permute");
+        break;
+      case RedistributionStep::Kind::AllToAll:
+        withAxes("distrt_redist_alltoall");
+        break;
+      case RedistributionStep::Kind::Gather:
+        withAxes("distrt_redist_gather");
+        break;
+      case RedistributionStep::Kind::Broadcast:
+        withAxes("distrt_redist_bcast");
+        break;
+      case RedistributionStep::Kind::Scatter:
+        withAxes("distrt_redist_scatter");
+        break;
+      }
+      if (cur != src)
+        memref::DeallocOp::create(b, loc, cur);
+      cur = next;
+      curT = step.after;
+      curF = step.fixedAfter;
+    }
+  }
+
+  /// A checked tile of the largest size `desc` gives a process.
+  Value allocTile(OpBuilder &b, Location loc, Value g, DistTensorType t,
+                  ArrayRef<int64_t> desc) {
+    Value cap = call(b, loc, "distrt_layout_tile_capacity",
+                     {g, constArray(b, loc, desc)}, {i64Ty});
+    return allocChecked(b, loc, tileType(t), ValueRange{toIndex(b, loc, cap)},
+                        "an intermediate tile of a redistribution");
+  }
+
   LogicalResult lowerRedistribute(RedistributeOp op) {
     DistTensorType st = op.getSource().getType();
     DistTensorType dt = op.getDest().getType();
@@ -585,14 +682,128 @@ struct DistMaterializeSPMDPass
     Value s = tileOf(op, op.getSource()), d = tileOf(op, op.getDest());
     if (!s || !d)
       return failure();
+    if (op.getSum())
+      return lowerPartialSum(op, s, d);
     OpBuilder b(op);
     Location loc = op.getLoc();
-    call(b, loc, "distrt_redistribute",
-         {gridHandle(b, loc, st.getLayout().getGrid()),
-          constArray(b, loc, layoutDescriptor(st)), ptrOf(b, loc, s),
-          gridHandle(b, loc, dt.getLayout().getGrid()),
-          constArray(b, loc, layoutDescriptor(dt)), ptrOf(b, loc, d),
-          i64(b, loc, dtypeOf(st.getElementType()))});
+    Value dtype = i64(b, loc, dtypeOf(st.getElementType()));
+    std::optional<RedistributionPlan> plan;
+    OpRedistributionPlan r;
+    if (redistribution == "balanced") {
+      r = planRedistributeOp(op, costModel);
+      plan = r.plan;
+    }
+    if (plan) {
+      emitPlanSteps(b, loc, gridHandle(b, loc, st.getLayout().getGrid()), st,
+                    plan->steps, r.from, r.to, s, d, dtype, r.fromFixed);
+    } else {
+      call(b, loc, "distrt_redistribute",
+           {gridHandle(b, loc, st.getLayout().getGrid()),
+            constArray(b, loc, layoutDescriptor(st)), ptrOf(b, loc, s),
+            gridHandle(b, loc, dt.getLayout().getGrid()),
+            constArray(b, loc, layoutDescriptor(dt)), ptrOf(b, loc, d),
+            dtype});
+    }
+    if (check) {
+      // The destination must hold exactly the gathered source.
+      Value gs = gridHandle(b, loc, st.getLayout().getGrid());
+      Value gd = gridHandle(b, loc, dt.getLayout().getGrid());
+      Value global = memref::AllocOp::create(
+          b, loc, MemRefType::get({st.getNumElements()}, st.getElementType()));
+      call(b, loc, "distrt_layout_gather",
+           {gs, constArray(b, loc, layoutDescriptor(st)), ptrOf(b, loc, s),
+            dtype, ptrOf(b, loc, global), i64(b, loc, 0)});
+      call(b, loc, "distrt_check_result",
+           {gd, constString(b, loc, "redistribute"),
+            constArray(b, loc, layoutDescriptor(dt)), ptrOf(b, loc, d), dtype,
+            ptrOf(b, loc, global),
+            arith::ConstantOp::create(b, loc, f64Ty, b.getF64FloatAttr(0.0))},
+           {i64Ty});
+      memref::DeallocOp::create(b, loc, global);
+    }
+    return success();
+  }
+
+  /// dist.redistribute ... sum [...]: the thesis' reduction over the freed
+  /// modes into the destination, or an allreduce into the kept layout
+  /// followed by a redistribution.
+  LogicalResult lowerPartialSum(RedistributeOp op, Value s, Value d) {
+    DistTensorType st = op.getSource().getType();
+    DistTensorType dt = op.getDest().getType();
+    PartialSumPlan r =
+        planPartialSum(op, costModel, redistribution == "general");
+    if (!r.error.empty())
+      return op.emitError("cannot lower this partial-sum redistribution: ")
+             << r.error;
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    Type elt = st.getElementType();
+    Value dtype = i64(b, loc, dtypeOf(elt));
+    Value g = gridHandle(b, loc, st.getLayout().getGrid());
+    SmallVector<int64_t> shape(dt.getShape());
+    SmallVector<int64_t> sdesc =
+        modeTupleDescriptor(r.from, SmallVector<int64_t>(st.getShape()));
+    SmallVector<int64_t> kdesc = modeTupleDescriptor(r.kept, shape);
+    SmallVector<int64_t> ddesc = kdesc;
+    if (r.direct && r.kind == PartialSumPlan::Kind::ReduceScatter)
+      ddesc = modeTupleDescriptor(*modeTuplesOf(dt), shape);
+    if (r.direct && r.kind == PartialSumPlan::Kind::ReduceToOne) {
+      ddesc.back() = r.freed.size();
+      for (int64_t a : r.freed) {
+        ddesc.push_back(a);
+        ddesc.push_back(0);
+      }
+    }
+    Value target = r.direct ? d : allocTile(b, loc, g, dt, kdesc);
+    StringRef fn = r.kind == PartialSumPlan::Kind::AllReduce
+                       ? "distrt_redist_allreduce"
+                   : r.kind == PartialSumPlan::Kind::ReduceScatter
+                       ? "distrt_redist_reduce_scatter"
+                       : "distrt_redist_reduce";
+    call(b, loc, fn,
+         {g, i64(b, loc, r.axesMask), i64(b, loc, r.sumMask),
+          constArray(b, loc, sdesc), ptrOf(b, loc, s),
+          constArray(b, loc, ddesc), ptrOf(b, loc, target), dtype});
+    if (!r.direct) {
+      if (r.then) {
+        emitPlanSteps(b, loc, g, dt, r.then->steps, r.kept,
+                      *modeTuplesOf(dt), target, d, dtype);
+      } else {
+        call(b, loc, "distrt_redistribute",
+             {g, constArray(b, loc, kdesc), ptrOf(b, loc, target),
+              gridHandle(b, loc, dt.getLayout().getGrid()),
+              constArray(b, loc, layoutDescriptor(dt)), ptrOf(b, loc, d),
+              dtype});
+      }
+      memref::DeallocOp::create(b, loc, target);
+    }
+    if (check) {
+      // Reference on rank 0: the gathered source summed over the dims.
+      Value global = memref::AllocOp::create(
+          b, loc, MemRefType::get({st.getNumElements()}, elt));
+      Value ref =
+          memref::AllocOp::create(b, loc, MemRefType::get({dt.getNumElements()}, elt));
+      call(b, loc, "distrt_layout_gather",
+           {g, constArray(b, loc, layoutDescriptor(st)), ptrOf(b, loc, s),
+            dtype, ptrOf(b, loc, global), i64(b, loc, 0)});
+      call(b, loc, "distrt_sum_reference",
+           {g, i64(b, loc, 0), ptrOf(b, loc, global), dtype,
+            i64(b, loc, st.getRank()),
+            constArray(b, loc, SmallVector<int64_t>(st.getShape())),
+            i64(b, loc, r.sumMask), ptrOf(b, loc, ref)});
+      double tol = tolerance;
+      if (tol < 0)
+        tol = elt.isF64() ? 1e-12 : elt.isF32() ? 1e-4 : 0.0;
+      call(b, loc, "distrt_check_result",
+           {gridHandle(b, loc, dt.getLayout().getGrid()),
+            constString(b, loc, "redistribute sum"),
+            constArray(b, loc, layoutDescriptor(dt)), ptrOf(b, loc, d), dtype,
+            ptrOf(b, loc, ref),
+            arith::ConstantOp::create(b, loc, f64Ty, b.getF64FloatAttr(tol))},
+           {i64Ty});
+      memref::DeallocOp::create(b, loc, ref);
+      memref::DeallocOp::create(b, loc, global);
+    }
     return success();
   }
 

@@ -25,24 +25,50 @@ using namespace mlir;
 using namespace mlir::dist;
 
 namespace {
-/// The mode tuples of an elemental-cyclic one-level layout with no fixed
-/// modes, or nothing.
-std::optional<ModeTuples> modeTuplesOf(DistTensorType type) {
-  LayoutAttr layout = type.getLayout();
-  if (layout.getLevels().size() != 1)
-    return std::nullopt;
-  LevelLayoutAttr level = layout.getOuter();
-  if (!level.getFixedAxes().empty())
-    return std::nullopt;
-  ModeTuples t;
-  for (DimDistAttr d : level.getDims()) {
-    if ((d.getKind() != PartitionKind::none &&
-         d.getKind() != PartitionKind::cyclic) ||
-        !d.getSkew().empty())
-      return std::nullopt;
-    t.emplace_back(d.getAxes().begin(), d.getAxes().end());
+void printSteps(llvm::raw_ostream &os,
+                ArrayRef<RedistributionStep> steps) {
+  llvm::interleave(
+      steps, os,
+      [&](const RedistributionStep &s) {
+        os << stringifyStep(s.kind) << " over modes [";
+        llvm::interleaveComma(s.modes, os);
+        os << "] -> " << formatModeTuples(s.after, s.fixedAfter) << " (";
+        os << llvm::format("%.2g", s.cost) << " s)";
+      },
+      ", then ");
+}
+
+/// "plan for sum over dims [2] of [(), (2, 3), (0, 1)] -> [(0, 1), (2, 3)]:
+/// reduce-scatter over modes [0, 1] (...)".
+void reportPartialSum(RedistributeOp op, const CostModel &model) {
+  PartialSumPlan r = planPartialSum(op, model);
+  if (!r.error.empty()) {
+    op.emitRemark() << "plan: cannot lower: " << r.error;
+    return;
   }
-  return t;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "plan for sum over dims [";
+  llvm::interleaveComma(*op.getSum(), os);
+  os << "] of " << formatModeTuples(r.from) << " -> ";
+  if (std::optional<ModeTuples> to = modeTuplesOf(op.getDest().getType()))
+    os << formatModeTuples(*to);
+  else
+    os << op.getDest().getType().getLayout();
+  os << ": " << stringifyPartialSum(r.kind) << " over modes [";
+  llvm::interleaveComma(r.freed, os);
+  os << "]";
+  if (!r.direct) {
+    os << " -> " << formatModeTuples(r.kept) << ", then ";
+    if (!r.then)
+      os << "general exchange";
+    else if (r.then->steps.empty())
+      os << "nothing to move";
+    else
+      printSteps(os, r.then->steps);
+  }
+  os << "; predicted " << llvm::format("%.2g", r.cost) << " s";
+  op.emitRemark() << text;
 }
 
 struct DistPlanRedistributionPass
@@ -53,43 +79,34 @@ struct DistPlanRedistributionPass
     CostModel model;
     model.alpha = alpha;
     model.beta = beta;
+    if (!costFile.empty()) {
+      std::string err = readCostModel(costFile, model);
+      if (!err.empty()) {
+        getOperation().emitError() << err;
+        return signalPassFailure();
+      }
+    }
     getOperation().walk([&](RedistributeOp op) {
-      DistTensorType src = op.getSource().getType();
-      DistTensorType dst = op.getDest().getType();
-      auto gs = SymbolTable::lookupNearestSymbolFrom<GridOp>(
-          op, src.getLayout().getGrid());
-      auto gd = SymbolTable::lookupNearestSymbolFrom<GridOp>(
-          op, dst.getLayout().getGrid());
-      std::optional<ModeTuples> from = modeTuplesOf(src);
-      std::optional<ModeTuples> to = modeTuplesOf(dst);
-      if (!gs || !gd || gs != gd || !from || !to) {
-        op.emitRemark() << "plan: general exchange (the thesis' rules apply "
-                           "to elemental-cyclic layouts on one mesh)";
+      if (op.getSum()) {
+        reportPartialSum(op, model);
         return;
       }
-      SmallVector<int64_t> mesh(gs.getShape());
-      SmallVector<int64_t> shape(src.getShape());
-      std::optional<RedistributionPlan> plan =
-          planRedistribution(*from, *to, mesh, shape, model);
+      OpRedistributionPlan r = planRedistributeOp(op, model);
+      if (!r.applies) {
+        op.emitRemark() << "plan: general exchange (" << r.reason << ")";
+        return;
+      }
       std::string text;
       llvm::raw_string_ostream os(text);
-      os << "plan for " << formatModeTuples(*from) << " -> "
-         << formatModeTuples(*to) << ": ";
-      if (!plan) {
-        os << "no sequence of at most 5 collectives found; general exchange";
-      } else if (plan->steps.empty()) {
+      os << "plan for " << formatModeTuples(r.from, r.fromFixed) << " -> "
+         << formatModeTuples(r.to, r.toFixed) << ": ";
+      if (!r.plan) {
+        os << r.reason << "; general exchange";
+      } else if (r.plan->steps.empty()) {
         os << "nothing to move";
       } else {
-        llvm::interleave(
-            plan->steps, os,
-            [&](const RedistributionStep &s) {
-              os << stringifyStep(s.kind) << " over modes [";
-              llvm::interleaveComma(s.modes, os);
-              os << "] -> " << formatModeTuples(s.after) << " (";
-              os << llvm::format("%.2g", s.cost) << " s)";
-            },
-            ", then ");
-        os << "; predicted " << llvm::format("%.2g", plan->cost) << " s";
+        printSteps(os, r.plan->steps);
+        os << "; predicted " << llvm::format("%.2g", r.plan->cost) << " s";
       }
       op.emitRemark() << text;
     });

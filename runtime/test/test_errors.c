@@ -146,6 +146,26 @@ int main(int argc, char **argv) {
         (void)distrt_grid_lookup(&slot, 1, d1);
         (void)distrt_grid_lookup(&slot, 2, d2);
       }
+      CASE("redist-not-cyclic") {
+        /* A blocked source: the balanced steps need elemental-cyclic. */
+        int64_t sdesc[] = {1, 8, 1, 0, 1, 0, 0};
+        int64_t ddesc[] = {1, 8, 0, 8, 0, 0};
+        double tile[16] = {0}, out[16];
+        distrt_redist_allgather(g, 1, sdesc, tile, ddesc, out, DISTRT_F64);
+      }
+      CASE("redist-not-allgather") {
+        /* The destination still partitions over the step's axis. */
+        int64_t desc[] = {1, 8, 2, 1, 1, 0, 0};
+        double tile[16] = {0}, out[16];
+        distrt_redist_allgather(g, 1, desc, tile, desc, out, DISTRT_F64);
+      }
+      CASE("redist-sum-undistributed") {
+        /* Summing a dimension no grid axis partitions. */
+        int64_t sdesc[] = {2, 4, 0, 4, 0, 8, 2, 1, 1, 0, 0};
+        int64_t ddesc[] = {1, 8, 2, 1, 1, 0, 0};
+        double tile[32] = {0}, out[16];
+        distrt_redist_allreduce(g, 1, 1, sdesc, tile, ddesc, out, DISTRT_F64);
+      }
       CASE("fatal") { distrt_fatal("user_code", "custom message %d", 42); }
       else {
         fprintf(stderr, "distrt-test-errors: unknown case '%s'\n", c);

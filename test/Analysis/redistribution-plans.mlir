@@ -110,3 +110,38 @@ func.func @f(%a: !S, %b: !D) {
   dist.redistribute %a into %b : !S into !D
   return
 }
+
+// -----
+
+dist.grid @p [2, 2, 2, 1]
+!T = !dist.tensor<12x10x16xf64, #dist.layout<@p, "[(),(2,3),(0,1)]">>
+!G = !dist.tensor<12x10xf64, #dist.layout<@p, "[(0,1),(2,3)]">>
+// 7. Fig. 5.3: the partial sums T^{mu iota eps} on [(),(2,3),(0,1)] are
+// reduce-scattered over (0,1) into G[(0,1),(2,3)].
+// CHECK: remark: plan for sum over dims [2] of [(), (2, 3), (0, 1)] -> [(0, 1), (2, 3)]: reduce-scatter over modes [0, 1]; predicted {{.*}} s
+func.func @f(%t: !T, %g: !G) {
+  dist.redistribute %t into %g sum [2] : !T into !G
+  return
+}
+
+// -----
+
+// Non-replicated forms [D; E, w] (fixed grid axes): gather-to-one,
+// broadcast, scatter; a pair that needs more than one step uses the general
+// exchange.
+dist.grid @p [2, 2, 2]
+!S = !dist.tensor<9x7xf64, #dist.layout<@p, "[(0,1),(2)]">>
+!G = !dist.tensor<9x7xf64, #dist.layout<@p, [(0), (2)] | (1 = 1)>>
+!B = !dist.tensor<9x7xf64, #dist.layout<@p, "[(0),(2)]">>
+!R = !dist.tensor<9x7xf64, #dist.layout<@p, "[(0),()]|(2)">>
+// CHECK: remark: plan for [(0, 1), (2)] -> [(0), (2)]|(1=1): gather-to-one over modes [1] -> [(0), (2)]|(1=1)
+// CHECK: remark: plan for [(0), (2)]|(1=1) -> [(0), (2)]: broadcast over modes [1] -> [(0), (2)]
+// CHECK: remark: plan for [(0), (2)]|(1=1) -> [(0, 1), (2)]: scatter over modes [1] -> [(0, 1), (2)]
+// CHECK: remark: plan for [(0, 1), (2)] -> [(0), ()]|(2=0): no single gather-to-one, broadcast or scatter between these non-replicated forms; general exchange
+func.func @f(%s: !S, %g: !G, %b: !B, %r: !R, %s2: !S) {
+  dist.redistribute %s into %g : !S into !G
+  dist.redistribute %g into %b : !G into !B
+  dist.redistribute %g into %s2 : !G into !S
+  dist.redistribute %s into %r : !S into !R
+  return
+}

@@ -13,6 +13,8 @@
 #ifndef DISTTENSOR_ANALYSIS_REDISTRIBUTION_H
 #define DISTTENSOR_ANALYSIS_REDISTRIBUTION_H
 
+#include "DistTensor/Dialect/Dist/IR/DistOps.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -27,13 +29,26 @@ namespace dist {
 using ModeTuples = std::vector<std::vector<int64_t>>;
 
 /// One step of a plan.
+/// Grid axes fixed to a coordinate (the thesis' non-replicated form
+/// [D; E, w]): (axis, coordinate), sorted by axis.
+using FixedAxes = std::vector<std::pair<int64_t, int64_t>>;
+
 struct RedistributionStep {
-  enum class Kind { LocalSlice, AllGather, Permutation, AllToAll };
+  enum class Kind {
+    LocalSlice,
+    AllGather,
+    Permutation,
+    AllToAll,
+    Gather,
+    Broadcast,
+    Scatter
+  };
   Kind kind;
   /// Mesh modes the collective runs over.
   llvm::SmallVector<int64_t> modes;
-  /// The layout after the step.
+  /// The layout after the step (and its fixed axes).
   ModeTuples after;
+  FixedAxes fixedAfter;
   /// Predicted seconds.
   double cost = 0;
 };
@@ -64,10 +79,87 @@ planRedistribution(const ModeTuples &from, const ModeTuples &to,
                    llvm::ArrayRef<int64_t> mesh, llvm::ArrayRef<int64_t> shape,
                    const CostModel &model, unsigned maxSteps = 5);
 
-/// "[(0, 2), (1)]".
-std::string formatModeTuples(const ModeTuples &t);
-/// "allgather", "permutation", "all-to-all", "local slice".
+/// The single gather-to-one, broadcast or scatter that takes `from` (fixed
+/// on `fromFixed`) to `to` (fixed on `toFixed`), if one applies.
+std::optional<RedistributionStep>
+classifyNonReplicated(const ModeTuples &from, const FixedAxes &fromFixed,
+                      const ModeTuples &to, const FixedAxes &toFixed,
+                      llvm::ArrayRef<int64_t> mesh,
+                      llvm::ArrayRef<int64_t> shape, const CostModel &model);
+
+/// "[(0, 2), (1)]", with "|(2=0)" for fixed axes.
+std::string formatModeTuples(const ModeTuples &t, const FixedAxes &fixed = {});
+/// "allgather", "permutation", "all-to-all", "local slice", "gather-to-one",
+/// "broadcast", "scatter".
 std::string stringifyStep(RedistributionStep::Kind kind);
+
+/// The mode tuples of a one-level layout whose partitioned dimensions are
+/// all elemental-cyclic (cyclic, block-cyclic with block 1, or blocked with
+/// at most one element per process) and which fixes no grid axes; nothing
+/// otherwise.
+std::optional<ModeTuples> modeTuplesOf(DistTensorType type);
+/// The same, accepting fixed grid axes (returned in `fixed`).
+std::optional<ModeTuples> modeTuplesOf(DistTensorType type, FixedAxes &fixed);
+
+/// The runtime layout descriptor of mode tuples (kinds 0 and 2, fixed axes
+/// `fixed`) for a tensor of extents `shape`.
+llvm::SmallVector<int64_t> modeTupleDescriptor(const ModeTuples &t,
+                                               llvm::ArrayRef<int64_t> shape,
+                                               const FixedAxes &fixed = {});
+
+/// What the planner decides for one dist.redistribute.
+struct OpRedistributionPlan {
+  /// The balanced plan; empty when the thesis' rules do not apply or no
+  /// sequence was found (then `reason` says why).
+  std::optional<RedistributionPlan> plan;
+  /// Whether both layouts are mode tuples on one mesh (the rules apply).
+  bool applies = false;
+  ModeTuples from, to;
+  FixedAxes fromFixed, toFixed;
+  llvm::SmallVector<int64_t> mesh;
+  std::string reason;
+};
+
+/// Plans `op` (source and destination on one grid, elemental-cyclic).
+OpRedistributionPlan planRedistributeOp(RedistributeOp op,
+                                        const CostModel &model,
+                                        unsigned maxSteps = 5);
+
+/// How a partial-sum redistribution (`dist.redistribute ... sum [...]`)
+/// runs: the thesis' reduction over the freed mesh modes (the summed
+/// dimensions' tuples), straight into the destination when it has the
+/// matching form, otherwise an allreduce into the kept layout followed by
+/// an ordinary redistribution (planned, or the general exchange).
+struct PartialSumPlan {
+  enum class Kind { AllReduce, ReduceScatter, ReduceToOne };
+  Kind kind = Kind::AllReduce;
+  /// Freed mesh modes (sorted) and the summed dimensions, as bit masks.
+  int64_t axesMask = 0, sumMask = 0;
+  llvm::SmallVector<int64_t> freed;
+  /// Source tuples, and those of the kept dimensions.
+  ModeTuples from, kept;
+  /// Whether the reduction lands in the destination; otherwise it lands in
+  /// a tile of layout `kept`, then `then` runs (the general exchange when
+  /// `then` is empty).
+  bool direct = true;
+  std::optional<RedistributionPlan> then;
+  /// Predicted seconds (the reduction, plus `then`).
+  double cost = 0;
+  /// Why the op cannot be lowered (empty when it can).
+  std::string error;
+};
+
+/// Plans a `dist.redistribute` with `sum`; `general` forces the allreduce +
+/// general exchange form.
+PartialSumPlan planPartialSum(RedistributeOp op, const CostModel &model,
+                              bool general = false);
+/// "allreduce", "reduce-scatter", "reduce-to-one".
+std::string stringifyPartialSum(PartialSumPlan::Kind kind);
+
+/// Reads a cost model written by `benchmarks/calibrate`: lines `alpha X`
+/// and `beta Y` (seconds per message and per element); `#` starts a
+/// comment. Returns an error message, or the empty string on success.
+std::string readCostModel(llvm::StringRef path, CostModel &model);
 
 } // namespace dist
 } // namespace mlir

@@ -36,6 +36,21 @@ struct DistToLLVMOptions : public PassPipelineOptions<DistToLLVMOptions> {
       llvm::cl::desc("Relative error accepted by check (default: 1e-12 for "
                      "f64, 1e-4 for f32, 0 for integers)"),
       llvm::cl::init(-1.0)};
+  PassOptions::Option<std::string> redistribution{
+      *this, "redistribution",
+      llvm::cl::desc("How dist.redistribute is lowered: 'balanced' (the "
+                     "planner's collectives) or 'general' (one exchange)"),
+      llvm::cl::init("balanced")};
+  PassOptions::Option<bool> insertRedistributions{
+      *this, "insert-redistributions",
+      llvm::cl::desc("Redistribute tensors that would need the general "
+                     "exchange to the layouts their schedules imply "
+                     "(dist-insert-redistributions)"),
+      llvm::cl::init(false)};
+  PassOptions::Option<std::string> costFile{
+      *this, "cost-file",
+      llvm::cl::desc("Measured alpha/beta for the redistribution planner"),
+      llvm::cl::init("")};
 };
 
 /// Adds the full lowering from dist IR to the LLVM dialect to `pm`.

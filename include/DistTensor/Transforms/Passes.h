@@ -11,6 +11,7 @@
 #include "mlir/Pass/PassRegistry.h"
 
 namespace mlir {
+class RewritePatternSet;
 namespace dist {
 
 #define GEN_PASS_DECL
@@ -18,6 +19,10 @@ namespace dist {
 
 #define GEN_PASS_REGISTRATION
 #include "DistTensor/Transforms/Passes.h.inc"
+
+/// The rewrites of dist-simplify-redistributions: identity redistributions
+/// fold, consecutive ones compose, reduce-scatter + allgather -> allreduce.
+void populateSimplifyRedistributionPatterns(RewritePatternSet &patterns);
 
 } // namespace dist
 } // namespace mlir

@@ -24,7 +24,17 @@ def DistMaterializeSPMD : Pass<"dist-materialize-spmd", "ModuleOp"> {
     - `substitute(..., gemm)` leaves become `distrt_gemm_f32/f64` calls on
       the buffers when the operands' last dimensions fit a row-major GEMM,
       otherwise scalar loops;
-    - `dist.redistribute` becomes `distrt_redistribute`.
+    - `dist.redistribute` follows the plan of `dist-plan-redistribution`
+      when both layouts are elemental-cyclic on one grid: one runtime call
+      per step (`distrt_redist_slice`, `distrt_redist_allgather`,
+      `distrt_redist_permute`, `distrt_redist_alltoall`, and for layouts
+      fixed to a face `distrt_redist_gather` / `_bcast` / `_scatter`, each
+      a collective over the step's grid axes) through intermediate tiles;
+      `sum [...]` redistributions become `distrt_redist_reduce_scatter` /
+      `_allreduce` / `_reduce` over the freed grid axes; other pairs,
+      and every pair with `redistribution=general`, become the general
+      exchange `distrt_redistribute`. With `check`, each redistribution is
+      compared with its gathered source.
 
     With `check`, every computation is followed by a reference computed on
     rank 0 from the gathered inputs with the unscheduled statement, and the
@@ -43,7 +53,15 @@ def DistMaterializeSPMD : Pass<"dist-materialize-spmd", "ModuleOp"> {
            "Print the time of every computation">,
     Option<"tolerance", "tolerance", "double", /*default=*/"-1.0",
            "Relative error accepted by check (default: 1e-12 for f64, "
-           "1e-4 for f32, 0 for integers)">
+           "1e-4 for f32, 0 for integers)">,
+    Option<"redistribution", "redistribution", "std::string",
+           /*default=*/"\"balanced\"",
+           "How dist.redistribute is lowered: 'balanced' (the planner's "
+           "collectives where the thesis' rules apply, else the general "
+           "exchange) or 'general' (always the general exchange)">,
+    Option<"costFile", "cost-file", "std::string", /*default=*/"\"\"",
+           "Measured alpha/beta for the redistribution planner (written by "
+           "benchmarks/calibrate)">
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::arith::ArithDialect",
@@ -88,16 +106,76 @@ def DistPlanRedistribution : Pass<"dist-plan-redistribution", "ModuleOp"> {
     ```
 
     Other layouts (blocked, block-cyclic, fixed to a face, different grids)
-    are reported as using the general exchange. The plan is advisory: the
-    lowering currently always executes the general exchange
-    (`distrt_redistribute`), which is correct for every pair of layouts.
+    are reported as using the general exchange. `dist-materialize-spmd`
+    executes the same plan (with its default cost model unless given
+    `cost-file`); see docs/redistribution.md.
   }];
   let options = [
     Option<"alpha", "alpha", "double", /*default=*/"1e-6",
            "Seconds per message (latency) of the cost model">,
     Option<"beta", "beta", "double", /*default=*/"1e-9",
-           "Seconds per element (inverse bandwidth) of the cost model">
+           "Seconds per element (inverse bandwidth) of the cost model">,
+    Option<"costFile", "cost-file", "std::string", /*default=*/"\"\"",
+           "File with measured 'alpha X' and 'beta Y' lines (written by "
+           "benchmarks/calibrate); overrides alpha and beta">
   ];
+}
+
+def DistSimplifyRedistributions
+    : Pass<"dist-simplify-redistributions", "ModuleOp"> {
+  let summary = "Fold, compose and fuse redistributions and collectives";
+  let description = [{
+    Applies three rewrites (the thesis' cross-contraction optimisations):
+
+    - `dist.redistribute %a into %b` between identical layouts disappears
+      when `%b` is a `dist.alloc` that is only read afterwards and `%a` is
+      not written while `%b` is used: the uses of `%b` read `%a`;
+    - `redistribute %x into %m` followed by `redistribute %m into %y`, with
+      `%m` a `dist.alloc` used by nothing else and `%x` not written in
+      between, becomes `redistribute %x into %y` (with the first one's
+      `sum`, if any: a sum followed by a copy is one sum, so a
+      reduce-scatter then allgather of partial sums becomes an allreduce);
+    - `dist.reduce_scatter %in into %mid` followed by `dist.allgather %mid
+      into %out` over the same grid axes, with `%mid` used by nothing else
+      and no op with memory effects in between, becomes `memref.copy %in,
+      %out` and `dist.allreduce %out` (one collective instead of two; the
+      unused `%mid` is left to the canonicalizer).
+
+    Writes are found from the ops' declared memory effects; an op that
+    declares none counts as writing every operand. Only these rewrites are
+    applied (a walk repeated until nothing changes; no folding, no dead-code
+    elimination). `dist-to-llvm` runs this pass before and after
+    `dist-materialize-spmd`.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
+def DistInsertRedistributions
+    : Pass<"dist-insert-redistributions", "ModuleOp"> {
+  let summary = "Redistribute tensors to the layouts their schedules need";
+  let description = [{
+    For every `dist.compute`, runs the communication analysis; a tensor
+    that would move with the general exchange is given the layout the
+    schedule's `distribute` implies (each dimension indexed by a
+    distributed loop made by `divide` blocked over that loop's grid
+    dimension, the other dimensions whole): a `dist.alloc` and a
+    `dist.redistribute` are inserted before the computation, which then
+    reads the copy; for the output the copy is also redistributed back
+    after it. The insertion is kept only if the analysis of the rewritten
+    computation no longer needs the general exchange for that tensor, and
+    is reported:
+
+    ```
+    remark: inserted a redistribution of 'C' to #dist.layout<@m, [(0)
+            blocked, (1) blocked]>: its schedule needs it there (it moved
+            with the general exchange; now C: local, once (1 step, up to
+            16 elements))
+    ```
+
+    Schedules that distribute otherwise (rotate, collapse, several grid
+    dimensions per variable) are left alone. `dist-to-llvm` runs it with
+    `insert-redistributions=1`.
+  }];
 }
 
 #endif // DIST_TRANSFORMS_PASSES_TD

@@ -22,7 +22,13 @@ void dist::buildDistToLLVMPipeline(OpPassManager &pm,
   spmd.check = options.check;
   spmd.timing = options.timing;
   spmd.tolerance = options.tolerance;
+  spmd.redistribution = options.redistribution;
+  spmd.costFile = options.costFile;
+  if (options.insertRedistributions)
+    pm.addPass(createDistInsertRedistributions());
+  pm.addPass(createDistSimplifyRedistributions());
   pm.addPass(createDistMaterializeSPMD(spmd));
+  pm.addPass(createDistSimplifyRedistributions());
   pm.addPass(createConvertDistToRuntime());
   pm.addPass(createCanonicalizerPass());
   // Leaves that are not library calls are linalg.generic ops on strided

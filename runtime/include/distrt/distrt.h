@@ -429,6 +429,85 @@ void distrt_permute(distrt_grid *g, const void *send, int64_t scount,
 void distrt_redistribute(distrt_grid *gs, const int64_t *sdesc,
                          const void *stile, distrt_grid *gd,
                          const int64_t *ddesc, void *dtile, int64_t dtype);
+/* Balanced redistribution steps (Schatz 2015; docs/redistribution.md).
+ * The compiler plans a redistribution between elemental-cyclic layouts
+ * (descriptor kinds 0 and 2, no fixed axes) on one grid as a sequence of
+ * these steps.  Each is collective over the processes that differ only in
+ * the grid axes of `axes` (a bit mask) and moves each piece once, packed /
+ * unpacked as a strided box.  A step whose layouts do not have the form it
+ * needs is fatal. */
+
+/** Local slice (no communication): the destination tile is a part of the
+ *  source tile (the destination partitions over modes the source
+ *  replicates). */
+void distrt_redist_slice(distrt_grid *g, const int64_t *sdesc,
+                         const void *stile, const int64_t *ddesc, void *dtile,
+                         int64_t dtype);
+/** Allgather over `axes`: the destination no longer partitions over them;
+ *  one allgather of the (padded) tiles over the axes' sub-communicator. */
+void distrt_redist_allgather(distrt_grid *g, int64_t axes,
+                             const int64_t *sdesc, const void *stile,
+                             const int64_t *ddesc, void *dtile,
+                             int64_t dtype);
+/** Permutation over `axes`: every dimension keeps its number of processes
+ *  (the per-mode stride condition); each tile moves whole to one partner
+ *  (one sendrecv). */
+void distrt_redist_permute(distrt_grid *g, int64_t axes, const int64_t *sdesc,
+                           const void *stile, const int64_t *ddesc,
+                           void *dtile, int64_t dtype);
+/** All-to-all over `axes`: both layouts partition over the axes; one
+ *  all-to-all-v over the axes' sub-communicator. */
+void distrt_redist_alltoall(distrt_grid *g, int64_t axes,
+                            const int64_t *sdesc, const void *stile,
+                            const int64_t *ddesc, void *dtile, int64_t dtype);
+/* Non-replicated forms (layouts fixed to coordinates on grid axes, the
+ * thesis' [D; E, w]): elemental-cyclic layouts whose fixed axes include the
+ * step's `axes` on one side.  Groups whose other fixed coordinates do not
+ * match hold nothing and skip the step. */
+
+/** Gather-to-one over `axes`: the destination drops the source's tails on
+ *  `axes` and is fixed on them (the root). */
+void distrt_redist_gather(distrt_grid *g, int64_t axes, const int64_t *sdesc,
+                          const void *stile, const int64_t *ddesc,
+                          void *dtile, int64_t dtype);
+/** Broadcast over `axes`: the source is the destination fixed on `axes`. */
+void distrt_redist_bcast(distrt_grid *g, int64_t axes, const int64_t *sdesc,
+                         const void *stile, const int64_t *ddesc, void *dtile,
+                         int64_t dtype);
+/** Scatter over `axes`: the source is fixed on `axes` (the root), the
+ *  destination partitions over them (tails of its tuples). */
+void distrt_redist_scatter(distrt_grid *g, int64_t axes,
+                           const int64_t *sdesc, const void *stile,
+                           const int64_t *ddesc, void *dtile, int64_t dtype);
+
+/* Partial sums (dist.redistribute ... sum [...]): the source is an
+ * elemental-cyclic temporary whose dimensions in the bit mask `sumdims` are
+ * summed; they are distributed over exactly the grid axes `axes` (the
+ * freed modes).  Each process first adds up its own slices, then the group
+ * over `axes` reduces (sum). */
+
+/** Allreduce: the destination is the source's layout without the summed
+ *  dimensions (replicated over the freed axes). */
+void distrt_redist_allreduce(distrt_grid *g, int64_t axes, int64_t sumdims,
+                             const int64_t *sdesc, const void *stile,
+                             const int64_t *ddesc, void *dtile,
+                             int64_t dtype);
+/** Reduce-scatter: the freed axes partition the destination (tails of its
+ *  tuples); one reduce-scatter of padded blocks. */
+void distrt_redist_reduce_scatter(distrt_grid *g, int64_t axes,
+                                  int64_t sumdims, const int64_t *sdesc,
+                                  const void *stile, const int64_t *ddesc,
+                                  void *dtile, int64_t dtype);
+/** Reduce-to-one: the destination is the source's layout without the
+ *  summed dimensions, fixed to coordinate 0 on the freed axes. */
+void distrt_redist_reduce(distrt_grid *g, int64_t axes, int64_t sumdims,
+                          const int64_t *sdesc, const void *stile,
+                          const int64_t *ddesc, void *dtile, int64_t dtype);
+/** On grid rank `root` only: out = `in` (row-major, extents shape) summed
+ *  over the dimensions in `sumdims` (the reference of --check). */
+void distrt_sum_reference(distrt_grid *g, int64_t root, const void *in,
+                          int64_t dtype, int64_t ndims, const int64_t *shape,
+                          int64_t sumdims, void *out);
 /** Collective: the whole tensor, row-major, into `global` on grid rank
  *  `root` (ignored elsewhere). */
 void distrt_layout_gather(distrt_grid *g, const int64_t *desc,

@@ -191,8 +191,36 @@ LogicalResult RedistributeOp::verifySymbolUses(SymbolTableCollection &symbols) {
 LogicalResult RedistributeOp::verify() {
   auto src = getSource().getType();
   auto dst = getDest().getType();
-  if (src.getShape() != dst.getShape())
+  if (std::optional<ArrayRef<int64_t>> sum = getSum()) {
+    // A partial-sum temporary summed over distributed dimensions.
+    if (sum->empty())
+      return emitOpError("'sum' lists no dimensions");
+    SmallVector<int64_t> kept;
+    LevelLayoutAttr level = src.getLayout().getOuter();
+    for (auto [i, d] : llvm::enumerate(*sum)) {
+      if (d < 0 || d >= src.getRank())
+        return emitOpError("summed dimension ")
+               << d << " is out of range for a tensor of rank "
+               << src.getRank();
+      if (i > 0 && d <= (*sum)[i - 1])
+        return emitOpError("summed dimensions must be listed in increasing "
+                           "order without repeats");
+      if (src.getLayout().getLevels().size() == 1 &&
+          level.getDims()[d].getAxes().empty())
+        return emitOpError("summed dimension ")
+               << d
+               << " is not distributed over any grid axis; a partial-sum "
+                  "mode must be distributed";
+    }
+    for (int64_t d = 0; d < src.getRank(); ++d)
+      if (!llvm::is_contained(*sum, d))
+        kept.push_back(src.getShape()[d]);
+    if (ArrayRef<int64_t>(kept) != dst.getShape())
+      return emitOpError("destination must have the source's shape without "
+                         "the summed dimensions");
+  } else if (src.getShape() != dst.getShape()) {
     return emitOpError("source and destination must have the same shape");
+  }
   if (src.getElementType() != dst.getElementType())
     return emitOpError(
         "source and destination must have the same element type");

@@ -154,11 +154,25 @@ def Dist_RedistributeOp : Dist_Op<"redistribute", [
     ```mlir
     dist.redistribute %a into %b : !tA into !tB
     ```
+
+    With `sum [d, ...]` the source is a partial-sum temporary (Schatz 2015,
+    sec. 5): `dest` receives the source summed over the listed dimensions,
+    which must be distributed over grid axes (their mesh modes are freed);
+    `dest` has the shape of the source without them. This is the thesis'
+    reduce-scatter (the freed modes become tails of the destination's
+    tuples), allreduce (they become replication) or reduce-to-one (the
+    destination is fixed to coordinate 0 on them):
+
+    ```mlir
+    // T(m, i, e) on [(), (2,3), (0,1)]: G(m, i) = sum_e T(m, i, e).
+    dist.redistribute %T into %G sum [2] : !tT into !tG
+    ```
   }];
   let arguments = (ins Arg<Dist_TensorType, "", [MemRead]>:$source,
-                       Arg<Dist_TensorType, "", [MemWrite]>:$dest);
+                       Arg<Dist_TensorType, "", [MemWrite]>:$dest,
+                       OptionalAttr<DenseI64ArrayAttr>:$sum);
   let assemblyFormat =
-      "$source `into` $dest attr-dict `:` qualified(type($source)) `into` qualified(type($dest))";
+      "$source `into` $dest (`sum` $sum^)? attr-dict `:` qualified(type($source)) `into` qualified(type($dest))";
   let hasVerifier = 1;
 }
 

@@ -1,0 +1,368 @@
+//===- TestRedistributePlans.cpp - property test of planned redistributions ==//
+//
+// Part of the dist project: distributed tensor algebra in MLIR.
+//
+// dist-test-redistribute-plans [cases]   (default 60; run under mpirun)
+//
+// For random pairs of elemental-cyclic layouts (mode tuples; fixed seeds) of
+// random 1-3-D tensors on random 1-, 2- and 3-D grids made of all this job's
+// ranks, runs BOTH lowerings of dist.redistribute:
+//   - balanced: the planner's plan (planRedistribution, the code
+//     dist-materialize-spmd lowers with), one distrt_redist_* step per plan
+//     step through intermediate tiles, exactly as the compiler emits them;
+//   - general: distrt_redistribute (one all-to-all-v);
+// and checks every element of every tile after every step (intermediate
+// layouts included) against an independent model of elemental-cyclic
+// ownership: right tile size, and every local element holds the value of
+// the global element the layout maps it to.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DistTensor/Analysis/Redistribution.h"
+
+extern "C" {
+#include "test_util.h"
+}
+
+#include <cstdio>
+#include <cstdlib>
+#include <set>
+#include <vector>
+
+using namespace mlir::dist;
+
+namespace {
+uint64_t rngState;
+int64_t rnd(int64_t n) { // 0 .. n-1
+  rngState = rngState * 6364136223846793005ULL + 1442695040888963407ULL;
+  return int64_t((rngState >> 33) % uint64_t(n));
+}
+
+/// Random mode tuples: every grid axis partitions a random dimension (in a
+/// random position of its tuple) or is left for replication.
+ModeTuples randomTuples(int64_t ndims, int64_t gdims) {
+  ModeTuples t(ndims);
+  for (int64_t a = 0; a < gdims; ++a) {
+    int64_t r = rnd(ndims + 1);
+    if (r == ndims)
+      continue;
+    auto &tuple = t[r];
+    tuple.insert(tuple.begin() + rnd(tuple.size() + 1), a);
+  }
+  return t;
+}
+
+/// Independent model: checks this rank's tile under `t`. Returns the number
+/// of wrong elements (or 1 + expected size when the size is wrong).
+int64_t checkTile(const ModeTuples &t, const std::vector<int64_t> &grid,
+                  const std::vector<int64_t> &coords,
+                  const std::vector<int64_t> &shape, const void *tile,
+                  int64_t dtype, int64_t seed, int64_t gotSize,
+                  const FixedAxes &fixed = {}) {
+  size_t nd = shape.size();
+  std::vector<int64_t> Q(nd, 1), q(nd, 0), ext(nd);
+  int64_t total = 1;
+  for (auto [a, c] : fixed)
+    if (coords[a] != c)
+      return gotSize == 0 ? 0 : 1; // holds nothing
+  for (size_t d = 0; d < nd; ++d) {
+    // First-listed mode fastest (the thesis' multi2linear).
+    int64_t mult = 1;
+    for (int64_t a : t[d]) {
+      q[d] += coords[a] * mult;
+      mult *= grid[a];
+    }
+    Q[d] = mult;
+    ext[d] = 0;
+    for (int64_t g = q[d]; g < shape[d]; g += Q[d])
+      ++ext[d];
+    total *= ext[d];
+  }
+  if (total != gotSize)
+    return 1 + total;
+  int64_t bad = 0;
+  for (int64_t i = 0; i < total; ++i) {
+    int64_t rest = i, linear = 0;
+    std::vector<int64_t> g(nd);
+    for (int64_t d = int64_t(nd) - 1; d >= 0; --d) {
+      g[d] = (rest % ext[d]) * Q[d] + q[d];
+      rest /= ext[d];
+    }
+    for (size_t d = 0; d < nd; ++d)
+      linear = linear * shape[d] + g[d];
+    double want = distrt_value(seed, linear);
+    if (dtype == DISTRT_F32)
+      want = double(float(want));
+    if (tu_get(tile, dtype, i) != want)
+      ++bad;
+  }
+  return bad;
+}
+/// One step, as dist-materialize-spmd emits it.
+void runStep(distrt_grid *g, RedistributionStep::Kind kind, int64_t mask,
+             const int64_t *a, const void *cur, const int64_t *b, void *next,
+             int64_t dtype) {
+  switch (kind) {
+  case RedistributionStep::Kind::LocalSlice:
+    distrt_redist_slice(g, a, cur, b, next, dtype);
+    break;
+  case RedistributionStep::Kind::AllGather:
+    distrt_redist_allgather(g, mask, a, cur, b, next, dtype);
+    break;
+  case RedistributionStep::Kind::Permutation:
+    distrt_redist_permute(g, mask, a, cur, b, next, dtype);
+    break;
+  case RedistributionStep::Kind::AllToAll:
+    distrt_redist_alltoall(g, mask, a, cur, b, next, dtype);
+    break;
+  case RedistributionStep::Kind::Gather:
+    distrt_redist_gather(g, mask, a, cur, b, next, dtype);
+    break;
+  case RedistributionStep::Kind::Broadcast:
+    distrt_redist_bcast(g, mask, a, cur, b, next, dtype);
+    break;
+  case RedistributionStep::Kind::Scatter:
+    distrt_redist_scatter(g, mask, a, cur, b, next, dtype);
+    break;
+  }
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  tu_init("dist-test-redistribute-plans");
+  int64_t cases = argc > 1 ? std::atoll(argv[1]) : 60;
+  int64_t P = tu_size();
+  int64_t planned = 0, fallback = 0, kinds[4] = {0, 0, 0, 0}, multi = 0;
+  for (int64_t k = 0; k < cases; ++k) {
+    rngState = 0x9e3779b97f4a7c15ULL * uint64_t(k + 1) + uint64_t(P) * 7919;
+    // A grid of P ranks with 1-3 axes.
+    int64_t gdims = 1 + rnd(3), rest = P;
+    std::vector<int64_t> grid(gdims);
+    for (int64_t a = 0; a < gdims - 1; ++a) {
+      int64_t f = 1;
+      for (int64_t t = 2; t <= rest; ++t)
+        if (rest % t == 0 && rnd(2)) {
+          f = t;
+          break;
+        }
+      grid[a] = f;
+      rest /= f;
+    }
+    grid[gdims - 1] = rest;
+    distrt_grid *g = distrt_grid_create(gdims, grid.data());
+    std::vector<int64_t> coords(gdims);
+    for (int64_t a = 0; a < gdims; ++a)
+      coords[a] = distrt_grid_coord(g, a);
+    int64_t ndims = 1 + rnd(3);
+    std::vector<int64_t> shape(ndims);
+    for (int64_t d = 0; d < ndims; ++d)
+      shape[d] = 1 + rnd(13);
+    ModeTuples from = randomTuples(ndims, gdims);
+    ModeTuples to = randomTuples(ndims, gdims);
+    int64_t dtype = k % 2 ? DISTRT_F32 : DISTRT_F64;
+    int64_t es = tu_esize(dtype), seed = 300 + k;
+    llvm::SmallVector<int64_t> sdesc = modeTupleDescriptor(from, shape);
+    llvm::SmallVector<int64_t> ddesc = modeTupleDescriptor(to, shape);
+    auto alloc = [&](const llvm::SmallVector<int64_t> &desc) {
+      return std::calloc(size_t(distrt_layout_tile_capacity(g, desc.data())),
+                         size_t(es));
+    };
+    void *stile = alloc(sdesc);
+    distrt_layout_fill(g, sdesc.data(), stile, dtype, seed);
+    std::string what = "case " + std::to_string(k) + " " +
+                       formatModeTuples(from) + " -> " + formatModeTuples(to);
+
+    // Balanced path.
+    std::optional<RedistributionPlan> plan =
+        planRedistribution(from, to, grid, shape, CostModel());
+    if (std::getenv("DIST_TEST_VERBOSE") && tu_rank() == 0) {
+      std::string text = what + " on grid";
+      for (int64_t x : grid)
+        text += " " + std::to_string(x);
+      text += ", shape";
+      for (int64_t x : shape)
+        text += " " + std::to_string(x);
+      if (plan)
+        for (const RedistributionStep &s : plan->steps)
+          text += "; " + stringifyStep(s.kind) + " -> " +
+                  formatModeTuples(s.after);
+      std::printf("%s\n", text.c_str());
+      std::fflush(stdout);
+    }
+    if (plan) {
+      ++planned;
+      std::vector<RedistributionStep> steps = plan->steps;
+      if (steps.empty()) {
+        RedistributionStep copy;
+        copy.kind = RedistributionStep::Kind::LocalSlice;
+        copy.after = to;
+        steps.push_back(copy);
+      }
+      multi += steps.size() > 1;
+      void *cur = stile;
+      ModeTuples curT = from;
+      for (const RedistributionStep &step : steps) {
+        llvm::SmallVector<int64_t> a = modeTupleDescriptor(curT, shape);
+        llvm::SmallVector<int64_t> b = modeTupleDescriptor(step.after, shape);
+        void *next = alloc(b);
+        int64_t mask = 0;
+        for (int64_t m : step.modes)
+          mask |= int64_t(1) << m;
+        runStep(g, step.kind, mask, a.data(), cur, b.data(), next, dtype);
+        ++kinds[int(step.kind)];
+        int64_t bad =
+            checkTile(step.after, grid, coords, shape, next, dtype, seed,
+                      distrt_layout_tile_size(g, b.data()));
+        EXPECT(bad == 0, "%s: %lld wrong elements after %s over %lld to %s",
+               what.c_str(), (long long)bad, stringifyStep(step.kind).c_str(),
+               (long long)mask, formatModeTuples(step.after).c_str());
+        if (cur != stile)
+          std::free(cur);
+        cur = next;
+        curT = step.after;
+      }
+      if (cur != stile)
+        std::free(cur);
+    } else {
+      ++fallback;
+    }
+
+    // General path, against the same model.
+    void *dtile = alloc(ddesc);
+    distrt_redistribute(g, sdesc.data(), stile, g, ddesc.data(), dtile, dtype);
+    int64_t bad = checkTile(to, grid, coords, shape, dtile, dtype, seed,
+                            distrt_layout_tile_size(g, ddesc.data()));
+    EXPECT(bad == 0, "%s: %lld wrong elements after the general exchange",
+           what.c_str(), (long long)bad);
+    std::free(dtile);
+    std::free(stile);
+    distrt_grid_free(g);
+  }
+  tu_section("%lld random pairs on %lld ranks: %lld planned (%lld with "
+             "several steps), %lld general only; steps: slice %lld, "
+             "allgather %lld, permutation %lld, all-to-all %lld",
+             (long long)cases, (long long)P, (long long)planned,
+             (long long)multi, (long long)fallback, (long long)kinds[0],
+             (long long)kinds[1], (long long)kinds[2], (long long)kinds[3]);
+
+  // Non-replicated forms [D; E, w]: pairs built to be one gather-to-one,
+  // broadcast or scatter (random tails, random other fixed axes E at
+  // random coordinates); the planner must recognise the step, and both
+  // paths are checked.
+  int64_t nrKinds[3] = {0, 0, 0}, nrCases = cases / 2;
+  for (int64_t k = 0; k < nrCases; ++k) {
+    rngState = 0x2545f4914f6cdd1dULL * uint64_t(k + 1) + uint64_t(P) * 104729;
+    int64_t gdims = 1 + rnd(3), rest = P;
+    std::vector<int64_t> grid(gdims);
+    for (int64_t a = 0; a < gdims - 1; ++a) {
+      int64_t f = 1;
+      for (int64_t t = 2; t <= rest; ++t)
+        if (rest % t == 0 && rnd(2)) {
+          f = t;
+          break;
+        }
+      grid[a] = f;
+      rest /= f;
+    }
+    grid[gdims - 1] = rest;
+    int64_t ndims = 1 + rnd(3);
+    std::vector<int64_t> shape(ndims);
+    for (int64_t d = 0; d < ndims; ++d)
+      shape[d] = 1 + rnd(13);
+    // Long tuples, then tails cut off (the step's axes S) and other unused
+    // axes fixed (E).
+    ModeTuples longT = randomTuples(ndims, gdims), shortT = longT;
+    std::set<int64_t> S;
+    for (auto &t : shortT) {
+      size_t cut = rnd(t.size() + 1);
+      S.insert(t.end() - cut, t.end());
+      t.resize(t.size() - cut);
+    }
+    std::set<int64_t> usedLong;
+    for (auto &t : longT)
+      usedLong.insert(t.begin(), t.end());
+    FixedAxes E;
+    for (int64_t a = 0; a < gdims; ++a)
+      if (!usedLong.count(a) && rnd(2))
+        E.emplace_back(a, rnd(grid[a]));
+    int kind = int(rnd(3)); // 0 gather, 1 broadcast, 2 scatter
+    if (S.empty() && kind != 1)
+      kind = 1;
+    if (kind == 1) {
+      // Broadcast: fix some axes that the layout does not use.
+      S.clear();
+      for (int64_t a = 0; a < gdims; ++a)
+        if (!usedLong.count(a) &&
+            llvm::none_of(E, [&](auto &f) { return f.first == a; }))
+          S.insert(a);
+      if (S.empty())
+        continue;
+    }
+    FixedAxes ES = E;
+    for (int64_t a : S)
+      ES.emplace_back(a, rnd(grid[a]));
+    llvm::sort(ES);
+    ModeTuples from, to;
+    FixedAxes fromF, toF;
+    RedistributionStep::Kind want;
+    if (kind == 0) {
+      from = longT, fromF = E, to = shortT, toF = ES;
+      want = RedistributionStep::Kind::Gather;
+    } else if (kind == 1) {
+      from = longT, fromF = ES, to = longT, toF = E;
+      want = RedistributionStep::Kind::Broadcast;
+    } else {
+      from = shortT, fromF = ES, to = longT, toF = E;
+      want = RedistributionStep::Kind::Scatter;
+    }
+    distrt_grid *g = distrt_grid_create(gdims, grid.data());
+    std::vector<int64_t> coords(gdims);
+    for (int64_t a = 0; a < gdims; ++a)
+      coords[a] = distrt_grid_coord(g, a);
+    int64_t dtype = k % 2 ? DISTRT_F64 : DISTRT_F32;
+    int64_t es = tu_esize(dtype), seed = 900 + k;
+    llvm::SmallVector<int64_t> sdesc = modeTupleDescriptor(from, shape, fromF);
+    llvm::SmallVector<int64_t> ddesc = modeTupleDescriptor(to, shape, toF);
+    auto alloc = [&](const llvm::SmallVector<int64_t> &desc) {
+      return std::calloc(size_t(distrt_layout_tile_capacity(g, desc.data())),
+                         size_t(es));
+    };
+    std::string what = "non-replicated case " + std::to_string(k) + " " +
+                       formatModeTuples(from, fromF) + " -> " +
+                       formatModeTuples(to, toF);
+    void *stile = alloc(sdesc);
+    distrt_layout_fill(g, sdesc.data(), stile, dtype, seed);
+    std::optional<RedistributionStep> step = classifyNonReplicated(
+        from, fromF, to, toF, grid, shape, CostModel());
+    if (EXPECT(step && step->kind == want, "%s: the planner finds no %s",
+               what.c_str(),
+               stringifyStep(want).c_str())) {
+      ++nrKinds[kind];
+      int64_t mask = 0;
+      for (int64_t m : step->modes)
+        mask |= int64_t(1) << m;
+      void *dtile = alloc(ddesc);
+      runStep(g, step->kind, mask, sdesc.data(), stile, ddesc.data(), dtile,
+              dtype);
+      int64_t bad = checkTile(to, grid, coords, shape, dtile, dtype, seed,
+                              distrt_layout_tile_size(g, ddesc.data()), toF);
+      EXPECT(bad == 0, "%s: %lld wrong elements after the %s", what.c_str(),
+             (long long)bad, stringifyStep(want).c_str());
+      std::free(dtile);
+    }
+    void *gtile = alloc(ddesc);
+    distrt_redistribute(g, sdesc.data(), stile, g, ddesc.data(), gtile, dtype);
+    int64_t bad = checkTile(to, grid, coords, shape, gtile, dtype, seed,
+                            distrt_layout_tile_size(g, ddesc.data()), toF);
+    EXPECT(bad == 0, "%s: %lld wrong elements after the general exchange",
+           what.c_str(), (long long)bad);
+    std::free(gtile);
+    std::free(stile);
+    distrt_grid_free(g);
+  }
+  tu_section("non-replicated forms on %lld ranks: gather-to-one %lld, "
+             "broadcast %lld, scatter %lld",
+             (long long)P, (long long)nrKinds[0], (long long)nrKinds[1],
+             (long long)nrKinds[2]);
+  return tu_finish();
+}
