@@ -46,3 +46,15 @@ func.func @kept(%t: memref<4xf64>, %r: index) {
 // CANON-LABEL: func @kept
 // CANON: dist.allreduce
 // CANON: dist.broadcast
+
+// A send only reads its buffer, but it pairs with a receive on another
+// rank: the communication resource keeps it (and two identical sends stay
+// two messages).
+func.func @kept_send(%t: memref<4xf64>, %r: index) {
+  dist.send %t to %r on @m tag 1 : memref<4xf64>
+  dist.send %t to %r on @m tag 1 : memref<4xf64>
+  return
+}
+// CANON-LABEL: func @kept_send
+// CANON: dist.send
+// CANON-NEXT: dist.send

@@ -16,6 +16,14 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+namespace mlir::dist {
+/// The side-effect resource of communication: collectives and point-to-point
+/// messages read and write it (see Dist_CommResource in DistOps.td).
+struct CommResource : public SideEffects::Resource::Base<CommResource> {
+  StringRef getName() final { return "dist.comm"; }
+};
+} // namespace mlir::dist
+
 #define GET_OP_CLASSES
 #include "DistTensor/Dialect/Dist/IR/DistOps.h.inc"
 

@@ -180,9 +180,16 @@ def Dist_RedistributeOp : Dist_Op<"redistribute", [
 // Communication on local buffers (SPMD form)
 //===----------------------------------------------------------------------===//
 
+// The network: every communication op reads and writes it, so no rewrite
+// removes, duplicates or reorders one on a single rank (each pairs with the
+// same op on other ranks), even when its buffers are only read (dist.send).
+def Dist_CommResource : Resource<"::mlir::dist::CommResource">;
+
 class Dist_CommOp<string mnemonic, list<Trait> traits = []>
     : Dist_Op<mnemonic, !listconcat(traits, [
-        DeclareOpInterfaceMethods<SymbolUserOpInterface>])> {
+        DeclareOpInterfaceMethods<SymbolUserOpInterface>,
+        MemoryEffects<[MemRead<Dist_CommResource>,
+                       MemWrite<Dist_CommResource>]>])> {
   code commonExtraDecl = [{
     /// Grid axes the collective spans, as a bit mask (bit i = axis i).
     int64_t getAxesMask() {
