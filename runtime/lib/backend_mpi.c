@@ -152,6 +152,7 @@ static distrt_bcomm *wrap(const char *op, MPI_Comm c) {
   if (!b)
     distrt_fatal(op, "out of memory allocating a communicator handle");
   b->comm = c;
+  ++distrt_g.live[DISTRT_COUNT_COMMS];
   MPICHK(op, "MPI_Comm_set_errhandler",
          MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN));
   MPICHK(op, "MPI_Comm_rank", MPI_Comm_rank(c, &b->rank));
@@ -268,6 +269,7 @@ static void mpi_comm_free(const char *op, distrt_bcomm *c) {
     return;
   if (mpi_up)
     MPICHK(op, "MPI_Comm_free", MPI_Comm_free(&c->comm));
+  --distrt_g.live[DISTRT_COUNT_COMMS];
   free(c);
 }
 

@@ -2,8 +2,11 @@
  * must end the job through distrt_fatal with a clear message (checked by
  * test/Runtime/errors.test).  Prints "UNEXPECTED" and exits 0 if the runtime
  * did not stop it, so the `not` in the test fails. */
+#define _POSIX_C_SOURCE 200809L
+
 #include "distrt/distrt.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,6 +150,23 @@ int main(int argc, char **argv) {
         (void)distrt_grid_lookup(&slot, 2, d2);
       }
       CASE("fatal") { distrt_fatal("user_code", "custom message %d", 42); }
+      CASE("exit-early") {
+        /* the last rank leaves (exit status 3) while the others wait in a
+         * barrier: the exit hook ends the job */
+        if (me == n - 1)
+          exit(3);
+        distrt_barrier(g, 1);
+        distrt_barrier(g, 1);
+      }
+      CASE("killed") {
+        /* the last rank dies by SIGKILL (no handler can run) while the
+         * others wait in a barrier: the launcher must end the job */
+        if (me == n - 1)
+          raise(SIGKILL);
+        distrt_barrier(g, 1);
+        distrt_barrier(g, 1);
+      }
+      CASE("huge-alloc") { (void)distrt_alloc((int64_t)1 << 60); }
       else {
         fprintf(stderr, "distrt-test-errors: unknown case '%s'\n", c);
         distrt_finalize();
