@@ -1,7 +1,9 @@
-// Loads in64.dtensor (10x7 f64), in32.dtensor (10x7 f32) and ini.dtensor
-// (5x3x4 i32) into tensors of many layouts and stores each one back; the
-// test compares every output with its input byte for byte. Uneven extents,
-// cyclic, block-cyclic, replicated and fixed layouts.
+// Loads in64.dtensor (10x7 f64), in32.dtensor (10x7 f32), ini.dtensor
+// (5x3x4 i32) and wide.dtensor (6x301 f64: blocks of 64 elements or more
+// in the last dimension, read in place rather than through a row span) into
+// tensors of many layouts and stores each one back; the test compares every
+// output with its input byte for byte. Uneven extents, cyclic,
+// block-cyclic, replicated and fixed layouts.
 
 dist.grid @m [2, 2]
 
@@ -13,6 +15,8 @@ dist.grid @m [2, 2]
 !All = !dist.tensor<10x7xf64, #dist.layout<@m, [(0, 1) blocked, ()]>>
 !F32 = !dist.tensor<10x7xf32, #dist.layout<@m, "[(0),(1)]">>
 !I3  = !dist.tensor<5x3x4xi32, #dist.layout<@m, [(1) blocked, (), (0)]>>
+!W1  = !dist.tensor<6x301xf64, #dist.layout<@m, "xy -> xy">>
+!W2  = !dist.tensor<6x301xf64, #dist.layout<@m, "xy -> yx" block_cyclic(70)>>
 
 func.func @main() -> i32 {
   %blk = dist.alloc : !Blk
@@ -39,6 +43,12 @@ func.func @main() -> i32 {
   %i = dist.alloc : !I3
   dist.load %i from "ini.dtensor" : !I3
   dist.store %i to "out-i32.dtensor" : !I3
+  %w1 = dist.alloc : !W1
+  dist.load %w1 from "wide.dtensor" : !W1
+  dist.store %w1 to "out-w1.dtensor" : !W1
+  %w2 = dist.alloc : !W2
+  dist.load %w2 from "wide.dtensor" : !W2
+  dist.store %w2 to "out-w2.dtensor" : !W2
   %ok = arith.constant 0 : i32
   return %ok : i32
 }
