@@ -62,8 +62,17 @@ else:
     lit_config.note("mpirun not found: tests marked 'REQUIRES: mpi' are skipped")
 
 # Set by scripts/sanitize.sh: the tools and the runtime are instrumented.
+# Code built against them (test/consumer) needs the same sanitizer runtimes.
+consumer_flags = ""
 if os.environ.get("DIST_SANITIZE", "0") == "1":
     config.available_features.add("asan")
+    san = "-fsanitize=address,undefined -fno-sanitize-recover=all"
+    consumer_flags = " ".join([
+        "-DCMAKE_C_COMPILER=/usr/lib/llvm-22/bin/clang",
+        "-DCMAKE_CXX_COMPILER=/usr/lib/llvm-22/bin/clang++",
+        "'-DCMAKE_C_FLAGS=%s'" % san, "'-DCMAKE_CXX_FLAGS=%s'" % san,
+        "'-DCMAKE_EXE_LINKER_FLAGS=%s'" % san])
+config.substitutions.append(("%consumer_cmake_flags", consumer_flags))
 
 # Network namespaces (Integration/netns-tcp.test): root, iproute2 and a
 # kernel that lets this container create namespaces and veth pairs. The
