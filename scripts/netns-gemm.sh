@@ -6,6 +6,8 @@
 #   scripts/netns-gemm.sh PROGRAM [NP]     # PROGRAM: an executable from
 #                                          # dist-run -o (default NP 4)
 #   scripts/netns-gemm.sh --probe          # exit 0 iff namespaces work here
+#   scripts/netns-gemm.sh --cut-after S PROGRAM [NP]
+#                                          # take the link down after S s
 #
 # Layout: namespace A (10.77.<k>.1, host name distnodea) runs mpirun and
 # NP/2 ranks; namespace B (10.77.<k>.2, distnodeb) runs an orted, started
@@ -18,7 +20,10 @@
 # crossed the link (default 16 KiB: SUMMA 64x64 on 2x2 gathers two 32x32
 # f64 result tiles from the second host to rank 0 for its check alone).
 # Everything (namespaces, veth, /etc/netns entries, leftover processes) is
-# removed on exit, including on failure or interruption.  Needs root,
+# removed on exit, including on failure or interruption.  The daemons'
+# TCP keepalive (NETNS_KEEPALIVE s idle, default 1, then 3 probes 1 s
+# apart) makes mpirun notice a lost host within seconds instead of the
+# default 8 minutes.  Needs root,
 # iproute2 and unshare(1); where namespaces cannot be made it prints
 # "netns-gemm: SKIPPED: reason" and exits 77.  The whole run is bounded by
 # NETNS_TIMEOUT seconds (default 120).
@@ -29,7 +34,9 @@ skip() { echo "$prog: SKIPPED: $*"; exit 77; }
 fail() { echo "$prog: FAILED: $*" >&2; exit 1; }
 
 probe_only=0
+cut_after=""
 if [ "${1:-}" = --probe ]; then probe_only=1; fi
+if [ "${1:-}" = --cut-after ]; then cut_after="${2:?--cut-after needs seconds}"; shift 2; fi
 
 [ "$(id -u)" = 0 ] || skip "needs root to create network namespaces"
 command -v ip >/dev/null 2>&1 || skip "ip (iproute2) not found"
@@ -125,15 +132,25 @@ bytes() {
 }
 min_bytes="${NETNS_MIN_BYTES:-16384}"
 before="$(bytes)"
+if [ -n "$cut_after" ]; then
+  # Fault injection: take the second host's end of the link down mid-run.
+  ( sleep "$cut_after"; ip -n "$nsb" link set "$vb" down &&
+    echo "$prog: link cut after $cut_after s" >&2 ) &
+fi
 timeout_s="${NETNS_TIMEOUT:-120}"
 ip netns exec "$nsa" unshare --uts sh -c "hostname distnodea; exec timeout -k 5 $timeout_s mpirun --allow-run-as-root --oversubscribe \
     -np $np --hostfile $tmp/hosts \
     --mca plm_rsh_agent $tmp/agent \
     --mca btl tcp,self --mca btl_tcp_if_include $net.0/24 \
     --mca oob_tcp_if_include $net.0/24 \
+    --mca oob_tcp_keepalive_time ${NETNS_KEEPALIVE:-1} --mca oob_tcp_keepalive_intvl 1 \
+    --mca oob_tcp_keepalive_probes 3 \
     -x OPENBLAS_NUM_THREADS \
-    sh -c 'echo \"netns-gemm: rank \$OMPI_COMM_WORLD_RANK on \$(hostname)\" >&2; exec $exe'" 2>&1 | tee "$tmp/out"
-rc=${PIPESTATUS[0]}
+    sh -c 'echo \"netns-gemm: rank \$OMPI_COMM_WORLD_RANK on \$(hostname)\" >&2; exec $exe'" > "$tmp/out" 2>&1
+rc=$?
+# (A file, not a pipe: a daemon left on the far side of a cut link would
+# keep a pipe open; the cleanup kills it.)
+cat "$tmp/out"
 after="$(bytes)"
 crossed=$(( after - before ))
 echo "$prog: $crossed bytes crossed the veth link (both directions)"

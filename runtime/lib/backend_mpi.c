@@ -71,6 +71,10 @@ static void wd_fire(int sig) {
   wd_write(": watchdog: stuck in ");
   wd_write(wd_call ? wd_call : "?");
   wd_write(" for longer than DISTRT_WATCHDOG allows; aborting the job\n");
+  /* The abort itself may get stuck (e.g. the network is gone): then die by
+   * SIGALRM so that at least this process ends. */
+  signal(SIGALRM, SIG_DFL);
+  alarm(DISTRT_ABORT_WATCHDOG_S);
   MPI_Abort(MPI_COMM_WORLD, 1);
   _exit(1);
 }

@@ -12,9 +12,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Seconds MPI_Abort may take before the process kills itself. */
-#define DISTRT_ABORT_WATCHDOG_S 20
-
 struct distrt_state distrt_g;
 
 /* Set while a fatal error is being reported (the abort may run exit

@@ -21,6 +21,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Seconds MPI_Abort may take before the process kills itself (SIGALRM). */
+#define DISTRT_ABORT_WATCHDOG_S 20
+
 /* Opaque backend objects. */
 typedef struct distrt_bcomm distrt_bcomm; /* a communicator */
 typedef struct distrt_breq distrt_breq;   /* an in-flight operation */

@@ -166,6 +166,13 @@ int main(int argc, char **argv) {
         distrt_barrier(g, 1);
         distrt_barrier(g, 1);
       }
+      CASE("allreduce-loop") {
+        /* allreduces for 60 s (a link cut in the middle must not leave it
+         * hanging: test/Integration/netns-tcp.test) */
+        double t0 = distrt_wtime();
+        while (distrt_wtime() - t0 < 60.0)
+          distrt_allreduce(g, 1, buf, 16, DISTRT_F64, DISTRT_SUM);
+      }
       CASE("huge-alloc") { (void)distrt_alloc((int64_t)1 << 60); }
       else {
         fprintf(stderr, "distrt-test-errors: unknown case '%s'\n", c);
