@@ -1,9 +1,10 @@
 // Loads in64.dtensor (10x7 f64), in32.dtensor (10x7 f32), ini.dtensor
-// (5x3x4 i32) and wide.dtensor (6x301 f64: blocks of 64 elements or more
-// in the last dimension, read in place rather than through a row span) into
-// tensors of many layouts and stores each one back; the test compares every
-// output with its input byte for byte. Uneven extents, cyclic,
-// block-cyclic, replicated and fixed layouts.
+// (5x3x4 i32), sc.dtensor (a replicated f64 scalar) and wide.dtensor
+// (6x301 f64: blocks of 64 elements or more in the last dimension, read in
+// place rather than through a row span) into tensors of many layouts and
+// stores each one back; the test compares every output with its input byte
+// for byte. Uneven extents, cyclic, block-cyclic, replicated and fixed
+// layouts.
 
 dist.grid @m [2, 2]
 
@@ -17,6 +18,7 @@ dist.grid @m [2, 2]
 !I3  = !dist.tensor<5x3x4xi32, #dist.layout<@m, [(1) blocked, (), (0)]>>
 !W1  = !dist.tensor<6x301xf64, #dist.layout<@m, "xy -> xy">>
 !W2  = !dist.tensor<6x301xf64, #dist.layout<@m, "xy -> yx" block_cyclic(70)>>
+!Sc  = !dist.tensor<f64, #dist.layout<@m, " -> **">>
 
 func.func @main() -> i32 {
   %blk = dist.alloc : !Blk
@@ -49,6 +51,9 @@ func.func @main() -> i32 {
   %w2 = dist.alloc : !W2
   dist.load %w2 from "wide.dtensor" : !W2
   dist.store %w2 to "out-w2.dtensor" : !W2
+  %sc = dist.alloc : !Sc
+  dist.load %sc from "sc.dtensor" : !Sc
+  dist.store %sc to "out-sc.dtensor" : !Sc
   %ok = arith.constant 0 : i32
   return %ok : i32
 }
