@@ -64,8 +64,12 @@ else:
 # Set by scripts/sanitize.sh: the tools and the runtime are instrumented.
 # Code built against them (test/consumer) needs the same sanitizer runtimes.
 consumer_flags = ""
+translate_args = ""
 if os.environ.get("DIST_SANITIZE", "0") == "1":
     config.available_features.add("asan")
+    # Generated code is instrumented too (dist-run passes this on).
+    translate_args = "--dist-sanitize-address"
+    config.environment["DIST_TRANSLATE_ARGS"] = translate_args
     san = "-fsanitize=address,undefined -fno-sanitize-recover=all"
     consumer_flags = " ".join([
         "-DCMAKE_C_COMPILER=/usr/lib/llvm-22/bin/clang",
@@ -73,6 +77,7 @@ if os.environ.get("DIST_SANITIZE", "0") == "1":
         "'-DCMAKE_C_FLAGS=%s'" % san, "'-DCMAKE_CXX_FLAGS=%s'" % san,
         "'-DCMAKE_EXE_LINKER_FLAGS=%s'" % san])
 config.substitutions.append(("%consumer_cmake_flags", consumer_flags))
+config.substitutions.append(("%dist_translate_args", translate_args))
 
 # Network namespaces (Integration/netns-tcp.test): root, iproute2 and a
 # kernel that lets this container create namespaces and veth pairs. The
