@@ -19,6 +19,7 @@ packages=(
   libopenmpi-dev openmpi-bin
   libopenblas-dev
   libomp-22-dev
+  iproute2 util-linux  # netns-tcp.test: ip netns, unshare
 )
 
 missing=()

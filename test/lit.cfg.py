@@ -61,5 +61,43 @@ if config.dist_have_mpi and config.dist_mpirun:
 else:
     lit_config.note("mpirun not found: tests marked 'REQUIRES: mpi' are skipped")
 
+# Set by scripts/sanitize.sh: the tools and the runtime are instrumented.
+# Code built against them (test/consumer) needs the same sanitizer runtimes.
+consumer_flags = ""
+translate_args = ""
+if os.environ.get("DIST_SANITIZE", "0") == "1":
+    config.available_features.add("asan")
+    # Generated code is instrumented too (dist-run passes this on).
+    translate_args = "--dist-sanitize-address"
+    config.environment["DIST_TRANSLATE_ARGS"] = translate_args
+    san = "-fsanitize=address,undefined -fno-sanitize-recover=all"
+    consumer_flags = " ".join([
+        "-DCMAKE_C_COMPILER=/usr/lib/llvm-22/bin/clang",
+        "-DCMAKE_CXX_COMPILER=/usr/lib/llvm-22/bin/clang++",
+        "'-DCMAKE_C_FLAGS=%s'" % san, "'-DCMAKE_CXX_FLAGS=%s'" % san,
+        "'-DCMAKE_EXE_LINKER_FLAGS=%s'" % san])
+config.substitutions.append(("%consumer_cmake_flags", consumer_flags))
+config.substitutions.append(("%dist_translate_args", translate_args))
+
+# Network namespaces (Integration/netns-tcp.test): root, iproute2 and a
+# kernel that lets this container create namespaces and veth pairs. The
+# probe makes and removes two namespaces (scripts/netns-gemm.sh --probe).
+if config.dist_have_mpi and os.geteuid() == 0 and shutil.which("ip") and \
+        os.environ.get("DIST_NO_NETNS", "0") != "1":
+    import subprocess
+    probe = os.path.join(config.dist_src_root, "scripts", "netns-gemm.sh")
+    try:
+        r = subprocess.run(["bash", probe, "--probe"], capture_output=True,
+                           text=True, timeout=60)
+        if r.returncode == 0:
+            config.available_features.add("netns")
+        else:
+            lit_config.note("network namespaces unavailable, netns tests "
+                            "are skipped: " + (r.stdout + r.stderr).strip())
+    except (OSError, subprocess.TimeoutExpired) as e:
+        lit_config.note("network namespace probe failed: %s" % e)
+else:
+    lit_config.note("netns tests are skipped (need root, iproute2 and MPI)")
+
 if shutil.which("cmake") or os.path.exists(config.cmake_command):
     config.available_features.add("cmake")

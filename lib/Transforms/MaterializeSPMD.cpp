@@ -447,7 +447,8 @@ struct DistMaterializeSPMDPass
   LogicalResult lowerFunction(func::FuncOp f) {
     bool usesDist = false;
     f.walk([&](Operation *op) {
-      if (isa<AllocOp, FillOp, ComputeOp, RedistributeOp>(op))
+      if (isa<AllocOp, FillOp, dist::LoadOp, dist::StoreOp, ComputeOp,
+              RedistributeOp>(op))
         usesDist = true;
     });
     for (Type t : f.getArgumentTypes())
@@ -485,7 +486,8 @@ struct DistMaterializeSPMDPass
 
     SmallVector<Operation *> ops;
     f.walk([&](Operation *op) {
-      if (isa<AllocOp, FillOp, ComputeOp, RedistributeOp>(op))
+      if (isa<AllocOp, FillOp, dist::LoadOp, dist::StoreOp, ComputeOp,
+              RedistributeOp>(op))
         ops.push_back(op);
     });
     // The program's own calls (not the runtime calls lowering adds).
@@ -497,6 +499,8 @@ struct DistMaterializeSPMDPass
         r = lowerAlloc(a);
       else if (auto fl = dyn_cast<FillOp>(op))
         r = lowerFill(fl);
+      else if (isa<dist::LoadOp, dist::StoreOp>(op))
+        r = lowerFileOp(op);
       else if (auto c = dyn_cast<ComputeOp>(op))
         r = lowerCompute(c);
       else if (auto rd = dyn_cast<RedistributeOp>(op))
@@ -672,6 +676,29 @@ struct DistMaterializeSPMDPass
                      {g, constArray(b, loc, desc)}, {i64Ty});
     return allocChecked(b, loc, tileType(t), ValueRange{toIndex(b, loc, cap)},
                         "an intermediate tile of a redistribution");
+  }
+
+  /// dist.load / dist.store: one runtime call that reads or writes this
+  /// rank's part of the tensor file (runtime/lib/io.c checks the file).
+  LogicalResult lowerFileOp(Operation *op) {
+    auto load = dyn_cast<dist::LoadOp>(op);
+    auto store = dyn_cast<dist::StoreOp>(op);
+    Value tensor = load ? load.getTensor() : store.getTensor();
+    StringRef path = load ? load.getPath() : store.getPath();
+    auto t = cast<DistTensorType>(tensor.getType());
+    if (failed(checkTensorType(op, t)))
+      return failure();
+    Value tile = tileOf(op, tensor);
+    if (!tile)
+      return failure();
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+    Value g = gridHandle(b, loc, t.getLayout().getGrid());
+    call(b, loc, load ? "distrt_layout_load" : "distrt_layout_store",
+         {g, constArray(b, loc, layoutDescriptor(t)), ptrOf(b, loc, tile),
+          i64(b, loc, dtypeOf(t.getElementType())),
+          constString(b, loc, path)});
+    return success();
   }
 
   LogicalResult lowerRedistribute(RedistributeOp op) {

@@ -71,6 +71,10 @@ static void wd_fire(int sig) {
   wd_write(": watchdog: stuck in ");
   wd_write(wd_call ? wd_call : "?");
   wd_write(" for longer than DISTRT_WATCHDOG allows; aborting the job\n");
+  /* The abort itself may get stuck (e.g. the network is gone): then die by
+   * SIGALRM so that at least this process ends. */
+  signal(SIGALRM, SIG_DFL);
+  alarm(DISTRT_ABORT_WATCHDOG_S);
   MPI_Abort(MPI_COMM_WORLD, 1);
   _exit(1);
 }
@@ -152,6 +156,7 @@ static distrt_bcomm *wrap(const char *op, MPI_Comm c) {
   if (!b)
     distrt_fatal(op, "out of memory allocating a communicator handle");
   b->comm = c;
+  ++distrt_g.live[DISTRT_COUNT_COMMS];
   MPICHK(op, "MPI_Comm_set_errhandler",
          MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN));
   MPICHK(op, "MPI_Comm_rank", MPI_Comm_rank(c, &b->rank));
@@ -268,6 +273,7 @@ static void mpi_comm_free(const char *op, distrt_bcomm *c) {
     return;
   if (mpi_up)
     MPICHK(op, "MPI_Comm_free", MPI_Comm_free(&c->comm));
+  --distrt_g.live[DISTRT_COUNT_COMMS];
   free(c);
 }
 

@@ -315,6 +315,7 @@ static int64_t req_add(const char *op, distrt_breq *r) {
   reqs[nreqs].r = r;
   reqs[nreqs].op = op;
   ++nreqs;
+  distrt_g.live[DISTRT_COUNT_REQUESTS] = nreqs;
   return id;
 }
 
@@ -323,6 +324,7 @@ static void req_complete(const char *op, int64_t idx) {
   memmove(&reqs[idx], &reqs[idx + 1],
           (size_t)(nreqs - idx - 1) * sizeof *reqs);
   --nreqs;
+  distrt_g.live[DISTRT_COUNT_REQUESTS] = nreqs;
   if (e.r)
     distrt_g.be->wait(op, e.r);
 }

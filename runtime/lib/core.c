@@ -12,10 +12,11 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Seconds MPI_Abort may take before the process kills itself. */
-#define DISTRT_ABORT_WATCHDOG_S 20
-
 struct distrt_state distrt_g;
+
+/* Set while a fatal error is being reported (the abort may run exit
+ * handlers). */
+static volatile int in_fatal;
 
 /*===-- fatal errors -----------------------------------------------------===*/
 
@@ -42,7 +43,6 @@ static void rank_strings(char *rank, char *size, size_t n) {
 static void vfatal(const char *op, const char *fmt, va_list ap)
     DISTRT_NORETURN;
 static void vfatal(const char *op, const char *fmt, va_list ap) {
-  static volatile int in_fatal;
   if (in_fatal) /* an error while reporting an error */
     _Exit(1);
   in_fatal = 1;
@@ -104,6 +104,21 @@ void distrt_fatal_collective(const char *op, const char *fmt, ...) {
 
 /*===-- lifetime ---------------------------------------------------------===*/
 
+/* A process that exits (exit(), or a return from main) between distrt_init
+ * and distrt_finalize would leave the other ranks waiting for it in their
+ * next collective: say so and end the whole job instead. */
+static void exit_without_finalize(void) {
+  if (!distrt_g.initialized || in_fatal)
+    return;
+  const char *keep = getenv("DISTRT_ALLOW_EXIT");
+  if (keep && strcmp(keep, "1") == 0)
+    return;
+  distrt_fatal("exit",
+               "the process is exiting without distrt_finalize() (exit() or "
+               "a return from main while the runtime is active); ending the "
+               "job so that the other ranks do not wait for it");
+}
+
 void distrt_require_init(const char *op) {
   if (distrt_g.initialized)
     return;
@@ -124,6 +139,9 @@ void distrt_init(void) {
   distrt_g.tag_ub = be->tag_ub();
   distrt_g.initialized = 1;
   distrt_g.finalized = 0;
+  static int exit_hook;
+  if (!exit_hook && atexit(exit_without_finalize) == 0)
+    exit_hook = 1;
   distrt_blas_setup();
   const char *verbose = getenv("DISTRT_VERBOSE");
   if (verbose && *verbose && strcmp(verbose, "0") != 0 &&

@@ -101,6 +101,7 @@ distrt_grid *distrt_grid_create(int64_t ndims, const int64_t *dims) {
   if (live_grids)
     live_grids->prev = g;
   live_grids = g;
+  ++distrt_g.live[DISTRT_COUNT_GRIDS];
   return g;
 }
 
@@ -164,6 +165,7 @@ static void grid_release(const char *op, distrt_grid *g) {
   if (g->next)
     g->next->prev = g->prev;
   g->magic = 0;
+  --distrt_g.live[DISTRT_COUNT_GRIDS];
   free(g);
 }
 

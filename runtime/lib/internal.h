@@ -21,6 +21,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Seconds MPI_Abort may take before the process kills itself (SIGALRM). */
+#define DISTRT_ABORT_WATCHDOG_S 20
+
 /* Opaque backend objects. */
 typedef struct distrt_bcomm distrt_bcomm; /* a communicator */
 typedef struct distrt_breq distrt_breq;   /* an in-flight operation */
@@ -120,6 +123,8 @@ struct distrt_state {
   int64_t world_size;
   int64_t tag_ub;
   int64_t checks_failed; /* distrt_check_result failures (layout.c) */
+  /* Live objects, by DISTRT_COUNT_* (distrt_debug_count). */
+  int64_t live[DISTRT_NUM_COUNTS];
 };
 extern struct distrt_state distrt_g;
 
@@ -181,6 +186,25 @@ int64_t distrt_grid_mask_rank(const distrt_grid *g, int64_t axes);
 /* Cached communicator for `axes` (created on first use). */
 distrt_bcomm *distrt_grid_sub(const char *op, distrt_grid *g, int64_t axes);
 void distrt_grid_free_all(const char *op);
+
+/* This process's tile of a tensor given by a layout descriptor (layout.c),
+ * for code outside layout.c (io.c).  Local index l of dimension d is global
+ * index distrt_local_to_global(l, p[d], c[d], b[d]); the tile is dense
+ * row-major over ext[].  `writer` is 1 on exactly one holder of every
+ * element: the holder at coordinate 0 on every replicated grid axis. */
+struct distrt_tile_view {
+  int64_t ndims;
+  int64_t n[DISTRT_MAX_DIMS];   /* global extents */
+  int64_t p[DISTRT_MAX_DIMS];   /* processes the dimension is dealt over */
+  int64_t c[DISTRT_MAX_DIMS];   /* this process among them */
+  int64_t b[DISTRT_MAX_DIMS];   /* block size */
+  int64_t ext[DISTRT_MAX_DIMS]; /* local extents */
+  int64_t size;                 /* elements of the tile (0: holds nothing) */
+  int64_t elements;             /* elements of the global tensor */
+  int writer;
+};
+void distrt_layout_view(const char *op, distrt_grid *g, const int64_t *desc,
+                        struct distrt_tile_view *v);
 
 /* Request table (comm.c). */
 void distrt_requests_finish_all(const char *op);

@@ -23,6 +23,7 @@
  */
 #include "internal.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -221,12 +222,43 @@ static void tile_shape(const distrt_grid *g, const layout_t *L,
   }
 }
 
+void distrt_layout_view(const char *op, distrt_grid *g, const int64_t *desc,
+                        struct distrt_tile_view *v) {
+  distrt_grid_check(op, g);
+  layout_t L;
+  parse_layout(op, g, desc, &L);
+  memset(v, 0, sizeof(*v));
+  v->ndims = L.ndims;
+  v->elements = 1;
+  for (int64_t d = 0; d < L.ndims; ++d) {
+    v->n[d] = L.n[d];
+    v->elements = distrt_mul(op, "the tensor's element count", v->elements,
+                             L.n[d]);
+    if (L.kind[d] == K_NONE) {
+      v->p[d] = 1;
+      v->c[d] = 0;
+      v->b[d] = L.n[d];
+    } else {
+      v->p[d] = L.Q[d];
+      v->c[d] = dim_q(g, &L, d, g->coords);
+      v->b[d] = L.bsz[d];
+    }
+    v->ext[d] = local_extent(&L, d, dim_q(g, &L, d, g->coords));
+  }
+  v->size = tile_size_at(g, &L, g->coords);
+  v->writer = v->size > 0;
+  for (int64_t a = 0; a < g->ndims; ++a)
+    if (L.role[a] == -1 && g->coords[a] != 0)
+      v->writer = 0;
+}
+
 static void store_value(void *buf, int64_t i, int64_t dtype, double v) {
   switch (dtype) {
   case DISTRT_F32: ((float *)buf)[i] = (float)v; break;
   case DISTRT_F64: ((double *)buf)[i] = v; break;
-  case DISTRT_I32: ((int32_t *)buf)[i] = (int32_t)v; break;
-  default: ((int64_t *)buf)[i] = (int64_t)v; break;
+  /* As distrt_fill: integers are floor(8 * value), in [-8, 8). */
+  case DISTRT_I32: ((int32_t *)buf)[i] = (int32_t)floor(8.0 * v); break;
+  default: ((int64_t *)buf)[i] = (int64_t)floor(8.0 * v); break;
   }
 }
 

@@ -26,10 +26,23 @@ void *distrt_alloc(int64_t bytes) {
       posix_memalign(&p, 64, (size_t)size) != 0 || !p)
     distrt_fatal(op, "cannot allocate %lld bytes (out of memory)",
                  (long long)bytes);
+  ++distrt_g.live[DISTRT_COUNT_BUFFERS];
   return p;
 }
 
-void distrt_free(void *p) { free(p); }
+void distrt_free(void *p) {
+  if (p)
+    --distrt_g.live[DISTRT_COUNT_BUFFERS];
+  free(p);
+}
+
+int64_t distrt_debug_count(int64_t what) {
+  if (what < 0 || what >= DISTRT_NUM_COUNTS)
+    distrt_fatal("distrt_debug_count",
+                 "counter %lld is out of range (0 .. %d)", (long long)what,
+                 DISTRT_NUM_COUNTS - 1);
+  return distrt_g.live[what];
+}
 
 /*===-- timers -----------------------------------------------------------===*/
 

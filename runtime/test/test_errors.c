@@ -2,8 +2,11 @@
  * must end the job through distrt_fatal with a clear message (checked by
  * test/Runtime/errors.test).  Prints "UNEXPECTED" and exits 0 if the runtime
  * did not stop it, so the `not` in the test fails. */
+#define _POSIX_C_SOURCE 200809L
+
 #include "distrt/distrt.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,6 +170,30 @@ int main(int argc, char **argv) {
         distrt_redist_allreduce(g, 1, 1, sdesc, tile, ddesc, out, DISTRT_F64);
       }
       CASE("fatal") { distrt_fatal("user_code", "custom message %d", 42); }
+      CASE("exit-early") {
+        /* the last rank leaves (exit status 3) while the others wait in a
+         * barrier: the exit hook ends the job */
+        if (me == n - 1)
+          exit(3);
+        distrt_barrier(g, 1);
+        distrt_barrier(g, 1);
+      }
+      CASE("killed") {
+        /* the last rank dies by SIGKILL (no handler can run) while the
+         * others wait in a barrier: the launcher must end the job */
+        if (me == n - 1)
+          raise(SIGKILL);
+        distrt_barrier(g, 1);
+        distrt_barrier(g, 1);
+      }
+      CASE("allreduce-loop") {
+        /* allreduces for 60 s (a link cut in the middle must not leave it
+         * hanging: test/Integration/netns-tcp.test) */
+        double t0 = distrt_wtime();
+        while (distrt_wtime() - t0 < 60.0)
+          distrt_allreduce(g, 1, buf, 16, DISTRT_F64, DISTRT_SUM);
+      }
+      CASE("huge-alloc") { (void)distrt_alloc((int64_t)1 << 60); }
       else {
         fprintf(stderr, "distrt-test-errors: unknown case '%s'\n", c);
         distrt_finalize();

@@ -5,7 +5,8 @@
 // Like mlir-translate (all upstream translations, e.g. --mlir-to-llvmir),
 // plus --dist-to-llvmir: the same export to LLVM IR with the dist dialect
 // registered, which explains what to run first when dist operations are
-// still present.
+// still present, and --dist-sanitize-address to have clang instrument the
+// generated functions with AddressSanitizer.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,11 +22,21 @@
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 
+#include "llvm/IR/Function.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
+
+static llvm::cl::opt<bool> sanitizeAddress(
+    "dist-sanitize-address",
+    llvm::cl::desc("With --dist-to-llvmir: mark every function the module "
+                   "defines `sanitize_address`, so that clang "
+                   "-fsanitize=address instruments the generated code "
+                   "(scripts/sanitize.sh sets it through dist-run)"),
+    llvm::cl::init(false));
 
 static void registerDistToLLVMIRTranslation() {
   TranslateFromMLIRRegistration reg(
@@ -51,6 +62,10 @@ static void registerDistToLLVMIRTranslation() {
             translateModuleToLLVMIR(op, llvmContext);
         if (!llvmModule)
           return failure();
+        if (sanitizeAddress)
+          for (llvm::Function &f : *llvmModule)
+            if (!f.isDeclaration())
+              f.addFnAttr(llvm::Attribute::SanitizeAddress);
         llvmModule->print(output, nullptr);
         return success();
       },

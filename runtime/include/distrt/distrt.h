@@ -525,6 +525,44 @@ int64_t distrt_check_result(distrt_grid *g, const char *name,
 void distrt_report_time(distrt_grid *g, const char *name, double seconds);
 
 /*===----------------------------------------------------------------------===*
+ * Tensor files (dist.load / dist.store); format in docs/reliability.md:
+ * "DISTTNSR", version 1, byte-order mark, element type, rank, shape, then
+ * the elements row-major.
+ *===----------------------------------------------------------------------===*/
+
+/** Collective over the grid: read this process's tile of the tensor
+ *  described by `desc` from the tensor file `path`.  Fatal ("dist.load:
+ *  PATH: cause", reported once, by the lowest failing rank) if the file is
+ *  missing or unreadable, is not a tensor file (bad magic), has another
+ *  version, byte order, element type or shape, or is shorter or longer than
+ *  its header says. */
+void distrt_layout_load(distrt_grid *g, const int64_t *desc, void *tile,
+                        int64_t dtype, const char *path);
+/** Collective over the grid: write the tensor to the tensor file `path`
+ *  (through `path`.partial, renamed when complete).  Every element is
+ *  written by exactly one of its holders.  The ranks must share a file
+ *  system.  Fatal ("dist.store: PATH: cause") on any I/O error. */
+void distrt_layout_store(distrt_grid *g, const int64_t *desc,
+                         const void *tile, int64_t dtype, const char *path);
+
+/*===----------------------------------------------------------------------===*
+ * Resource counters (leak tests)
+ *===----------------------------------------------------------------------===*/
+
+/** Counters of live runtime objects (`what` of distrt_debug_count). */
+enum {
+  DISTRT_COUNT_GRIDS = 0,    /**< grids created and not yet freed */
+  DISTRT_COUNT_COMMS = 1,    /**< backend communicators (grid, sub-grid) */
+  DISTRT_COUNT_REQUESTS = 2, /**< non-blocking requests not yet completed */
+  DISTRT_COUNT_BUFFERS = 3,  /**< distrt_alloc buffers not yet freed */
+  DISTRT_NUM_COUNTS = 4
+};
+/** The number of live objects of kind `what` in this process (works at any
+ *  time; all are 0 after distrt_finalize, except buffers the program did not
+ *  free).  Fatal for an unknown `what`. */
+int64_t distrt_debug_count(int64_t what);
+
+/*===----------------------------------------------------------------------===*
  * Errors
  *===----------------------------------------------------------------------===*/
 

@@ -172,7 +172,7 @@ static LogicalResult verifyCommGrid(Operation *op, FlatSymbolRefAttr gridRef,
 }
 
 //===----------------------------------------------------------------------===//
-// AllocOp / FillOp / RedistributeOp
+// AllocOp / FillOp / LoadOp / StoreOp / RedistributeOp
 //===----------------------------------------------------------------------===//
 
 LogicalResult AllocOp::verifySymbolUses(SymbolTableCollection &symbols) {
@@ -182,6 +182,34 @@ LogicalResult AllocOp::verifySymbolUses(SymbolTableCollection &symbols) {
 LogicalResult FillOp::verifySymbolUses(SymbolTableCollection &symbols) {
   return verifyTensorLayouts(*this, getTensor().getType(), symbols);
 }
+
+LogicalResult LoadOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  return verifyTensorLayouts(*this, getTensor().getType(), symbols);
+}
+
+LogicalResult StoreOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  return verifyTensorLayouts(*this, getTensor().getType(), symbols);
+}
+
+/// A file path for dist.load / dist.store: not empty, no NUL, not a
+/// directory name, and short enough for the runtime (PATH_MAX-safe).
+static LogicalResult verifyTensorPath(Operation *op, StringRef path) {
+  if (path.empty())
+    return op->emitOpError("path must not be empty");
+  if (path.contains('\0'))
+    return op->emitOpError("path must not contain a NUL character");
+  if (path.ends_with("/"))
+    return op->emitOpError("path '")
+           << path << "' names a directory; expected a file name";
+  if (path.size() > 4000)
+    return op->emitOpError("path is ")
+           << path.size() << " characters long (at most 4000)";
+  return success();
+}
+
+LogicalResult LoadOp::verify() { return verifyTensorPath(*this, getPath()); }
+
+LogicalResult StoreOp::verify() { return verifyTensorPath(*this, getPath()); }
 
 LogicalResult RedistributeOp::verifySymbolUses(SymbolTableCollection &symbols) {
   return verifyTensorLayouts(

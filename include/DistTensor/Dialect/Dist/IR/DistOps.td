@@ -106,6 +106,60 @@ def Dist_FillOp : Dist_Op<"fill", [
   let assemblyFormat = "$tensor `seed` $seed attr-dict `:` qualified(type($tensor))";
 }
 
+def Dist_LoadOp : Dist_Op<"load", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "reads a distributed tensor from a file";
+  let description = [{
+    Reads the whole tensor from the file at `path` (a dist tensor file, see
+    docs/reliability.md#tensor-files) into `tensor`: every processor reads
+    the elements its layout gives it, and nothing else, straight from the
+    file. The file's element type, rank and shape must be those of the
+    tensor's type. A relative path is relative to the working directory of
+    the running program.
+
+    Every fault is detected at run time and ends every rank with one
+    `distrt: fatal: rank R of N: dist.load: ...` line and a non-zero exit: a
+    missing or unreadable file, a file that is not a dist tensor file (bad
+    magic), an unsupported version, another element type or shape, or a
+    file shorter or longer than its header says.
+
+    ```mlir
+    dist.load %B from "b.dtensor" : !dist.tensor<64x64xf64, #dist.layout<@m, "xy -> xy">>
+    ```
+  }];
+  let arguments = (ins Arg<Dist_TensorType, "", [MemWrite]>:$tensor,
+                       StrAttr:$path);
+  let assemblyFormat =
+      "$tensor `from` $path attr-dict `:` qualified(type($tensor))";
+  let hasVerifier = 1;
+}
+
+def Dist_StoreOp : Dist_Op<"store", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "writes a distributed tensor to a file";
+  let description = [{
+    Writes the whole tensor to the file at `path` in the dist tensor file
+    format (a header with magic, version, element type, rank and shape, then
+    the elements in row-major order; see
+    docs/reliability.md#tensor-files). Every element is written once, by one
+    of the processors that hold it, so the file does not depend on the
+    layout or the number of ranks. The data goes to `path.partial` first and
+    is renamed to `path` when every rank has written its part, so an
+    interrupted run never leaves a complete-looking file. A relative path is
+    relative to the working directory of the running program; the ranks
+    must share a file system.
+
+    ```mlir
+    dist.store %C to "c.dtensor" : !dist.tensor<64x64xf64, #dist.layout<@m, "xy -> xy">>
+    ```
+  }];
+  let arguments = (ins Arg<Dist_TensorType, "", [MemRead]>:$tensor,
+                       StrAttr:$path);
+  let assemblyFormat =
+      "$tensor `to` $path attr-dict `:` qualified(type($tensor))";
+  let hasVerifier = 1;
+}
+
 def Dist_ComputeOp : Dist_Op<"compute", [
     DeclareOpInterfaceMethods<SymbolUserOpInterface>,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
