@@ -151,7 +151,10 @@ static int64_t intersect(const distrt_grid *g, const cyc_t *S,
         break;
       }
     if (g0 < 0) {
-      b->cnt[d] = 0;
+      /* Empty: every field defined, so callers' offset arithmetic stays in
+       * range (the copy itself does nothing for a zero count). */
+      b->cnt[d] = b->s0[d] = b->d0[d] = 0;
+      b->ss[d] = b->ds[d] = 1;
       total = 0;
       continue;
     }

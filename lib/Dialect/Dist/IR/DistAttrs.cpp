@@ -92,6 +92,21 @@ LogicalResult DimDistAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+/// Owners of a skewed dimension depend on the skew modes' coordinates; to
+/// keep the owner of an element a closed form, those coordinates must not
+/// themselves belong to a skewed dimension.
+static std::optional<std::string> skewChainError(ArrayRef<DimDistAttr> dims) {
+  for (auto [d, dim] : llvm::enumerate(dims))
+    for (int64_t s : dim.getSkew())
+      for (auto [e, other] : llvm::enumerate(dims))
+        if (!other.getSkew().empty() && llvm::is_contained(other.getAxes(), s))
+          return "tensor dimension " + std::to_string(d) +
+                 " is skewed by mesh mode " + std::to_string(s) +
+                 ", which partitions tensor dimension " + std::to_string(e) +
+                 ", itself skewed; skews cannot chain";
+  return std::nullopt;
+}
+
 LogicalResult
 LevelLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                         ArrayRef<DimDistAttr> dims,
@@ -108,17 +123,8 @@ LevelLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
         return emitError() << "mesh mode " << a
                            << " is used by more than one tensor dimension";
   }
-  // Owners of a skewed dimension depend on the skew modes' coordinates; to
-  // keep the owner of an element a closed form, those coordinates must not
-  // themselves belong to a skewed dimension.
-  for (auto [d, dim] : llvm::enumerate(dims))
-    for (int64_t s : dim.getSkew())
-      for (auto [e, other] : llvm::enumerate(dims))
-        if (!other.getSkew().empty() && llvm::is_contained(other.getAxes(), s))
-          return emitError() << "tensor dimension " << d
-                             << " is skewed by mesh mode " << s
-                             << ", which partitions tensor dimension " << e
-                             << ", itself skewed; skews cannot chain";
+  if (std::optional<std::string> error = skewChainError(dims))
+    return emitError() << *error;
   for (auto [i, a] : llvm::enumerate(fixedAxes)) {
     if (a < 0)
       return emitError() << "fixed mesh mode " << a << " is negative";
@@ -197,6 +203,10 @@ makeLevel(MLIRContext *ctx, ArrayRef<SmallVector<int64_t>> dimAxes,
     }
     fAxes.push_back(a);
     fCoords.push_back(c);
+  }
+  if (std::optional<std::string> chain = skewChainError(dims)) {
+    error = *chain;
+    return {};
   }
   return LevelLayoutAttr::get(ctx, dims, fAxes, fCoords);
 }
@@ -562,14 +572,8 @@ static LevelLayoutAttr parseCanonicalLevel(AsmParser &parser) {
   std::string error;
   LevelLayoutAttr level =
       makeLevel(ctx, dimAxes, kinds, blocks, fixed, error, skews);
-  if (!level) {
+  if (!level)
     parser.emitError(loc) << error;
-    return {};
-  }
-  if (failed(LevelLayoutAttr::verify(
-          [&]() { return parser.emitError(loc); }, level.getDims(),
-          level.getFixedAxes(), level.getFixedCoords())))
-    return {};
   return level;
 }
 
