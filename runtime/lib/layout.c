@@ -392,7 +392,7 @@ static int64_t *allgather_boxes(const char *op, distrt_grid *g,
   return all;
 }
 
-void distrt_fetch_box(distrt_grid *g, const int64_t *desc, const void *tile,
+static void fetch_box_impl(distrt_grid *g, const int64_t *desc, const void *tile,
                       int64_t dtype, const int64_t *lo, const int64_t *size,
                       void *out) {
   const char *op = "distrt_fetch_box";
@@ -489,7 +489,7 @@ static void add_into(void *dst, const void *src, int64_t dtype) {
   }
 }
 
-void distrt_accumulate_box(distrt_grid *g, const int64_t *desc, void *tile,
+static void accumulate_box_impl(distrt_grid *g, const int64_t *desc, void *tile,
                            int64_t dtype, const int64_t *lo,
                            const int64_t *size, const void *in) {
   const char *op = "distrt_accumulate_box";
@@ -604,7 +604,7 @@ void distrt_layout_gather(distrt_grid *g, const int64_t *desc,
   distrt_fetch_box(g, desc, tile, dtype, lo, size, global);
 }
 
-void distrt_redistribute(distrt_grid *gs, const int64_t *sdesc,
+static void redistribute_impl(distrt_grid *gs, const int64_t *sdesc,
                          const void *stile, distrt_grid *gd,
                          const int64_t *ddesc, void *dtile, int64_t dtype) {
   const char *op = "distrt_redistribute";
@@ -775,6 +775,7 @@ int64_t distrt_check_result(distrt_grid *g, const char *name,
 }
 
 void distrt_report_time(distrt_grid *g, const char *name, double seconds) {
+  distrt_profile_kernel_end();
   const char *op = "distrt_report_time";
   distrt_grid_check(op, g);
   double t[1] = {seconds};
@@ -878,7 +879,7 @@ static void add_row(void *dst, const void *src, int64_t n, int64_t dtype) {
   }
 }
 
-void distrt_copy_box_local(distrt_grid *g, const int64_t *desc,
+static void copy_box_local_impl(distrt_grid *g, const int64_t *desc,
                            const void *tile, int64_t dtype, const int64_t *lo,
                            const int64_t *size, void *out) {
   const char *op = "distrt_copy_box_local";
@@ -907,7 +908,7 @@ void distrt_copy_box_local(distrt_grid *g, const int64_t *desc,
   });
 }
 
-void distrt_add_box_local(distrt_grid *g, const int64_t *desc, void *tile,
+static void add_box_local_impl(distrt_grid *g, const int64_t *desc, void *tile,
                           int64_t dtype, const int64_t *lo,
                           const int64_t *size, const void *in) {
   const char *op = "distrt_add_box_local";
@@ -972,4 +973,46 @@ void distrt_permute(distrt_grid *g, const void *send, int64_t scount,
     be->send(op, g->icomm, send, scount, dtype, dest, DISTRT_TAG_PERMUTE);
   else if (src >= 0)
     be->recv(op, g->icomm, recv, rcount, dtype, src, DISTRT_TAG_PERMUTE);
+}
+
+/* ---- profiled entry points (profile.c: packing) ------------------------*/
+
+void distrt_fetch_box(distrt_grid *g, const int64_t *desc, const void *tile,
+                      int64_t dtype, const int64_t *lo, const int64_t *size,
+                      void *out) {
+  distrt_profile_enter(DISTRT_PROF_PACK);
+  fetch_box_impl(g, desc, tile, dtype, lo, size, out);
+  distrt_profile_leave();
+}
+
+void distrt_accumulate_box(distrt_grid *g, const int64_t *desc, void *tile,
+                           int64_t dtype, const int64_t *lo,
+                           const int64_t *size, const void *in) {
+  distrt_profile_enter(DISTRT_PROF_PACK);
+  accumulate_box_impl(g, desc, tile, dtype, lo, size, in);
+  distrt_profile_leave();
+}
+
+void distrt_redistribute(distrt_grid *gs, const int64_t *sdesc,
+                         const void *stile, distrt_grid *gd,
+                         const int64_t *ddesc, void *dtile, int64_t dtype) {
+  distrt_profile_enter(DISTRT_PROF_PACK);
+  redistribute_impl(gs, sdesc, stile, gd, ddesc, dtile, dtype);
+  distrt_profile_leave();
+}
+
+void distrt_copy_box_local(distrt_grid *g, const int64_t *desc,
+                           const void *tile, int64_t dtype, const int64_t *lo,
+                           const int64_t *size, void *out) {
+  distrt_profile_enter(DISTRT_PROF_PACK);
+  copy_box_local_impl(g, desc, tile, dtype, lo, size, out);
+  distrt_profile_leave();
+}
+
+void distrt_add_box_local(distrt_grid *g, const int64_t *desc, void *tile,
+                          int64_t dtype, const int64_t *lo,
+                          const int64_t *size, const void *in) {
+  distrt_profile_enter(DISTRT_PROF_PACK);
+  add_box_local_impl(g, desc, tile, dtype, lo, size, in);
+  distrt_profile_leave();
 }

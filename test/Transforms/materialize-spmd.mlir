@@ -1,6 +1,8 @@
-// RUN: dist-opt %s --dist-materialize-spmd -split-input-file | FileCheck %s
+// RUN: dist-opt %s --dist-materialize-spmd=overlap=false -split-input-file | FileCheck %s
 // The SPMD form: tiles, buffers allocated once outside the time loop, the
-// communication op the analysis picked inside it, and the leaf.
+// communication op the analysis picked inside it, and the leaf
+// (overlap=false: the blocking form; materialize-spmd-overlap.mlir has the
+// double-buffered one).
 
 dist.grid @m [2, 2]
 !T = !dist.tensor<64x64xf64, #dist.layout<@m, "xy -> xy">>

@@ -36,6 +36,11 @@ struct DistToLLVMOptions : public PassPipelineOptions<DistToLLVMOptions> {
       llvm::cl::desc("Relative error accepted by check (default: 1e-12 for "
                      "f64, 1e-4 for f32, 0 for integers)"),
       llvm::cl::init(-1.0)};
+  PassOptions::Option<bool> overlap{
+      *this, "overlap",
+      llvm::cl::desc("Overlap time-stepped communication with computation "
+                     "(double buffering; false: blocking transfers)"),
+      llvm::cl::init(true)};
 };
 
 /// Adds the full lowering from dist IR to the LLVM dialect to `pm`.

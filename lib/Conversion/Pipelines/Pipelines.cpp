@@ -21,6 +21,7 @@ void dist::buildDistToLLVMPipeline(OpPassManager &pm,
   spmd.check = options.check;
   spmd.timing = options.timing;
   spmd.tolerance = options.tolerance;
+  spmd.overlap = options.overlap;
   pm.addPass(createDistMaterializeSPMD(spmd));
   pm.addPass(createConvertDistToRuntime());
   pm.addPass(createCanonicalizerPass());
