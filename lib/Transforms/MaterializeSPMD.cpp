@@ -1099,6 +1099,42 @@ struct DistMaterializeSPMDPass
       }
     };
 
+    // A box that is exactly the rank's whole tile needs no buffer: the
+    // tile itself is the box, row-major. Returns the i1 condition and
+    // points t's box at the tile when it holds, at its buffer otherwise.
+    llvm::StringMap<Value> aliasOf;
+    // An input passed as the output tensor too (or the output, when an
+    // input is the same tensor) is never read in place.
+    auto sharesOutput = [&](const std::string &t) {
+      for (const std::string &u : names)
+        if (u != t && values[u] == values[t] &&
+            (u == stmt.lhs.tensor || t == stmt.lhs.tensor))
+          return true;
+      return false;
+    };
+    auto aliasTile = [&](OpBuilder &ib, const std::string &t, Value tile,
+                         Value desc, Value loP, Value sizeP) {
+      Value isTile = arith::CmpIOp::create(
+          ib, loc, arith::CmpIPredicate::ne,
+          call(ib, loc, "distrt_box_is_tile", {g, desc, loP, sizeP}, {i64Ty}),
+          i64(ib, loc, 0));
+      Value buf = memref::CastOp::create(ib, loc, tileType(types[t]),
+                                         firstBufs[t]);
+      boxes[t].memref = arith::SelectOp::create(ib, loc, isTile, tile, buf);
+      aliasOf[t] = isTile;
+      return isTile;
+    };
+    auto unlessAliased = [&](OpBuilder &ib, Value isTile,
+                             function_ref<void(OpBuilder &)> body) {
+      Value copy = arith::XOrIOp::create(
+          ib, loc, isTile,
+          arith::ConstantOp::create(ib, loc, ib.getBoolAttr(true)));
+      scf::IfOp::create(ib, loc, copy, [&](OpBuilder &tb, Location l) {
+        body(tb);
+        scf::YieldOp::create(tb, l);
+      });
+    };
+
     // Emits the transfers of the inputs and the zeroing of the output
     // buffer at level k, and records the boxes.
     auto enterLevel = [&](OpBuilder &ib, unsigned k) -> LogicalResult {
@@ -1133,22 +1169,34 @@ struct DistMaterializeSPMDPass
         Value desc = constArray(ib, loc, layoutDescriptor(types[t]));
         Value dt = i64(ib, loc, dtype);
         if (t == stmt.lhs.tensor) {
-          // Partial results start at zero.
+          // A local output whose box is the whole tile accumulates into the
+          // tile directly (it holds the zeroed output, or the old values
+          // for `+=`); otherwise partial results start at zero in the
+          // buffer.
+          Value isTile;
+          if (plan.kind == TransferPlan::Kind::Local && !sharesOutput(t))
+            isTile = aliasTile(ib, t, tile, desc, loP, sizeP);
           Value cap = idx(ib, loc, capacity[t]);
           Value zero = isa<FloatType>(elt)
                            ? (Value)arith::ConstantOp::create(
                                  ib, loc, elt, ib.getFloatAttr(elt, 0.0))
                            : (Value)arith::ConstantOp::create(
                                  ib, loc, elt, ib.getIntegerAttr(elt, 0));
-          scf::ForOp::create(ib, loc, idx(ib, loc, 0), cap, idx(ib, loc, 1),
-                             ValueRange{},
-                             [&](OpBuilder &fb, Location l, Value i,
-                                 ValueRange) {
-                               memref::StoreOp::create(fb, l, zero,
-                                                       box.memref,
-                                                       ValueRange{i});
-                               scf::YieldOp::create(fb, l);
-                             });
+          auto zeroBuf = [&](OpBuilder &zb) {
+            scf::ForOp::create(zb, loc, idx(zb, loc, 0), cap, idx(zb, loc, 1),
+                               ValueRange{},
+                               [&](OpBuilder &fb, Location l, Value i,
+                                   ValueRange) {
+                                 memref::StoreOp::create(fb, l, zero,
+                                                         firstBufs[t],
+                                                         ValueRange{i});
+                                 scf::YieldOp::create(fb, l);
+                               });
+          };
+          if (isTile)
+            unlessAliased(ib, isTile, zeroBuf);
+          else
+            zeroBuf(ib);
           continue;
         }
         Value tileP = ptrOf(ib, loc, tile);
@@ -1157,10 +1205,19 @@ struct DistMaterializeSPMDPass
                {g, desc, tileP, dt, loP, sizeP, ptrOf(fb, loc, box.memref)});
         };
         switch (plan.kind) {
-        case TransferPlan::Kind::Local:
-          call(ib, loc, "distrt_copy_box_local",
-               {g, desc, tileP, dt, loP, sizeP, ptrOf(ib, loc, box.memref)});
+        case TransferPlan::Kind::Local: {
+          auto copy = [&](OpBuilder &cb) {
+            call(cb, loc, "distrt_copy_box_local",
+                 {g, desc, tileP, dt, loP, sizeP,
+                  ptrOf(cb, loc, firstBufs[t])});
+          };
+          // The whole tile: read it in place.
+          if (sharesOutput(t))
+            copy(ib);
+          else
+            unlessAliased(ib, aliasTile(ib, t, tile, desc, loP, sizeP), copy);
           break;
+        }
         case TransferPlan::Kind::Broadcast: {
           Value root = rootAt(ib, plan, k);
           Value me = toIndex(
@@ -1243,7 +1300,11 @@ struct DistMaterializeSPMDPass
       };
       switch (plan.kind) {
       case TransferPlan::Kind::Local:
-        addLocal(ib);
+        // Nothing to add when the box was the tile itself.
+        if (Value isTile = aliasOf.lookup(t))
+          unlessAliased(ib, isTile, addLocal);
+        else
+          addLocal(ib);
         break;
       case TransferPlan::Kind::Reduce: {
         Value root = rootAt(ib, plan, k);

@@ -429,6 +429,10 @@ void distrt_copy_box_local(distrt_grid *g, const int64_t *desc,
 void distrt_add_box_local(distrt_grid *g, const int64_t *desc, void *tile,
                           int64_t dtype, const int64_t *lo,
                           const int64_t *size, const void *in);
+/** 1 if the box [lo, lo + size) is exactly this process's whole tile, so
+ *  that the tile, row-major, is the box (no copy needed); else 0.  Local. */
+int64_t distrt_box_is_tile(distrt_grid *g, const int64_t *desc,
+                           const int64_t *lo, const int64_t *size);
 /** One step of a permutation between grid ranks: send `scount` elements
  *  to `dest` and receive `rcount` from `src` (-1: no partner).  A rank
  *  that is its own partner copies `send` into `recv`.  Every rank of the
