@@ -170,6 +170,10 @@ const struct distrt_backend *
 distrt_profile_backend(const struct distrt_backend *be);
 /* Ends the current timed computation (distrt_report_time). */
 void distrt_profile_kernel_end(void);
+/* DISTRT_PROFILE=calls: grid rank 0 prints every rank's split of the
+ * computation that just ended (collective over the grid). */
+void distrt_profile_call_report(const char *op, distrt_grid *g,
+                                const char *name);
 /* At finalize: rank 0 prints every rank's split (collective). */
 void distrt_profile_report(const char *op);
 

@@ -785,6 +785,7 @@ void distrt_report_time(distrt_grid *g, const char *name, double seconds) {
            t[0], (long long)g->size);
     fflush(stdout);
   }
+  distrt_profile_call_report(op, g, name);
 }
 
 /* ---- boxes inside this process's own tile ------------------------------*/

@@ -9,7 +9,8 @@
  * distrt_report_time ends it); when any did, only time inside them counts
  * and the total is their summed wall time on this rank, otherwise the total
  * is the time from distrt_init to distrt_finalize.  distrt_finalize prints
- * one line per rank (rank 0 gathers).
+ * one line per rank (rank 0 gathers); with DISTRT_PROFILE=calls, every
+ * timed computation also prints one line per rank when it ends.
  *===----------------------------------------------------------------------===*/
 
 #define _POSIX_C_SOURCE 200809L
@@ -26,7 +27,10 @@ static struct {
   int on;
   int kernels;   /* distrt_profile_kernel_begin was called */
   int in_kernel; /* inside a marked computation */
-  double kernel_start, kernel_total;
+  int per_call;  /* DISTRT_PROFILE=calls: one line per computation too */
+  int64_t calls; /* computations ended so far */
+  double kernel_start, kernel_total, last_kernel;
+  double mark[DISTRT_PROF_N]; /* acc at the start of the computation */
   double run_start;
   double acc[DISTRT_PROF_N];
   int stack[PROF_MAX_DEPTH];
@@ -38,6 +42,7 @@ void distrt_profile_setup(void) {
   const char *v = getenv("DISTRT_PROFILE");
   memset(&P, 0, sizeof P);
   P.on = v && *v && strcmp(v, "0") != 0;
+  P.per_call = P.on && strcmp(v, "calls") == 0;
   P.run_start = distrt_wtime();
 }
 
@@ -264,14 +269,44 @@ void distrt_profile_kernel_begin(void) {
     return;
   P.kernels = 1;
   P.in_kernel = 1;
+  memcpy(P.mark, P.acc, sizeof P.mark);
   P.kernel_start = distrt_wtime();
 }
 
 void distrt_profile_kernel_end(void) {
   if (!P.on || !P.in_kernel)
     return;
-  P.kernel_total += distrt_wtime() - P.kernel_start;
+  P.last_kernel = distrt_wtime() - P.kernel_start;
+  P.kernel_total += P.last_kernel;
   P.in_kernel = 0;
+}
+
+void distrt_profile_call_report(const char *op, distrt_grid *g,
+                                const char *name) {
+  if (!P.per_call)
+    return;
+  double mine[4] = {P.last_kernel, P.acc[0] - P.mark[0], P.acc[1] - P.mark[1],
+                    P.acc[2] - P.mark[2]};
+  double *all = NULL;
+  if (g->rank == 0) {
+    all = (double *)malloc(sizeof(double) * 4 * (size_t)g->size);
+    if (!all)
+      distrt_fatal(op, "out of memory gathering the profile");
+  }
+  if (g->size == 1)
+    memcpy(all, mine, sizeof mine);
+  else
+    distrt_g.be->gather(op, g->icomm, mine, all, 4, DISTRT_F64, 0);
+  if (g->rank == 0) {
+    for (int64_t r = 0; r < g->size; ++r)
+      printf("dist: profile call %lld rank %lld %s: total %.6f compute %.6f "
+             "comm %.6f packing %.6f\n",
+             (long long)P.calls, (long long)r, name ? name : "kernel",
+             all[4 * r], all[4 * r + 1], all[4 * r + 2], all[4 * r + 3]);
+    fflush(stdout);
+  }
+  free(all);
+  ++P.calls;
 }
 
 void distrt_profile_report(const char *op) {
@@ -302,14 +337,14 @@ void distrt_profile_report(const char *op) {
   printf("dist: profile: total = %s\n",
          all[4] != 0.0 ? "wall time of the timed computations"
                        : "wall time from distrt_init to distrt_finalize");
-  printf("dist: profile: %4s %10s %18s %18s %18s %18s\n", "rank", "total s",
-         "compute s", "comm wait s", "packing s", "other s");
+  printf("dist: profile: %4s %10s %17s %17s %17s %17s\n", "rank", "total s",
+         "compute s", "comm s", "packing s", "other s");
   for (int64_t r = 0; r < n; ++r) {
     const double *v = all + 5 * r;
     double tot = v[0], other = v[0] - v[1] - v[2] - v[3];
     double pct = tot > 0 ? 100.0 / tot : 0.0;
-    printf("dist: profile: %4lld %10.6f %10.6f (%3.0f%%) %10.6f (%3.0f%%) "
-           "%10.6f (%3.0f%%) %10.6f (%3.0f%%)\n",
+    printf("dist: profile: %4lld %10.6f %10.6f %5.1f%% %10.6f %5.1f%% "
+           "%10.6f %5.1f%% %10.6f %5.1f%%\n",
            (long long)r, tot, v[1], v[1] * pct, v[2], v[2] * pct, v[3],
            v[3] * pct, other, other * pct);
   }

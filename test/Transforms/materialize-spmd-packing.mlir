@@ -1,0 +1,43 @@
+// RUN: dist-opt %s --dist-materialize-spmd=overlap=false -split-input-file | FileCheck %s
+// Packing: a box that is exactly the rank's whole tile is used in place.
+// distrt_box_is_tile decides at run time; the copy into the buffer (inputs)
+// and the zeroing of the buffer and the add back into the tile (a local
+// output) run only when it is not.
+
+dist.grid @m [2, 2]
+!A = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> xy">>
+!B = !dist.tensor<8x8x8xf64, #dist.layout<@m, "xyz -> xy">>
+!c = !dist.tensor<8xf64, #dist.layout<@m, "z -> **">>
+
+// TTV communicated at the distributed loop: B's box is B's tile, A's box
+// A's tile, c is replicated (its box, all of c, is its tile too).
+// CHECK-LABEL: func.func @ttv
+// CHECK-SAME: (%[[A:[^:]*]]: memref<?xf64>, %[[B:[^:]*]]: memref<?xf64>, %[[C:[^:]*]]: memref<?xf64>)
+// CHECK: %[[OT:.*]] = call @distrt_box_is_tile
+// CHECK: %[[OIS:.*]] = arith.cmpi ne, %[[OT]]
+// CHECK: %[[OBUF:.*]] = memref.cast %{{.*}} : memref<16xf64> to memref<?xf64>
+// CHECK: %[[OBOX:.*]] = arith.select %[[OIS]], %[[A]], %[[OBUF]] : memref<?xf64>
+// CHECK: %[[ONOT:.*]] = arith.xori %[[OIS]], %true
+// CHECK: scf.if %[[ONOT]] {
+// CHECK-NOT: }
+// CHECK: scf.for
+// CHECK: memref.store
+// CHECK: %[[BT:.*]] = call @distrt_box_is_tile
+// CHECK: %[[BIS:.*]] = arith.cmpi ne, %[[BT]]
+// CHECK: arith.select %[[BIS]], %[[B]], %{{.*}} : memref<?xf64>
+// CHECK: scf.if
+// CHECK-NOT: }
+// CHECK: func.call @distrt_copy_box_local
+// CHECK: call @distrt_box_is_tile
+// CHECK: arith.select %{{.*}}, %[[C]], %{{.*}} : memref<?xf64>
+// CHECK: scf.for
+// CHECK: %[[ONOT2:.*]] = arith.xori %[[OIS]], %{{.*}}
+// CHECK-NEXT: scf.if %[[ONOT2]] {
+// CHECK: func.call @distrt_add_box_local
+func.func @ttv(%a: !A, %b: !B, %c: !c) {
+  dist.compute "A(i,j) = B(i,j,k) * c(k)" (A = %a, B = %b, c = %c)
+      schedule [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2)),
+                communicate({A, B, c}, jo)]
+      : !A, !B, !c
+  return
+}
