@@ -1,16 +1,17 @@
-// The polyhedral article's Cannon: the article pre-skews the data
-// (A sharded k @ ((x + y) mod g), B likewise) so that no alignment is needed.
-// dist's layouts do not express skewed shardings yet; the same algorithm is
-// written with DISTAL's rotate on plain tiles: every processor starts at
-// chunk (x + y) mod g, an initial alignment exchange brings the skewed
-// panels, and both A and B then shift systolically.
+// The polyhedral article's Cannon: A is sharded m @ x, k @ ((x + y) mod g)
+// and B k @ ((x + y) mod g), n @ y -- pre-skewed, so processor (x, y) already
+// holds the blocks it multiplies first. In dist the skew is part of the
+// layout (`skew(0)`: rotate the owners of k by the coordinate on mesh mode
+// 0). With DISTAL's rotate every processor starts at chunk (x + y) mod g, so
+// no alignment is needed: A shifts along grid rows and B along grid columns
+// from the first step (dist-report-communication says "with no alignment").
 //
 //   dist-run -np 4 --check examples/article/cannon.mlir
 
 dist.grid @mesh [2, 2]
 
-!A = !dist.tensor<64x128xf64, #dist.layout<@mesh, "mk -> mk">>
-!B = !dist.tensor<128x96xf64, #dist.layout<@mesh, "kn -> kn">>
+!A = !dist.tensor<64x128xf64, #dist.layout<@mesh, [(0) blocked, (1) blocked skew(0)]>>
+!B = !dist.tensor<128x96xf64, #dist.layout<@mesh, [(0) blocked skew(1), (1) blocked]>>
 !C = !dist.tensor<64x96xf64, #dist.layout<@mesh, "mn -> mn">>
 
 func.func @cannon(%c: !C, %a: !A, %b: !B) {

@@ -372,18 +372,27 @@ public:
     SmallVector<int64_t> c(r.begin(), r.end());
     for (auto [a, v] : llvm::zip(dist.getFixedAxes(), dist.getFixedCoords()))
       c[a] = v;
-    for (unsigned d = 0; d < dist.getRank(); ++d) {
-      if (dist.getDim(d).kind == PartitionKind::none)
-        continue;
-      if (b.size[d] == 0)
-        return std::nullopt;
-      std::optional<int64_t> q = singlePart(d, b.lo[d], b.size[d]);
-      if (!q)
-        return std::nullopt;
-      int64_t rest = *q;
-      for (int64_t a : dist.getAxes(d)) {
-        c[a] = rest % dist.getGridShape()[a];
-        rest /= dist.getGridShape()[a];
+    // Unskewed dimensions first: a skewed dimension's digits depend on the
+    // coordinates of its skew modes, which are replicated, fixed or belong
+    // to unskewed dimensions (the layout verifier rejects chains).
+    for (bool skewedPass : {false, true}) {
+      for (unsigned d = 0; d < dist.getRank(); ++d) {
+        if (dist.getDim(d).kind == PartitionKind::none ||
+            dist.getSkews(d).empty() == skewedPass)
+          continue;
+        if (b.size[d] == 0)
+          return std::nullopt;
+        std::optional<int64_t> q = singlePart(d, b.lo[d], b.size[d]);
+        if (!q)
+          return std::nullopt;
+        int64_t rest = *q, parts = dist.getDim(d).parts;
+        for (int64_t s : dist.getSkews(d))
+          rest -= c[s] % parts;
+        rest = ((rest % parts) + parts) % parts;
+        for (int64_t a : dist.getAxes(d)) {
+          c[a] = rest % dist.getGridShape()[a];
+          rest /= dist.getGridShape()[a];
+        }
       }
     }
     return c;
@@ -453,8 +462,10 @@ std::string TransferPlan::describe(const ComputeModel &m) const {
   }
   if (kind == Kind::Shift)
     os << " along grid axis " << shiftAxis << " by " << shiftOffset
-       << " after an initial "
-       << (alignByPermutation ? "point-to-point alignment" : "alignment");
+       << (alignLocal ? " with no alignment (every processor holds its "
+                        "first block)"
+           : alignByPermutation ? " after an initial point-to-point alignment"
+                                : " after an initial alignment");
   if (kind == Kind::AllGather || kind == Kind::ReduceScatter)
     os << " of pieces along tensor dimension " << splitDim;
   if (kind == Kind::Broadcast || kind == Kind::Reduce) {
@@ -734,7 +745,14 @@ mlir::dist::analyzeCommunication(const ComputeModel &m) {
                   m, owners, coords, boxes, plan.steps,
                   m.accessOf.lookup(t)->indices.size(),
                   [&](int64_t s) { return s % inner == 0; }, plan);
-              if (!plan.alignByPermutation) {
+              if (plan.alignByPermutation) {
+                plan.alignLocal = true;
+                for (int64_t r = 0; r < P && plan.alignLocal; ++r)
+                  for (int64_t s = 0; s < plan.steps; s += inner)
+                    if (plan.srcTable[r * plan.steps + s] != -1 &&
+                        plan.srcTable[r * plan.steps + s] != r)
+                      plan.alignLocal = false;
+              } else {
                 plan.srcTable.clear();
                 plan.dstTable.clear();
                 plan.dstLo.clear();

@@ -181,6 +181,7 @@ LevelDistribution::LevelDistribution(ArrayRef<int64_t> shape,
       fixedAxes(level.getFixedAxes()), fixedCoords(level.getFixedCoords()) {
   for (auto [d, dim] : llvm::enumerate(level.getDims())) {
     axes.emplace_back(dim.getAxes());
+    skews.emplace_back(dim.getSkew());
     int64_t n = d < shape.size() ? shape[d] : 0;
     dims.push_back(DimDistribution::get(
         dim.getKind(), n, productOfAxes(gridShape, dim.getAxes()),
@@ -189,7 +190,13 @@ LevelDistribution::LevelDistribution(ArrayRef<int64_t> shape,
 }
 
 int64_t LevelDistribution::getPart(unsigned d, ArrayRef<int64_t> coord) const {
-  return multiToLinear(coord, gridShape, axes[d]);
+  int64_t q = multiToLinear(coord, gridShape, axes[d]);
+  if (skews[d].empty())
+    return q;
+  int64_t parts = productOfAxes(gridShape, axes[d]);
+  for (int64_t s : skews[d])
+    q += coord[s];
+  return q % parts;
 }
 
 bool LevelDistribution::isHolder(ArrayRef<int64_t> coord) const {
@@ -286,6 +293,12 @@ LayoutSemantics::get(ArrayRef<int64_t> shape, LayoutAttr layout,
         if (a < 0 || a >= rank)
           return emitError() << "level " << l << ": tensor dimension " << d
                              << " names mesh mode " << a
+                             << ", but the grid level has rank " << rank;
+    for (auto [d, dim] : llvm::enumerate(level.getDims()))
+      for (int64_t a : dim.getSkew())
+        if (a < 0 || a >= rank)
+          return emitError() << "level " << l << ": tensor dimension " << d
+                             << " is skewed by mesh mode " << a
                              << ", but the grid level has rank " << rank;
     for (auto [a, c] :
          llvm::zip(level.getFixedAxes(), level.getFixedCoords())) {
@@ -617,6 +630,16 @@ std::string LayoutSemantics::buildText(bool withLocal) const {
       for (int64_t a : dist.getAxes(d)) {
         q.terms.push_back({stride, "p" + std::to_string(offset + a)});
         stride *= levelGrids[last][a];
+      }
+      if (!dist.getSkews(d).empty()) {
+        // Skewed owners: q = (linear + sum of skew coordinates) mod parts,
+        // a quasi-affine term isl represents with an existential.
+        Linear skewed = q;
+        for (int64_t s : dist.getSkews(d))
+          skewed.terms.push_back({1, "p" + std::to_string(offset + s)});
+        q = Linear();
+        q.terms.push_back(
+            {1, paren(skewed.str()) + " mod " + std::to_string(stride)});
       }
       exprs[d] = dimText(dist.getDim(d), exprs[d], q, parts);
     }

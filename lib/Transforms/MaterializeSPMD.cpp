@@ -55,12 +55,16 @@ int64_t dtypeOf(Type t) {
 
 /// The runtime layout descriptor of a single-level layout:
 ///   [ndims, per dim: n, kind, block, naxes, axes..., nfixed, (axis, coord)...]
+/// with a skewed dimension's skew modes as a mask in bits 8.. of its kind.
 SmallVector<int64_t> layoutDescriptor(DistTensorType type) {
   LevelLayoutAttr level = type.getLayout().getOuter();
   SmallVector<int64_t> d{type.getRank()};
   for (auto [n, dim] : llvm::zip(type.getShape(), level.getDims())) {
     d.push_back(n);
-    d.push_back(static_cast<int64_t>(dim.getKind()));
+    int64_t skewMask = 0;
+    for (int64_t a : dim.getSkew())
+      skewMask |= int64_t(1) << a;
+    d.push_back(static_cast<int64_t>(dim.getKind()) | (skewMask << 8));
     d.push_back(dim.getBlock());
     d.push_back(dim.getAxes().size());
     llvm::append_range(d, dim.getAxes());
@@ -1258,7 +1262,11 @@ struct DistMaterializeSPMDPass
           scf::IfOp::create(
               ib, loc, first,
               [&](OpBuilder &tb, Location l) {
-                if (plan.alignByPermutation)
+                if (plan.alignLocal)
+                  call(tb, l, "distrt_copy_box_local",
+                       {g, desc, tileP, dt, loP, sizeP,
+                        ptrOf(tb, l, box.memref)});
+                else if (plan.alignByPermutation)
                   emitPermutation(tb, plan, k, t, desc, tileP, dt);
                 else
                   fetch(tb);

@@ -36,8 +36,9 @@ std::optional<ModeTuples> modeTuplesOf(DistTensorType type) {
     return std::nullopt;
   ModeTuples t;
   for (DimDistAttr d : level.getDims()) {
-    if (d.getKind() != PartitionKind::none &&
-        d.getKind() != PartitionKind::cyclic)
+    if ((d.getKind() != PartitionKind::none &&
+         d.getKind() != PartitionKind::cyclic) ||
+        !d.getSkew().empty())
       return std::nullopt;
     t.emplace_back(d.getAxes().begin(), d.getAxes().end());
   }

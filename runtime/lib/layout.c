@@ -36,6 +36,7 @@ typedef struct {
   int64_t bsz[LMAX];   /* effective block size */
   int64_t nfixed, faxis[LMAX], fcoord[LMAX];
   int64_t role[LMAX];  /* per grid axis: -1 replicated, -2 fixed, d: dim d */
+  int64_t skew[LMAX];  /* per dimension: mask of grid axes rotating owners */
 } layout_t;
 
 enum { K_NONE = 0, K_BLOCKED = 1, K_CYCLIC = 2, K_BLOCK_CYCLIC = 3 };
@@ -54,8 +55,13 @@ static void parse_layout(const char *op, const distrt_grid *g,
     L->role[a] = -1;
   for (int64_t d = 0; d < L->ndims; ++d) {
     L->n[d] = desc[pos++];
-    L->kind[d] = desc[pos++];
+    L->kind[d] = desc[pos] & 0xff;
+    L->skew[d] = desc[pos++] >> 8;
     L->block[d] = desc[pos++];
+    if (L->skew[d] < 0 || L->skew[d] >= ((int64_t)1 << g->ndims))
+      distrt_fatal(op, "dimension %lld is skewed by grid axes (mask %lld) "
+                       "outside a grid of %lld axes",
+                   (long long)d, (long long)L->skew[d], (long long)g->ndims);
     L->naxes[d] = desc[pos++];
     if (L->n[d] < 1 || L->kind[d] < 0 || L->kind[d] > 3 ||
         L->naxes[d] < 0 || L->naxes[d] > g->ndims)
@@ -109,6 +115,15 @@ static void parse_layout(const char *op, const distrt_grid *g,
                    (long long)g->dims[a] - 1);
     L->role[a] = -2;
   }
+  for (int64_t d = 0; d < L->ndims; ++d)
+    for (int64_t a = 0; a < g->ndims; ++a)
+      if ((L->skew[d] >> a) & 1) {
+        int64_t r = L->role[a];
+        if (r == d || (r >= 0 && L->skew[r]))
+          distrt_fatal(op, "dimension %lld is skewed by grid axis %lld, which "
+                           "partitions it or another skewed dimension",
+                       (long long)d, (long long)a);
+      }
 }
 
 /* Linear index q of coordinates c among the mesh modes of dimension d. */
@@ -118,6 +133,12 @@ static int64_t dim_q(const distrt_grid *g, const layout_t *L, int64_t d,
   for (int64_t i = L->naxes[d] - 1; i >= 0; --i) {
     int64_t a = L->axes[d][i];
     q = q * g->dims[a] + c[a];
+  }
+  if (L->skew[d]) {
+    for (int64_t a = 0; a < g->ndims; ++a)
+      if ((L->skew[d] >> a) & 1)
+        q += c[a];
+    q %= L->Q[d];
   }
   return q;
 }
@@ -331,16 +352,26 @@ static int64_t provider_of(const distrt_grid *g, const layout_t *L,
     c[a] = r[a];
   for (int64_t i = 0; i < L->nfixed; ++i)
     c[L->faxis[i]] = L->fcoord[i];
-  for (int64_t d = 0; d < L->ndims; ++d) {
-    if (L->kind[d] == K_NONE)
-      continue;
-    int64_t q = owner_q(L, d, e[d]);
-    for (int64_t i = 0; i < L->naxes[d]; ++i) {
-      int64_t a = L->axes[d][i];
-      c[a] = q % g->dims[a];
-      q /= g->dims[a];
+  /* Unskewed dimensions first: a skewed one needs the coordinates of its
+   * skew axes, which are replicated, fixed, or partition unskewed
+   * dimensions (parse_layout rejects chains). */
+  for (int pass = 0; pass < 2; ++pass)
+    for (int64_t d = 0; d < L->ndims; ++d) {
+      if (L->kind[d] == K_NONE || (L->skew[d] != 0) != (pass == 1))
+        continue;
+      int64_t q = owner_q(L, d, e[d]);
+      if (L->skew[d]) {
+        for (int64_t a = 0; a < g->ndims; ++a)
+          if ((L->skew[d] >> a) & 1)
+            q -= c[a] % L->Q[d];
+        q = ((q % L->Q[d]) + L->Q[d]) % L->Q[d];
+      }
+      for (int64_t i = 0; i < L->naxes[d]; ++i) {
+        int64_t a = L->axes[d][i];
+        c[a] = q % g->dims[a];
+        q /= g->dims[a];
+      }
     }
-  }
   return distrt_grid_rank_of(g, c);
 }
 

@@ -100,6 +100,9 @@ struct TransferPlan {
   /// exchange when `alignByPermutation`, else with the general exchange.
   int64_t shiftAxis = -1, shiftOffset = 0;
   bool alignByPermutation = false;
+  /// Shift only: every processor already holds its first box (a skewed
+  /// layout matching the rotation), so the alignment moves nothing.
+  bool alignLocal = false;
   /// AllGather / ReduceScatter: the box is cut along tensor dimension
   /// `splitDim` into equal contiguous pieces, piece j held by group
   /// member j (a single grid axis in `axes`).

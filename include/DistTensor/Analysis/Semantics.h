@@ -74,7 +74,8 @@ void forEachCoordinate(ArrayRef<int64_t> shape,
 
 /// How one tensor dimension of extent `extent` is dealt out over `parts`
 /// processors (parts = product of the grid extents of its mesh modes). A
-/// processor's part index q = multiToLinear(coord, gridShape, axes).
+/// processor's part index q = multiToLinear(coord, gridShape, axes), or for
+/// a skewed dimension (q + sum of coord[s] over its skew modes) mod Q.
 ///   blocked:         block b = ceil(n/Q); q owns [q*b, min((q+1)*b, n))
 ///   cyclic:          q owns g with g mod Q == q          (block 1)
 ///   block_cyclic(b): q owns g with floor(g/b) mod Q == q
@@ -119,6 +120,9 @@ public:
   const DimDistribution &getDim(unsigned d) const { return dims[d]; }
   /// Mesh modes tensor dimension `d` is partitioned over (first fastest).
   ArrayRef<int64_t> getAxes(unsigned d) const { return axes[d]; }
+  /// Mesh modes whose coordinates rotate dimension `d`'s owners (empty
+  /// unless the dimension is skewed).
+  ArrayRef<int64_t> getSkews(unsigned d) const { return skews[d]; }
   ArrayRef<int64_t> getFixedAxes() const { return fixedAxes; }
   ArrayRef<int64_t> getFixedCoords() const { return fixedCoords; }
 
@@ -142,7 +146,7 @@ public:
 private:
   SmallVector<int64_t> shape, gridShape;
   SmallVector<DimDistribution> dims;
-  SmallVector<SmallVector<int64_t>> axes;
+  SmallVector<SmallVector<int64_t>> axes, skews;
   SmallVector<int64_t> fixedAxes, fixedCoords;
 };
 

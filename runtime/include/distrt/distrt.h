@@ -389,7 +389,10 @@ void distrt_print_f64(const double *buf, int64_t n);
  * kind: 0 not partitioned, 1 blocked (blocks of ceil(n/Q)), 2 cyclic,
  * 3 block-cyclic with block_d.  A dimension is dealt over the processes of
  * its grid axes numbered q = c[a0] + P[a0] * (c[a1] + ...) (first axis
- * fastest); Q is their number.  Axes used by no dimension and not fixed
+ * fastest); Q is their number.  Bits 8 and up of kind_d are a mask of
+ * skew axes S: the dimension's owner digit is then (q + sum of c[s], s in S)
+ * mod Q (the article's skewed sharding; a skew axis may not partition
+ * another skewed dimension).  Axes used by no dimension and not fixed
  * replicate the tensor; fixed axes restrict the holders to one coordinate.
  * Tiles are dense row-major over the local extents.  Malformed descriptors
  * are fatal. */

@@ -128,3 +128,52 @@ dist.grid @m [2, 2]
 func.func @f(%a: !dist.tensor<4611686018427387904x32xf64, #dist.layout<@m, "xy -> xy">>) {
   return
 }
+
+// -----
+
+dist.grid @m [2, 2]
+// expected-error @+1 {{mesh mode 1 both partitions tensor dimension 1 and skews it}}
+func.func @f(%a: !dist.tensor<8x8xf64, #dist.layout<@m, [(0) blocked, (1) blocked skew(1)]>>) {
+  return
+}
+
+// -----
+
+dist.grid @m [2, 2]
+// expected-error @+1 {{a dimension with no mesh modes '()' cannot be skewed}}
+func.func @f(%a: !dist.tensor<8x8xf64, #dist.layout<@m, [(0) blocked, () skew(1)]>>) {
+  return
+}
+
+// -----
+
+dist.grid @m [2, 2]
+// expected-error @+1 {{skew mesh mode 0 is listed twice}}
+func.func @f(%a: !dist.tensor<8x8xf64, #dist.layout<@m, [(0) blocked, (1) blocked skew(0, 0)]>>) {
+  return
+}
+
+// -----
+
+dist.grid @m [2, 2]
+// expected-error @+1 {{tensor dimension 0 is skewed by mesh mode 1, which partitions tensor dimension 1, itself skewed; skews cannot chain}}
+func.func @f(%a: !dist.tensor<8x8xf64, #dist.layout<@m, [(0) blocked skew(1), (1) blocked skew(0)]>>) {
+  return
+}
+
+// -----
+
+dist.grid @m [2, 2]
+func.func @f() {
+  // expected-error @+1 {{tensor dimension 1 is skewed by mesh mode 2, but machine @m has 2 dimension(s)}}
+  %a = dist.alloc : !dist.tensor<8x8xf64, #dist.layout<@m, [(0) blocked, (1) blocked skew(2)]>>
+  return
+}
+
+// -----
+
+dist.grid @m [2, 2]
+// expected-error @+1 {{skew mesh mode -1 is negative}}
+func.func @f(%a: !dist.tensor<8x8xf64, #dist.layout<@m, [(0) blocked, (1) blocked skew(-1)]>>) {
+  return
+}

@@ -68,3 +68,16 @@ func.func @same() {
   %2 = dist.alloc : !dist.tensor<6x6xf64, #dist.layout<@m, [(0), (1)]>>
   return
 }
+
+// Skewed owners (the article's Cannon): the skew prints after the kind and
+// survives the generic form.
+// CHECK-LABEL: func @skewed
+func.func @skewed() {
+  // CHECK: !dist.tensor<8x8xf64, #dist.layout<@m, [(0) blocked, (1) blocked skew(0)]>>
+  %0 = dist.alloc : !dist.tensor<8x8xf64, #dist.layout<@m, [(0) blocked, (1) blocked skew(0)]>>
+  // CHECK: !dist.tensor<8x8xf64, #dist.layout<@m, [(0) skew(1), (1) block_cyclic(2)]>>
+  %1 = dist.alloc : !dist.tensor<8x8xf64, #dist.layout<@m, [(0) cyclic skew(1), (1) block_cyclic(2)]>>
+  // CHECK: !dist.tensor<8xf64, #dist.layout<@c, [(0, 1) skew(2)]>>
+  %2 = dist.alloc : !dist.tensor<8xf64, #dist.layout<@c, [(0, 1) skew(2)]>>
+  return
+}

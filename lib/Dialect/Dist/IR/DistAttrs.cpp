@@ -60,7 +60,7 @@ int64_t mlir::dist::productOfAxes(ArrayRef<int64_t> gridShape,
 
 LogicalResult DimDistAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                   ArrayRef<int64_t> axes, PartitionKind kind,
-                                  int64_t block) {
+                                  int64_t block, ArrayRef<int64_t> skew) {
   if (axes.empty() != (kind == PartitionKind::none))
     return emitError() << "a tensor dimension is partitioned (kind other "
                           "than none) exactly when it names mesh modes";
@@ -76,6 +76,18 @@ LogicalResult DimDistAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     if (!seen.insert(a).second)
       return emitError() << "mesh mode " << a
                          << " appears twice in one tuple";
+  }
+  if (!skew.empty() && kind == PartitionKind::none)
+    return emitError() << "only a partitioned dimension can be skewed";
+  llvm::SmallSet<int64_t, 4> skewSeen;
+  for (int64_t s : skew) {
+    if (s < 0)
+      return emitError() << "skew mesh mode " << s << " is negative";
+    if (seen.contains(s))
+      return emitError() << "mesh mode " << s
+                         << " both partitions the dimension and skews it";
+    if (!skewSeen.insert(s).second)
+      return emitError() << "skew mesh mode " << s << " is listed twice";
   }
   return success();
 }
@@ -96,6 +108,17 @@ LevelLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
         return emitError() << "mesh mode " << a
                            << " is used by more than one tensor dimension";
   }
+  // Owners of a skewed dimension depend on the skew modes' coordinates; to
+  // keep the owner of an element a closed form, those coordinates must not
+  // themselves belong to a skewed dimension.
+  for (auto [d, dim] : llvm::enumerate(dims))
+    for (int64_t s : dim.getSkew())
+      for (auto [e, other] : llvm::enumerate(dims))
+        if (!other.getSkew().empty() && llvm::is_contained(other.getAxes(), s))
+          return emitError() << "tensor dimension " << d
+                             << " is skewed by mesh mode " << s
+                             << ", which partitions tensor dimension " << e
+                             << ", itself skewed; skews cannot chain";
   for (auto [i, a] : llvm::enumerate(fixedAxes)) {
     if (a < 0)
       return emitError() << "fixed mesh mode " << a << " is negative";
@@ -116,12 +139,13 @@ LevelLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 //===----------------------------------------------------------------------===//
 
 static DimDistAttr makeDim(MLIRContext *ctx, ArrayRef<int64_t> axes,
-                           PartitionKind kind, int64_t block) {
+                           PartitionKind kind, int64_t block,
+                           ArrayRef<int64_t> skew = {}) {
   if (axes.empty())
     return DimDistAttr::get(ctx, {}, PartitionKind::none, 0);
   if (kind != PartitionKind::block_cyclic)
     block = 0;
-  return DimDistAttr::get(ctx, axes, kind, block);
+  return DimDistAttr::get(ctx, axes, kind, block, skew);
 }
 
 /// Builds a level from per-dimension axes and (axis, coord) pairs, sorting
@@ -129,7 +153,8 @@ static DimDistAttr makeDim(MLIRContext *ctx, ArrayRef<int64_t> axes,
 static LevelLayoutAttr
 makeLevel(MLIRContext *ctx, ArrayRef<SmallVector<int64_t>> dimAxes,
           ArrayRef<PartitionKind> kinds, ArrayRef<int64_t> blocks,
-          SmallVector<std::pair<int64_t, int64_t>> fixed, std::string &error) {
+          SmallVector<std::pair<int64_t, int64_t>> fixed, std::string &error,
+          ArrayRef<SmallVector<int64_t>> skews = {}) {
   SmallVector<DimDistAttr> dims;
   llvm::SmallSet<int64_t, 8> used;
   for (auto [d, axes] : llvm::enumerate(dimAxes)) {
@@ -141,7 +166,22 @@ makeLevel(MLIRContext *ctx, ArrayRef<SmallVector<int64_t>> dimAxes,
         return {};
       }
     }
-    dims.push_back(makeDim(ctx, axes, kinds[d], blocks[d]));
+    ArrayRef<int64_t> skew;
+    if (d < skews.size())
+      skew = skews[d];
+    for (auto [i, sk] : llvm::enumerate(skew)) {
+      if (llvm::is_contained(axes, sk)) {
+        error = "mesh mode " + std::to_string(sk) +
+                " both partitions tensor dimension " + std::to_string(d) +
+                " and skews it";
+        return {};
+      }
+      if (llvm::is_contained(skew.take_front(i), sk)) {
+        error = "skew mesh mode " + std::to_string(sk) + " is listed twice";
+        return {};
+      }
+    }
+    dims.push_back(makeDim(ctx, axes, kinds[d], blocks[d], skew));
   }
   llvm::sort(fixed);
   SmallVector<int64_t> fAxes, fCoords;
@@ -393,6 +433,11 @@ void mlir::dist::printLayoutLevels(llvm::raw_ostream &os,
       llvm::interleaveComma(dim.getAxes(), os);
       os << ")";
       printKind(os, dim);
+      if (!dim.getSkew().empty()) {
+        os << " skew(";
+        llvm::interleaveComma(dim.getSkew(), os);
+        os << ")";
+      }
     });
     os << "]";
     if (!level.getFixedAxes().empty()) {
@@ -448,6 +493,7 @@ static LevelLayoutAttr parseCanonicalLevel(AsmParser &parser) {
   SmallVector<SmallVector<int64_t>> dimAxes;
   SmallVector<PartitionKind> kinds;
   SmallVector<int64_t> blocks;
+  SmallVector<SmallVector<int64_t>> skews;
   auto parseDim = [&]() -> ParseResult {
     SmallVector<int64_t> &axes = dimAxes.emplace_back();
     if (parser.parseLParen())
@@ -470,6 +516,20 @@ static LevelLayoutAttr parseCanonicalLevel(AsmParser &parser) {
                 "takes no partition kind";
     kinds.push_back(kind);
     blocks.push_back(block);
+    SmallVector<int64_t> &skew = skews.emplace_back();
+    if (succeeded(parser.parseOptionalKeyword("skew"))) {
+      if (axes.empty())
+        return parser.emitError(parser.getCurrentLocation())
+               << "a dimension with no mesh modes '()' cannot be skewed";
+      if (parser.parseCommaSeparatedList(
+              AsmParser::Delimiter::Paren,
+              [&]() { return parser.parseInteger(skew.emplace_back()); }))
+        return failure();
+      for (int64_t s : skew)
+        if (s < 0)
+          return parser.emitError(parser.getCurrentLocation())
+                 << "skew mesh mode " << s << " is negative";
+    }
     return success();
   };
   if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, parseDim))
@@ -500,9 +560,16 @@ static LevelLayoutAttr parseCanonicalLevel(AsmParser &parser) {
         return {};
       }
   std::string error;
-  LevelLayoutAttr level = makeLevel(ctx, dimAxes, kinds, blocks, fixed, error);
-  if (!level)
+  LevelLayoutAttr level =
+      makeLevel(ctx, dimAxes, kinds, blocks, fixed, error, skews);
+  if (!level) {
     parser.emitError(loc) << error;
+    return {};
+  }
+  if (failed(LevelLayoutAttr::verify(
+          [&]() { return parser.emitError(loc); }, level.getDims(),
+          level.getFixedAxes(), level.getFixedCoords())))
+    return {};
   return level;
 }
 
@@ -604,6 +671,12 @@ LayoutAttr::verifyAgainstGrid(function_ref<InFlightDiagnostic()> emitError,
           return where() << "tensor dimension " << d << " names mesh mode "
                          << a << ", but machine " << getGrid() << " has "
                          << rank << " dimension(s)";
+    for (auto [d, dim] : llvm::enumerate(level.getDims()))
+      for (int64_t a : dim.getSkew())
+        if (a >= rank)
+          return where() << "tensor dimension " << d
+                         << " is skewed by mesh mode " << a << ", but machine "
+                         << getGrid() << " has " << rank << " dimension(s)";
     for (auto [a, c] : llvm::zip(level.getFixedAxes(), level.getFixedCoords())) {
       if (a >= rank)
         return where() << "the layout fixes mesh mode " << a << ", but machine "

@@ -60,12 +60,28 @@ def Dist_DimDistAttr : Dist_Attr<"DimDist", "dim"> {
     (contiguous blocks of ceil(n/p)), `cyclic` (round robin, the thesis'
     elemental distribution) or `block_cyclic` with block size `block`. An
     empty tuple (kind `none`) leaves the dimension whole on every process.
+
+    `skew` (optional) lists further mesh modes whose coordinates rotate the
+    owner: the process with coordinates c owns part
+    (multi2linear(c, axes) + sum of c[s] over s in skew) mod prod(P, axes)
+    instead of part multi2linear(c, axes). This is the polyhedral article's
+    skewed sharding `k @ ((x + y) mod g)` (Cannon's pre-skewed operands):
+    `(1) blocked skew(0)`. Skew modes must differ from `axes`, and a mode
+    that partitions a skewed dimension cannot skew another dimension.
     Normally seen only inside `#dist.layout`.
   }];
   let parameters = (ins ArrayRefParameter<"int64_t">:$axes,
                         "PartitionKind":$kind,
-                        "int64_t":$block);
-  let assemblyFormat = "`<` `[` $axes `]` `,` $kind `,` $block `>`";
+                        "int64_t":$block,
+                        OptionalArrayRefParameter<"int64_t">:$skew);
+  let builders = [
+    AttrBuilder<(ins "::llvm::ArrayRef<int64_t>":$axes, "PartitionKind":$kind,
+                     "int64_t":$block), [{
+      return $_get($_ctxt, axes, kind, block, ::llvm::ArrayRef<int64_t>());
+    }]>
+  ];
+  let assemblyFormat =
+      "`<` `[` $axes `]` `,` $kind `,` $block (`,` `skew` `[` $skew^ `]`)? `>`";
   let genVerifyDecl = 1;
 }
 
@@ -110,6 +126,10 @@ def Dist_LayoutAttr : Dist_Attr<"Layout", "layout"> {
        notation reads as is), other kinds spelled out, and fixed
        coordinates after `|`:
        `#dist.layout<@m, [(0) blocked, (1) blocked] | (2 = 0)>`.
+       A dimension may add `skew(modes)` after its kind to rotate its owners
+       by those mesh modes' coordinates (the article's skewed sharding):
+       `#dist.layout<@m, [(0) blocked, (1) blocked skew(0)]>` puts block
+       (x + y) mod P1 of the second dimension on processor (x, y).
 
     In the thesis' non-replicated form `[D; E, w]` with several modes in E
     only w = 0 is accepted (other w need the grid extents to split into
