@@ -1013,7 +1013,10 @@ struct DistMaterializeSPMDPass
       }
       case TransferPlan::Kind::Shift:
         if (first) {
-          if (plan.alignByPermutation)
+          if (plan.alignLocal)
+            call(ib, loc, "distrt_copy_box_local",
+                 {g, desc, tileP, dt, loP, sizeP, ptrOf(ib, loc, dest)});
+          else if (plan.alignByPermutation)
             emitPermutation(ib, plan, k, t, desc, tileP, dt);
           else
             call(ib, loc, "distrt_fetch_box",
