@@ -309,6 +309,23 @@ static void select_free(const layout_t *L, sel_t *s) {
     free(s->idx[d]);
 }
 
+/* Every element of the box (lo, size), as a selection. */
+static int64_t select_all(const layout_t *L, const int64_t *lo,
+                          const int64_t *size, sel_t *s) {
+  int64_t total = 1;
+  for (int64_t d = 0; d < L->ndims; ++d) {
+    s->idx[d] = malloc(sizeof(int64_t) * (size[d] > 0 ? size[d] : 1));
+    if (!s->idx[d])
+      distrt_fatal("distrt exchange", "out of memory for an index list of "
+                                      "%lld entries", (long long)size[d]);
+    s->cnt[d] = size[d];
+    for (int64_t i = 0; i < size[d]; ++i)
+      s->idx[d][i] = lo[d] + i;
+    total *= size[d];
+  }
+  return total;
+}
+
 /* Calls f(k, e[]) for the k-th element (row-major) of the selection. */
 #define FOR_SELECTION(L, s, total, e, k, BODY)                                 \
   do {                                                                         \
@@ -320,6 +337,68 @@ static void select_free(const layout_t *L, sel_t *s) {
         e[_d] = (s)->idx[_d][_pos[_d]];                                        \
       BODY;                                                                    \
       for (int64_t _d = (L)->ndims - 1; _d >= 0; --_d) {                       \
+        if (++_pos[_d] < (s)->cnt[_d])                                         \
+          break;                                                               \
+        _pos[_d] = 0;                                                          \
+      }                                                                        \
+    }                                                                          \
+  } while (0)
+
+/* Runs of the selection along the last dimension: run[j] is the length of
+ * the run starting at position j (0 inside a run).  A run is a stretch of
+ * selected indices that are consecutive both globally and in the tile, so
+ * it is contiguous in a row-major box, in the tile and in a packed stream.
+ * Returns NULL for 0-D layouts. */
+static void *xmalloc(const char *op, int64_t bytes);
+static void add_row(void *dst, const void *src, int64_t n, int64_t dtype);
+
+static int64_t *selection_runs(const char *op, const layout_t *L,
+                               const sel_t *s) {
+  if (L->ndims == 0)
+    return NULL;
+  int64_t d = L->ndims - 1, n = s->cnt[d];
+  int64_t *run = xmalloc(op, sizeof(int64_t) * (n > 0 ? n : 1));
+  for (int64_t j = 0; j < n;) {
+    int64_t len = 1;
+    while (j + len < n && s->idx[d][j + len] == s->idx[d][j + len - 1] + 1 &&
+           local_of(L, d, s->idx[d][j + len]) ==
+               local_of(L, d, s->idx[d][j + len - 1]) + 1 &&
+           (L->kind[d] == K_NONE ||
+            owner_q(L, d, s->idx[d][j + len]) ==
+                owner_q(L, d, s->idx[d][j + len - 1])))
+      ++len;
+    run[j] = len;
+    for (int64_t i = 1; i < len; ++i)
+      run[j + i] = 0;
+    j += len;
+  }
+  return run;
+}
+
+/* Calls BODY for each run of the selection: e[] its first element, k its
+ * position in the selection's row-major order, len its length. */
+#define FOR_SELECTION_RUNS(L, s, run, total, e, k, len, BODY)                  \
+  do {                                                                         \
+    int64_t e[LMAX] = {0}, _pos[LMAX];                                         \
+    int64_t _nd = (L)->ndims;                                                  \
+    if (_nd == 0) {                                                            \
+      int64_t k = 0, len = 1;                                                  \
+      if ((total) > 0)                                                         \
+        BODY;                                                                  \
+      break;                                                                   \
+    }                                                                          \
+    int64_t _last = _nd - 1, _w = (s)->cnt[_last];                             \
+    for (int64_t _d = 0; _d < _nd; ++_d)                                       \
+      _pos[_d] = 0;                                                            \
+    for (int64_t _row = 0; _w > 0 && _row * _w < (total); ++_row) {            \
+      for (int64_t _d = 0; _d < _last; ++_d)                                   \
+        e[_d] = (s)->idx[_d][_pos[_d]];                                        \
+      for (int64_t _j = 0; _j < _w; _j += (run)[_j]) {                         \
+        int64_t k = _row * _w + _j, len = (run)[_j];                           \
+        e[_last] = (s)->idx[_last][_j];                                        \
+        BODY;                                                                  \
+      }                                                                        \
+      for (int64_t _d = _last - 1; _d >= 0; --_d) {                            \
         if (++_pos[_d] < (s)->cnt[_d])                                         \
           break;                                                               \
         _pos[_d] = 0;                                                          \
@@ -462,10 +541,13 @@ static void fetch_box_impl(distrt_grid *g, const int64_t *desc, const void *tile
     sel_t s;
     int64_t n = select_box(&L, boxes + p * 2 * nd, boxes + p * 2 * nd + nd,
                            myq, &s);
-    FOR_SELECTION(&L, &s, n, e, k, {
+    int64_t *run = selection_runs(op, &L, &s);
+    FOR_SELECTION_RUNS(&L, &s, run, n, e, k, len, {
       memcpy(sbuf + (at + k) * es,
-             (const char *)tile + tile_offset(&L, stride, e) * es, (size_t)es);
+             (const char *)tile + tile_offset(&L, stride, e) * es,
+             (size_t)(len * es));
     });
+    free(run);
     at += n;
     select_free(&L, &s);
   }
@@ -475,19 +557,14 @@ static void fetch_box_impl(distrt_grid *g, const int64_t *desc, const void *tile
     distrt_check_buf(op, "out", out, vol);
   for (int64_t p = 0; p < P; ++p)
     rcount[p] = 0;
-  int64_t *prov = xmalloc(op, sizeof(int64_t) * (vol > 0 ? vol : 1));
-  {
-    int64_t e[LMAX];
-    for (int64_t i = 0; i < vol; ++i) {
-      int64_t rest = i;
-      for (int64_t d = L.ndims - 1; d >= 0; --d) {
-        e[d] = lo[d] + rest % size[d];
-        rest /= size[d];
-      }
-      prov[i] = provider_of(g, &L, e, g->coords);
-      rcount[prov[i]]++;
-    }
-  }
+  /* Run by run along my box's rows: one owner, so one provider, per run. */
+  sel_t mine = {{NULL}, {0}};
+  select_all(&L, lo, size, &mine);
+  int64_t *mrun = selection_runs(op, &L, &mine);
+  FOR_SELECTION_RUNS(&L, &mine, mrun, vol, e, k, len, {
+    (void)k;
+    rcount[provider_of(g, &L, e, g->coords)] += len;
+  });
   int64_t rtotal = 0;
   for (int64_t p = 0; p < P; ++p)
     rtotal += rcount[p];
@@ -500,10 +577,14 @@ static void fetch_box_impl(distrt_grid *g, const int64_t *desc, const void *tile
     cursor[p] = off;
     off += rcount[p];
   }
-  for (int64_t i = 0; i < vol; ++i)
-    memcpy((char *)out + i * es, rbuf + (cursor[prov[i]]++) * es, (size_t)es);
+  FOR_SELECTION_RUNS(&L, &mine, mrun, vol, e, k, len, {
+    int64_t p = provider_of(g, &L, e, g->coords);
+    memcpy((char *)out + k * es, rbuf + cursor[p] * es, (size_t)(len * es));
+    cursor[p] += len;
+  });
   free(cursor);
-  free(prov);
+  free(mrun);
+  select_free(&L, &mine);
   free(rbuf);
   free(sbuf);
   free(rcount);
@@ -561,12 +642,15 @@ static void accumulate_box_impl(distrt_grid *g, const int64_t *desc, void *tile,
     digits_of(g, &L, c, q);
     sel_t s;
     int64_t n = select_box(&L, lo, size, q, &s);
-    FOR_SELECTION(&L, &s, n, e, k, {
+    int64_t *run = selection_runs(op, &L, &s);
+    FOR_SELECTION_RUNS(&L, &s, run, n, e, k, len, {
       int64_t off = 0;
       for (int64_t d = 0; d < L.ndims; ++d)
         off = off * size[d] + (e[d] - lo[d]);
-      memcpy(sbuf + (at + k) * es, (const char *)in + off * es, (size_t)es);
+      memcpy(sbuf + (at + k) * es, (const char *)in + off * es,
+             (size_t)(len * es));
     });
+    free(run);
     at += n;
     select_free(&L, &s);
   }
@@ -599,10 +683,12 @@ static void accumulate_box_impl(distrt_grid *g, const int64_t *desc, void *tile,
       sel_t s;
       int64_t n = select_box(&L, boxes + p * 2 * nd, boxes + p * 2 * nd + nd,
                              myq, &s);
-      FOR_SELECTION(&L, &s, n, e, k, {
-        add_into((char *)tile + tile_offset(&L, stride, e) * es,
-                 rbuf + (at + k) * es, dtype);
+      int64_t *run = selection_runs(op, &L, &s);
+      FOR_SELECTION_RUNS(&L, &s, run, n, e, k, len, {
+        add_row((char *)tile + tile_offset(&L, stride, e) * es,
+                rbuf + (at + k) * es, len, dtype);
       });
+      free(run);
       at += n;
       select_free(&L, &s);
     }
