@@ -658,7 +658,7 @@ def page(rows, meta, made, doc):
       "uses the general exchange (one all-to-all-v, packed and unpacked run by run). "
       "A box that is exactly the rank's whole tile is not copied at all: the tile is "
       "read in place, and a local output is accumulated into its tile directly "
-      "(`distrt_box_is_tile` decides at run time). With overlap on, the per-step "
+      "(`distrt_box_in_tile` decides at run time; whole rows of a tile are read in place too). With overlap on, the per-step "
       "transfers are non-blocking and double buffered (see Method).")
     w("")
     w("The split comes from the runtime itself (`DISTRT_PROFILE=calls`, the same "

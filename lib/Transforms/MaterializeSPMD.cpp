@@ -346,7 +346,14 @@ struct DistMaterializeSPMDPass
   /// Aligned pointer of a memref.
   Value ptrOf(OpBuilder &b, Location loc, Value mem) {
     Value a = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, mem);
-    return LLVM::IntToPtrOp::create(b, loc, ptrTy, toI64(b, loc, a));
+    Value p = LLVM::IntToPtrOp::create(b, loc, ptrTy, toI64(b, loc, a));
+    auto type = dyn_cast<MemRefType>(mem.getType());
+    if (!type || !isa<StridedLayoutAttr>(type.getLayout()))
+      return p;
+    // A view into a tile (a box read in place): add its offset.
+    auto md = memref::ExtractStridedMetadataOp::create(b, loc, mem);
+    return LLVM::GEPOp::create(b, loc, ptrTy, type.getElementType(), p,
+                               ValueRange{toI64(b, loc, md.getOffset())});
   }
 
   /// Pointer to a constant i64 array global holding `values`.
@@ -1106,9 +1113,10 @@ struct DistMaterializeSPMDPass
       }
     };
 
-    // A box that is exactly the rank's whole tile needs no buffer: the
-    // tile itself is the box, row-major. Returns the i1 condition and
-    // points t's box at the tile when it holds, at its buffer otherwise.
+    // A box that is one contiguous row-major block of the rank's tile (the
+    // whole tile, or whole rows of it) needs no buffer: a view of the tile
+    // at the block's offset is the box. Returns the i1 condition and points
+    // t's box at the view when it holds, at its buffer otherwise.
     llvm::StringMap<Value> aliasOf;
     // An input passed as the output tensor too (or the output, when an
     // input is the same tensor) is never read in place.
@@ -1121,13 +1129,24 @@ struct DistMaterializeSPMDPass
     };
     auto aliasTile = [&](OpBuilder &ib, const std::string &t, Value tile,
                          Value desc, Value loP, Value sizeP) {
-      Value isTile = arith::CmpIOp::create(
-          ib, loc, arith::CmpIPredicate::ne,
-          call(ib, loc, "distrt_box_is_tile", {g, desc, loP, sizeP}, {i64Ty}),
-          i64(ib, loc, 0));
-      Value buf = memref::CastOp::create(ib, loc, tileType(types[t]),
-                                         firstBufs[t]);
-      boxes[t].memref = arith::SelectOp::create(ib, loc, isTile, tile, buf);
+      Value at =
+          call(ib, loc, "distrt_box_in_tile", {g, desc, loP, sizeP}, {i64Ty});
+      Value isTile = arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::sge,
+                                           at, i64(ib, loc, 0));
+      Value offset = toIndex(
+          ib, loc, arith::SelectOp::create(ib, loc, isTile, at, i64(ib, loc, 0)));
+      Value vol = idx(ib, loc, 1);
+      for (Value sz : boxes[t].size)
+        vol = arith::MulIOp::create(ib, loc, vol, sz);
+      auto viewTy = MemRefType::get(
+          {ShapedType::kDynamic}, elt,
+          StridedLayoutAttr::get(ib.getContext(), ShapedType::kDynamic, {1}));
+      Value view = memref::ReinterpretCastOp::create(
+          ib, loc, viewTy, tile, OpFoldResult(offset),
+          ArrayRef<OpFoldResult>{OpFoldResult(vol)},
+          ArrayRef<OpFoldResult>{OpFoldResult(ib.getIndexAttr(1))});
+      Value buf = memref::CastOp::create(ib, loc, viewTy, firstBufs[t]);
+      boxes[t].memref = arith::SelectOp::create(ib, loc, isTile, view, buf);
       aliasOf[t] = isTile;
       return isTile;
     };

@@ -1095,32 +1095,47 @@ void distrt_permute(distrt_grid *g, const void *send, int64_t scount,
 
 /* ---- boxes that are the whole tile ------------------------------------*/
 
-int64_t distrt_box_is_tile(distrt_grid *g, const int64_t *desc,
+int64_t distrt_box_in_tile(distrt_grid *g, const int64_t *desc,
                            const int64_t *lo, const int64_t *size) {
-  const char *op = "distrt_box_is_tile";
+  const char *op = "distrt_box_in_tile";
   distrt_grid_check(op, g);
   layout_t L;
   parse_layout(op, g, desc, &L);
   check_box(op, &L, lo, size);
   if (L.ndims == 0 || box_volume(&L, size) == 0 || !is_holder(&L, g->coords))
-    return 0;
+    return -1;
   int64_t ext[LMAX], stride[LMAX];
   tile_shape(g, &L, g->coords, ext, stride);
+  /* Row-major contiguity: dimensions after the first partial one are whole,
+   * dimensions before it hold a single index. */
+  int64_t partial = -1;
   for (int64_t d = 0; d < L.ndims; ++d) {
-    if (size[d] != ext[d])
-      return 0;
-    if (L.kind[d] == K_NONE)
-      continue; /* size == n: the whole dimension */
-    int64_t last = lo[d] + size[d] - 1;
-    /* One run of owned indices that starts the local tile: inside one
-     * block, or every index owned (one part). */
-    if (L.Q[d] != 1 && lo[d] / L.bsz[d] != last / L.bsz[d])
-      return 0;
-    if (owner_q(&L, d, lo[d]) != dim_q(g, &L, d, g->coords) ||
-        local_of(&L, d, lo[d]) != 0)
-      return 0;
+    if (partial >= 0 && size[d] != ext[d])
+      return -1;
+    if (partial < 0 && size[d] != ext[d]) {
+      partial = d;
+      continue;
+    }
   }
-  return 1;
+  for (int64_t d = 0; d < partial; ++d)
+    if (size[d] != 1)
+      partial = -2;
+  if (partial == -2)
+    return -1;
+  for (int64_t d = 0; d < L.ndims; ++d) {
+    if (L.kind[d] == K_NONE)
+      continue; /* lo .. lo + size - 1 are the local indices */
+    int64_t last = lo[d] + size[d] - 1;
+    /* One run of indices this process owns, consecutive in the tile:
+     * inside one block, or every index owned (one part). */
+    if (L.Q[d] != 1 && lo[d] / L.bsz[d] != last / L.bsz[d])
+      return -1;
+    if (owner_q(&L, d, lo[d]) != dim_q(g, &L, d, g->coords))
+      return -1;
+    if (size[d] == ext[d] && local_of(&L, d, lo[d]) != 0)
+      return -1;
+  }
+  return tile_offset(&L, stride, lo);
 }
 
 /* ---- profiled entry points (profile.c: packing) ------------------------*/

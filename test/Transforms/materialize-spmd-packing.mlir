@@ -1,6 +1,7 @@
 // RUN: dist-opt %s --dist-materialize-spmd=overlap=false -split-input-file | FileCheck %s
-// Packing: a box that is exactly the rank's whole tile is used in place.
-// distrt_box_is_tile decides at run time; the copy into the buffer (inputs)
+// Packing: a box that is one contiguous block of the rank's tile (the whole
+// tile, or whole rows of it) is used in place, through a view at its offset.
+// distrt_box_in_tile decides at run time; the copy into the buffer (inputs)
 // and the zeroing of the buffer and the add back into the tile (a local
 // output) run only when it is not.
 
@@ -13,23 +14,27 @@ dist.grid @m [2, 2]
 // A's tile, c is replicated (its box, all of c, is its tile too).
 // CHECK-LABEL: func.func @ttv
 // CHECK-SAME: (%[[A:[^:]*]]: memref<?xf64>, %[[B:[^:]*]]: memref<?xf64>, %[[C:[^:]*]]: memref<?xf64>)
-// CHECK: %[[OT:.*]] = call @distrt_box_is_tile
-// CHECK: %[[OIS:.*]] = arith.cmpi ne, %[[OT]]
-// CHECK: %[[OBUF:.*]] = memref.cast %{{.*}} : memref<16xf64> to memref<?xf64>
-// CHECK: %[[OBOX:.*]] = arith.select %[[OIS]], %[[A]], %[[OBUF]] : memref<?xf64>
+// CHECK: %[[OT:.*]] = call @distrt_box_in_tile
+// CHECK: %[[OIS:.*]] = arith.cmpi sge, %[[OT]]
+// CHECK: %[[OOFF:.*]] = arith.select %[[OIS]], %[[OT]]
+// CHECK: %[[OIDX:.*]] = arith.index_cast %[[OOFF]]
+// CHECK: %[[OVIEW:.*]] = memref.reinterpret_cast %[[A]] to offset: [%[[OIDX]]], sizes: [%{{.*}}], strides: [1] : memref<?xf64> to memref<?xf64, strided<[1], offset: ?>>
+// CHECK: %[[OBUF:.*]] = memref.cast %{{.*}} : memref<16xf64> to memref<?xf64, strided<[1], offset: ?>>
+// CHECK: %[[OBOX:.*]] = arith.select %[[OIS]], %[[OVIEW]], %[[OBUF]] : memref<?xf64, strided<[1], offset: ?>>
 // CHECK: %[[ONOT:.*]] = arith.xori %[[OIS]], %true
 // CHECK: scf.if %[[ONOT]] {
 // CHECK-NOT: }
 // CHECK: scf.for
 // CHECK: memref.store
-// CHECK: %[[BT:.*]] = call @distrt_box_is_tile
-// CHECK: %[[BIS:.*]] = arith.cmpi ne, %[[BT]]
-// CHECK: arith.select %[[BIS]], %[[B]], %{{.*}} : memref<?xf64>
+// CHECK: %[[BT:.*]] = call @distrt_box_in_tile
+// CHECK: %[[BIS:.*]] = arith.cmpi sge, %[[BT]]
+// CHECK: memref.reinterpret_cast %[[B]]
+// CHECK: arith.select %[[BIS]], %{{.*}}, %{{.*}} : memref<?xf64, strided<[1], offset: ?>>
 // CHECK: scf.if
 // CHECK-NOT: }
 // CHECK: func.call @distrt_copy_box_local
-// CHECK: call @distrt_box_is_tile
-// CHECK: arith.select %{{.*}}, %[[C]], %{{.*}} : memref<?xf64>
+// CHECK: call @distrt_box_in_tile
+// CHECK: memref.reinterpret_cast %[[C]]
 // CHECK: scf.for
 // CHECK: %[[ONOT2:.*]] = arith.xori %[[OIS]], %{{.*}}
 // CHECK-NEXT: scf.if %[[ONOT2]] {

@@ -432,9 +432,11 @@ void distrt_copy_box_local(distrt_grid *g, const int64_t *desc,
 void distrt_add_box_local(distrt_grid *g, const int64_t *desc, void *tile,
                           int64_t dtype, const int64_t *lo,
                           const int64_t *size, const void *in);
-/** 1 if the box [lo, lo + size) is exactly this process's whole tile, so
- *  that the tile, row-major, is the box (no copy needed); else 0.  Local. */
-int64_t distrt_box_is_tile(distrt_grid *g, const int64_t *desc,
+/** If the box [lo, lo + size) is one contiguous row-major block of this
+ *  process's tile (the whole tile, or whole rows of it), the element offset
+ *  of the block in the tile, so that the box can be read in place; else -1.
+ *  Local. */
+int64_t distrt_box_in_tile(distrt_grid *g, const int64_t *desc,
                            const int64_t *lo, const int64_t *size);
 /** One step of a permutation between grid ranks: send `scount` elements
  *  to `dest` and receive `rcount` from `src` (-1: no partner).  A rank
