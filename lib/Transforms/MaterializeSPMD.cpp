@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -1415,6 +1416,10 @@ struct DistMaterializeSPMDPass
                    [&](OpBuilder &fb) { nestLoops(fb, leafLevel); });
         return success();
       }
+      if (leafLevel < localLoops.size() &&
+          succeeded(tryEmitLinalg(ib, cl, stmt, boxes, fixedAt(leafLevel),
+                                  elt)))
+        return success();
       nestLoops(ib, leafLevel);
       return success();
     };
@@ -1452,6 +1457,19 @@ struct DistMaterializeSPMDPass
                 });
           };
 
+    // Without a library leaf, the loops below every communicate point and
+    // every parallelized loop become one linalg.generic when their ranges
+    // are exact (tryEmitLinalg); scalar loops with bounds checks otherwise.
+    unsigned loopLeaf = leafLevel;
+    if (leafLevel == localLoops.size()) {
+      loopLeaf = 0;
+      for (const std::string &t : names)
+        loopLeaf = std::max(loopLeaf, level[t]);
+      for (auto [k, l] : llvm::enumerate(localLoops))
+        if (l->parallel)
+          loopLeaf = std::max(loopLeaf, (unsigned)k + 1);
+    }
+
     // The time loops down to the leaf, with communication at each level.
     bool failedInside = false;
     std::function<void(OpBuilder &, unsigned)> emitLevel =
@@ -1463,6 +1481,10 @@ struct DistMaterializeSPMDPass
           if (k == leafLevel) {
             if (failed(emitLeaf(lb)))
               failedInside = true;
+          } else if (k == loopLeaf &&
+                     succeeded(tryEmitLinalg(lb, cl, stmt, boxes, fixedAt(k),
+                                             elt))) {
+            // The remaining loops are the linalg.generic's.
           } else if (localLoops[k]->parallel) {
             // parallelize: threads inside the rank (scf.parallel, lowered
             // to OpenMP by the pipeline).
@@ -1651,6 +1673,99 @@ struct DistMaterializeSPMDPass
           fallback(eb);
           scf::YieldOp::create(eb, l);
         });
+  }
+
+  /// The leaf as one linalg.generic over strided views of the boxes, when
+  /// every statement variable covers an exact interval at the leaf (the
+  /// leaf's points are then a box of the iteration space, visited once
+  /// each). The pipeline lowers it to loops that the LLVM backend
+  /// vectorises. Fails (the guarded scalar loops are used instead) when a
+  /// range is not exact, the output repeats an index or the output tensor
+  /// is also read.
+  LogicalResult tryEmitLinalg(OpBuilder &b, ComputeLowering &cl,
+                              const IndexStatement &stmt,
+                              llvm::StringMap<BoxBuffer> &boxes,
+                              const llvm::StringSet<> &fixedSet, Type elt) {
+    Location loc = cl.op.getLoc();
+    SmallVector<std::string> vars = stmt.indexVariables();
+    for (const std::string &x : vars)
+      if (!cl.staticRange(x, fixedSet).exact)
+        return failure();
+    SmallVector<const Access *> ins = stmt.rhsAccesses();
+    for (const Access *a : ins)
+      if (a->tensor == stmt.lhs.tensor)
+        return failure();
+    for (auto [i, x] : llvm::enumerate(stmt.lhs.indices))
+      if (llvm::is_contained(ArrayRef(stmt.lhs.indices).take_front(i), x))
+        return failure();
+    llvm::StringMap<DynRange> ranges;
+    llvm::StringMap<unsigned> position;
+    for (auto [i, x] : llvm::enumerate(vars)) {
+      ranges[x] = cl.range(b, x, fixedSet, nullptr);
+      position[x] = i;
+    }
+    MLIRContext *ctx = b.getContext();
+    // The view of an access: the box's elements at the leaf's ranges, with
+    // the box's row-major strides.
+    auto viewOf = [&](const Access *a) -> Value {
+      BoxBuffer &box = boxes[a->tensor];
+      int64_t rank = a->indices.size();
+      SmallVector<Value> at;
+      for (const std::string &x : a->indices)
+        at.push_back(ranges[x].lo);
+      Value offset = boxOffset(b, loc, box, at);
+      SmallVector<OpFoldResult> sizes(rank), strides(rank);
+      Value stride = idx(b, loc, 1);
+      for (int64_t d = rank - 1; d >= 0; --d) {
+        sizes[d] = ranges[a->indices[d]].size;
+        strides[d] = stride;
+        stride = arith::MulIOp::create(b, loc, stride, box.size[d]);
+      }
+      auto layout = StridedLayoutAttr::get(
+          ctx, ShapedType::kDynamic,
+          SmallVector<int64_t>(rank, ShapedType::kDynamic));
+      auto type = MemRefType::get(
+          SmallVector<int64_t>(rank, ShapedType::kDynamic), elt, layout);
+      return memref::ReinterpretCastOp::create(b, loc, type, box.memref,
+                                               OpFoldResult(offset), sizes,
+                                               strides);
+    };
+    auto mapOf = [&](const Access *a) {
+      SmallVector<AffineExpr> results;
+      for (const std::string &x : a->indices)
+        results.push_back(getAffineDimExpr(position[x], ctx));
+      return AffineMap::get(vars.size(), 0, results, ctx);
+    };
+    SmallVector<Value> inputs;
+    SmallVector<AffineMap> maps;
+    for (const Access *a : ins) {
+      inputs.push_back(viewOf(a));
+      maps.push_back(mapOf(a));
+    }
+    Value output = viewOf(&stmt.lhs);
+    maps.push_back(mapOf(&stmt.lhs));
+    SmallVector<utils::IteratorType> iterators;
+    for (const std::string &x : vars)
+      iterators.push_back(llvm::is_contained(stmt.lhs.indices, x)
+                              ? utils::IteratorType::parallel
+                              : utils::IteratorType::reduction);
+    bool isFloat = isa<FloatType>(elt);
+    linalg::GenericOp::create(
+        b, loc, inputs, ValueRange{output}, maps, iterators,
+        [&](OpBuilder &gb, Location l, ValueRange args) {
+          auto load = [&](const Access &a) -> Value {
+            for (auto [i, in] : llvm::enumerate(ins))
+              if (in == &a)
+                return args[i];
+            return Value();
+          };
+          Value v = emitExpr(gb, l, stmt.rhs.get(), elt, load);
+          Value sum = isFloat
+                          ? (Value)arith::AddFOp::create(gb, l, args.back(), v)
+                          : (Value)arith::AddIOp::create(gb, l, args.back(), v);
+          linalg::YieldOp::create(gb, l, sum);
+        });
+    return success();
   }
 
   /// A GEMM call for the leaf when the buffers are laid out for it.

@@ -92,20 +92,51 @@ dist.grid @m [2, 2]
 !T = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> xy">>
 !S = !dist.tensor<f64, #dist.layout<@m, " -> **">>
 
-// Without a leaf kernel: scalar loops with bounds checks; an output
+// Without a leaf kernel, the local loops are one linalg.generic on strided
+// views of the tiles (every range is an exact interval); an output
 // replicated on every processor is allreduced.
+// CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[SCALAR:.*]] = affine_map<(d0, d1) -> ()>
 // CHECK-LABEL: func.func @inner
-// CHECK: scf.for
-// CHECK: scf.for
-// CHECK: scf.if
-// CHECK: arith.mulf
-// CHECK: arith.addf
+// CHECK: %[[B:.*]] = memref.reinterpret_cast %{{.*}} to offset: [%{{.*}}], sizes: [%{{.*}}, %{{.*}}], strides: [%{{.*}}, %{{.*}}] : memref<{{.*}}xf64> to memref<?x?xf64, strided<[?, ?], offset: ?>>
+// CHECK: %[[C:.*]] = memref.reinterpret_cast
+// CHECK: %[[S:.*]] = memref.reinterpret_cast %{{.*}} to offset: [%{{.*}}], sizes: [], strides: [] : memref<{{.*}}xf64> to memref<f64, strided<[], offset: ?>>
+// CHECK: linalg.generic {indexing_maps = [#[[ID]], #[[ID]], #[[SCALAR]]], iterator_types = ["reduction", "reduction"]} ins(%[[B]], %[[C]] : {{.*}}) outs(%[[S]] : {{.*}})
+// CHECK-NEXT: ^bb0(%[[X:.*]]: f64, %[[Y:.*]]: f64, %[[OUT:.*]]: f64):
+// CHECK-NEXT: %[[P:.*]] = arith.mulf %[[X]], %[[Y]] : f64
+// CHECK-NEXT: %[[SUM:.*]] = arith.addf %[[OUT]], %[[P]] : f64
+// CHECK-NEXT: linalg.yield %[[SUM]] : f64
 // CHECK: dist.allreduce %{{.*}} on @m axes [0, 1] sum
 // CHECK: call @distrt_add_box_local
 func.func @inner(%s: !S, %b: !T, %c: !T) {
   dist.compute "s = B(i,j) * C(i,j)" (s = %s, B = %b, C = %c)
       schedule [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2))]
       : !S, !T, !T
+  return
+}
+
+// -----
+
+dist.grid @m [2]
+!T = !dist.tensor<10xf64, #dist.layout<@m, "x -> x">>
+
+// The leaf visits a strided set of i (ili fixed by the communicate point,
+// ilo runs): not an interval, so scalar loops with bounds checks instead.
+// CHECK-LABEL: func.func @strided
+// CHECK-NOT: linalg.generic
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c2
+// CHECK: call @distrt_copy_box_local
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c3
+// CHECK: scf.if
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK: memref.store
+func.func @strided(%a: !T, %b: !T) {
+  dist.compute "A(i) = B(i) * B(i)" (A = %a, B = %b)
+      schedule [distribute({i}, {io}, {il}, Grid(2)),
+                split(il, ilo, ili, 2), reorder({io, ili, ilo}),
+                communicate({A, B}, ili)]
+      : !T, !T
   return
 }
 
@@ -118,9 +149,11 @@ dist.grid @m [2, 2]
 
 // parallelize: the loop becomes scf.parallel (threads inside the rank), and
 // the pipeline turns it into an OpenMP worksharing loop.
+// Inside it, the remaining loops (ji, k) are one linalg.generic.
 // CHECK-LABEL: func.func @ttv
 // CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%{{.*}}) step (%{{.*}})
-// CHECK: scf.for
+// CHECK-NOT: scf.for
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]
 // CHECK: arith.mulf
 func.func @ttv(%a: !A, %b: !B, %c: !c) {
   dist.compute "A(i,j) = B(i,j,k) * c(k)" (A = %a, B = %b, c = %c)

@@ -61,6 +61,7 @@ def DistMaterializeSPMD : Pass<"dist-materialize-spmd", "ModuleOp"> {
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::func::FuncDialect"];

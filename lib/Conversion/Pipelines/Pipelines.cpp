@@ -9,6 +9,7 @@
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
@@ -25,6 +26,9 @@ void dist::buildDistToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createDistMaterializeSPMD(spmd));
   pm.addPass(createConvertDistToRuntime());
   pm.addPass(createCanonicalizerPass());
+  // Leaves that are not library calls are linalg.generic ops on strided
+  // views of the tiles: plain loops, vectorised later by the LLVM backend.
+  pm.addPass(createConvertLinalgToLoopsPass());
   // parallelize(): scf.parallel loops become OpenMP worksharing loops.
   pm.addPass(createConvertSCFToOpenMPPass());
   // Inlines the memref.alloca_scope ops it wraps loop bodies in (they hold
