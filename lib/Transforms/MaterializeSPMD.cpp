@@ -1714,6 +1714,13 @@ struct DistMaterializeSPMDPass
       for (const std::string &x : a->indices)
         at.push_back(ranges[x].lo);
       Value offset = boxOffset(b, loc, box, at);
+      // A box read in place is a view into its tile: start at its offset.
+      if (isa<StridedLayoutAttr>(
+              cast<MemRefType>(box.memref.getType()).getLayout()))
+        offset = arith::AddIOp::create(
+            b, loc, offset,
+            memref::ExtractStridedMetadataOp::create(b, loc, box.memref)
+                .getOffset());
       SmallVector<OpFoldResult> sizes(rank), strides(rank);
       Value stride = idx(b, loc, 1);
       for (int64_t d = rank - 1; d >= 0; --d) {

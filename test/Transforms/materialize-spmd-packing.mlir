@@ -35,7 +35,9 @@ dist.grid @m [2, 2]
 // CHECK: func.call @distrt_copy_box_local
 // CHECK: call @distrt_box_in_tile
 // CHECK: memref.reinterpret_cast %[[C]]
-// CHECK: scf.for
+// The leaf's views start at the boxes' offsets in their tiles.
+// CHECK: memref.extract_strided_metadata
+// CHECK: linalg.generic
 // CHECK: %[[ONOT2:.*]] = arith.xori %[[OIS]], %{{.*}}
 // CHECK-NEXT: scf.if %[[ONOT2]] {
 // CHECK: func.call @distrt_add_box_local
