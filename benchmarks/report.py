@@ -1028,23 +1028,24 @@ def kernel_gap_text(rows, meta):
                  f"({b['ranks']} rank(s) × {b['threads']} thread(s)), "
                  f"{b['ratio_triad']:.3f} of the triad bandwidth "
                  f"({tri[th]['rate']:.1f} GB/s with {th} thread(s)): {split_text(b)}. "
-                 "The code, not the memory system, sets the speed. B's, c's and A's "
-                 "boxes are their whole tiles, so nothing is copied any more; what "
-                 "is left (`other`) is the leaf itself, scalar loops with bounds "
-                 "checks that load, add and store `A(i,j)` for every k (clang can "
-                 "neither vectorize it nor keep the sum in a register: no "
-                 "reassociation of the f64 sum, and the store may alias). Closing "
-                 "the gap needs a vectorizable leaf (a local sum kept in a register "
-                 "over k, or a `gemv` leaf).")
+                 "B's, c's and A's boxes are their whole tiles, so nothing is "
+                 "copied; what is left (`other`) is the leaf itself, one "
+                 "`linalg.generic` over views of the tiles that the pipeline lowers "
+                 "to plain loops (`convert-linalg-to-loops`): the innermost loop is "
+                 "the k reduction into `A(i,j)`, an f64 sum LLVM may not reassociate, "
+                 "so it is not vectorised. Closing the gap needs a vectorisable leaf "
+                 "(the reduction split into vector lanes, i.e. reassociation allowed, "
+                 "or a BLAS `dgemv` leaf: A as (IJ x K)(K)).")
     b = best("innerprod", "ratio_triad")
     if b:
         L.append(f"- **innerprod** reaches at best {b['rate']:.2f} GB/s, "
                  f"{b['ratio_triad']:.3f} of the triad bandwidth: {split_text(b)}. "
-                 "Same cause as TTV: the tiles are read in place, and the scalar "
-                 "loop (the sum goes through memory for every element) sets the "
-                 "speed; the final `MPI_Allreduce` of one number is negligible. The "
-                 "example has no `parallelize` (threads would add into the same "
-                 "scalar; the lowering rejects it). A `dot` leaf would close the gap.")
+                 "Same cause as TTV: the tiles are read in place, and the leaf's "
+                 "loops (one f64 sum over every element, not reassociated, so not "
+                 "vectorised) set the speed; the final `MPI_Allreduce` of one number "
+                 "is negligible. The example has no `parallelize` (threads would add "
+                 "into the same scalar; the lowering rejects it). A `ddot` leaf or a "
+                 "vectorised reduction would close the gap.")
     b = best("ttm", "ratio_blas")
     if b:
         L.append(f"- **TTM** reaches at best {b['ratio_blas']:.3f} of one OpenBLAS "
@@ -1059,9 +1060,12 @@ def kernel_gap_text(rows, meta):
         L.append(f"- **MTTKRP** reaches at best {b['ratio_blas']:.3f} of the local "
                  f"baseline (Khatri-Rao product + one `dgemm`): {split_text(b)}. The "
                  "dist leaf makes the same two steps; its Khatri-Rao product is a "
-                 "scalar loop nest in the generated code (`other`) where the "
-                 "baseline's is an OpenMP loop compiled with -O2, and on more than "
-                 "one rank the partial A is reduced.")
+                 "scalar loop nest in the generated code (`other`, with a load and "
+                 "index arithmetic per element) where the baseline's is an OpenMP "
+                 "loop compiled with -O2, and on more than one rank the partial A is "
+                 "reduced (allreduce, or the general exchange). A Khatri-Rao product "
+                 "in the runtime (a vectorised row-times-row loop) would close most "
+                 "of the `other` part.")
     if fresh:
         L.append(f"- For scale: copying a buffer into freshly allocated memory with "
                  f"`memcpy` runs at {fresh['rate']:.1f} GB/s here (page faults on first "
