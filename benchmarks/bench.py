@@ -174,17 +174,17 @@ class Runner:
 TIME_RE = re.compile(r"^dist: time (.*): ([0-9.eE+-]+) s on (\d+) rank", re.M)
 CHECK_RE = re.compile(r"^dist: check (.*): max relative error (\S+) .*?: (PASS|FAIL)", re.M)
 BASE_RE = re.compile(r"^baseline: time .*?: ([0-9.eE+-]+) s", re.M)
-PROF_RE = re.compile(r"^distprof: rank (\d+) call (\d+) kernel (\S+) gemm (\S+) "
-                     r"comm (\S+) pack (\S+)", re.M)
+PROF_RE = re.compile(r"^dist: profile call (\d+) rank (\d+) .*: total (\S+) "
+                     r"compute (\S+) comm (\S+) packing (\S+)$", re.M)
 
 
 def profile(out):
     """Median over the timed calls (the warm-up, call 0, left out) of the
-    mean over ranks of each part of the kernel time, from the distprof
-    lines (benchmarks/profile/distprof.c)."""
+    mean over ranks of each part of the kernel time, from the runtime's
+    profile (DISTRT_PROFILE=calls: one line per rank and computation)."""
     calls = {}
     for m in PROF_RE.finditer(out):
-        rank, call = int(m.group(1)), int(m.group(2))
+        call, rank = int(m.group(1)), int(m.group(2))
         k, g, c, p = map(float, m.group(3, 4, 5, 6))
         calls.setdefault(call, []).append((g, c, p, k - g - c - p))
     parts = [[statistics.mean(v[i] for v in vals) for i in range(4)]
@@ -354,16 +354,20 @@ class Suite:
         self.failures.append(msg)
         log(f"  FAILED {msg}")
 
-    def dist_measure(self, path, ranks, reps, threads=1, check=False):
+    def dist_measure(self, path, ranks, reps, threads=1, check=False,
+                     overlap=None):
         """Times of the 1 + reps calls minus the warm-up, the output, the
         load of other processes, and (with check) PASS / FAIL of
-        dist-run --check on every call and the largest error."""
-        env = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": str(threads)}
+        dist-run --check on every call and the largest error. The runtime
+        profiles every call (DISTRT_PROFILE=calls)."""
+        env = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": str(threads),
+               "DISTRT_PROFILE": "calls"}
         cmd = [self.dist_run, "-np", str(ranks),
                "--check" if check else "--time", "--timeout",
-               str(self.cfg["timeout"]), path]
-        if "distprof" in self.exe:
-            cmd[1:1] = ["--mpirun-args", f"-x LD_PRELOAD={self.exe['distprof']}"]
+               str(self.cfg["timeout"]), "--mpirun-args", "-x DISTRT_PROFILE",
+               path]
+        if overlap:
+            cmd[1:1] = ["--overlap", overlap]
         rc, out, wall, other = self.run_undisturbed(cmd, env)
         self.last_out = out
         times = [float(m.group(2)) for m in TIME_RE.finditer(out)]
@@ -385,6 +389,14 @@ class Suite:
         res = CHECK_RE.findall(out)
         ok = rc == 0 and res and all(r[2] == "PASS" for r in res)
         return ("PASS" if ok else "FAIL"), (res[0][1] if res else ""), out
+
+    def overlaps(self, path):
+        """Whether the lowering double buffers any transfer of the program
+        (a time-stepped broadcast, shift, allgather or permutation)."""
+        rc, out, _, _ = self.runner.run(
+            [self.dist_opt, "--dist-materialize-spmd", path], timeout=120)
+        return rc == 0 and re.search(
+            r"distrt_i(bcast|shift|allgather|permute)\(", out) is not None
 
     def comm_report(self, path):
         """The communication pattern dist-report-communication picks for each
@@ -460,10 +472,6 @@ class Suite:
                        f"{b}/triad.c", "-o", f"{w}/triad"]),
             ("pdgemm", ["mpicc", "-O2", f"{b}/pdgemm.c", "-o", f"{w}/pdgemm",
                         "-lscalapack-openmpi"]),
-            ("distprof", ["cc", "-O2", "-shared", "-fPIC",
-                          f"-I{ROOT}/runtime/include",
-                          f"{HERE}/profile/distprof.c", "-o",
-                          f"{w}/distprof.so", "-ldl"]),
         ]
         for name, cmd in steps:
             log("  " + " ".join(os.path.relpath(c, ROOT) if c.startswith(ROOT) else c
@@ -473,8 +481,7 @@ class Suite:
             if p.returncode != 0:
                 self.fail(f"building {name}", p.stdout)
             else:
-                self.exe[name] = os.path.join(
-                    self.work, name + (".so" if name == "distprof" else ""))
+                self.exe[name] = os.path.join(self.work, name)
 
     # -- GEMM -----------------------------------------------------------
 
@@ -504,37 +511,46 @@ class Suite:
                 self.fail(f"check {alg} {gname(grid)}", out)
 
     def gemm_dist(self):
-        log("== GEMM f64, dist (one OpenBLAS thread per rank, overlap off: "
-            "not implemented)")
+        log("== GEMM f64, dist (one OpenBLAS thread per rank; overlap on and "
+            "off where the program has time-stepped transfers)")
         for n in self.cfg["gemm_sizes"]:
             reps = self.reps_for(n)
             for alg, ranks, grid in self.gemm_configs():
                 g, param = gemm_program(alg, n, grid, reps + 1, self.cfg["summa_split"])
                 path = g.write(os.path.join(self.work, f"{alg}-{n}-{gname(grid)}.mlir"))
                 comm, cbytes = self.comm_report(path)
-                times, out, other, st = self.dist_measure(
-                    path, ranks, reps, check=self.cfg["inline_check"])
-                if self.cfg["inline_check"]:
-                    self.checks[(alg, gname(grid))] = st
-                    if st != "PASS":
-                        self.fail(f"check {alg} n={n} {gname(grid)}", out)
-                base = dict(suite="gemm", kernel="gemm", impl=alg, n=n,
-                            shape=f"{n}x{n}x{n}", ranks=ranks, grid=gname(grid),
-                            threads=1, param=param, overlap="off", reps=reps,
-                            check=self.checks.get((alg, gname(grid)), ""),
-                            comm=comm, comm_bytes=cbytes,
-                            other_load=f"{other:.2f}")
-                if times is None:
-                    self.fail(f"gemm {alg} n={n} grid={gname(grid)}", out)
-                    self.row(**base, status="FAIL", note=tail(out))
-                    continue
-                s = summarize(times)
-                r = self.row(**base, **s, **profile(out),
-                             rate=f"{2 * n ** 3 / s['median_s'] / 1e9:.2f}",
-                             rate_unit="GFLOP/s", status="ok")
-                log(f"  n={n:5d} {ranks} rank(s) {alg:10s} {gname(grid):6s} "
-                    f"{s['median_s']:.4f} s [{s['min_s']:.4f}, {s['max_s']:.4f}] "
-                    f"{r['rate']} GFLOP/s  (others used {other:.2f} cores)")
+                modes = ["on", "off"] if self.overlaps(path) else ["n/a"]
+                for ov in modes:
+                    self.gemm_dist_one(path, n, reps, alg, ranks, grid, param,
+                                       comm, cbytes, ov)
+
+    def gemm_dist_one(self, path, n, reps, alg, ranks, grid, param, comm,
+                      cbytes, ov):
+        times, out, other, st = self.dist_measure(
+            path, ranks, reps, check=self.cfg["inline_check"],
+            overlap=None if ov == "n/a" else ov)
+        if self.cfg["inline_check"]:
+            self.checks[(alg, gname(grid))] = st
+            if st != "PASS":
+                self.fail(f"check {alg} n={n} {gname(grid)}", out)
+        base = dict(suite="gemm", kernel="gemm", impl=alg, n=n,
+                    shape=f"{n}x{n}x{n}", ranks=ranks, grid=gname(grid),
+                    threads=1, param=param, overlap=ov, reps=reps,
+                    check=self.checks.get((alg, gname(grid)), ""),
+                    comm=comm, comm_bytes=cbytes,
+                    other_load=f"{other:.2f}")
+        if times is None:
+            self.fail(f"gemm {alg} n={n} grid={gname(grid)} overlap {ov}", out)
+            self.row(**base, status="FAIL", note=tail(out))
+            return
+        s = summarize(times)
+        r = self.row(**base, **s, **profile(out),
+                     rate=f"{2 * n ** 3 / s['median_s'] / 1e9:.2f}",
+                     rate_unit="GFLOP/s", status="ok")
+        log(f"  n={n:5d} {ranks} rank(s) {alg:10s} {gname(grid):6s} "
+            f"overlap {ov:3s} "
+            f"{s['median_s']:.4f} s [{s['min_s']:.4f}, {s['max_s']:.4f}] "
+            f"{r['rate']} GFLOP/s  (others used {other:.2f} cores)")
 
     def gemm_openblas(self):
         log("== GEMM baseline: single-process OpenBLAS dgemm, threads = ranks")
@@ -661,7 +677,7 @@ class Suite:
                 base = dict(suite="kernel", kernel=kernel, impl="dist",
                             shape="x".join(map(str, shape)), ranks=ranks,
                             grid=gname(grid), threads=threads, reps=reps,
-                            overlap="off", check=st, comm=comm,
+                            overlap="n/a", check=st, comm=comm,
                             comm_bytes=cbytes, other_load=f"{other:.2f}")
                 if kernel in ("ttv", "innerprod"):
                     base["param"] = "parallelize(ii)" if kernel == "ttv" else ""

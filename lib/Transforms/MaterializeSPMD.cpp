@@ -363,7 +363,14 @@ struct DistMaterializeSPMDPass
   /// Aligned pointer of a memref.
   Value ptrOf(OpBuilder &b, Location loc, Value mem) {
     Value a = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, mem);
-    return LLVM::IntToPtrOp::create(b, loc, ptrTy, toI64(b, loc, a));
+    Value p = LLVM::IntToPtrOp::create(b, loc, ptrTy, toI64(b, loc, a));
+    auto type = dyn_cast<MemRefType>(mem.getType());
+    if (!type || !isa<StridedLayoutAttr>(type.getLayout()))
+      return p;
+    // A view into a tile (a box read in place): add its offset.
+    auto md = memref::ExtractStridedMetadataOp::create(b, loc, mem);
+    return LLVM::GEPOp::create(b, loc, ptrTy, type.getElementType(), p,
+                               ValueRange{toI64(b, loc, md.getOffset())});
   }
 
   /// Pointer to a constant i64 array global holding `values`.
@@ -945,8 +952,12 @@ struct DistMaterializeSPMDPass
     int64_t dtype = dtypeOf(elt);
     Value g = gridHandle(b, loc, gridRef);
     Value timer;
-    if (timing)
+    if (timing) {
+      // Marks the computation for DISTRT_PROFILE (a no-op otherwise);
+      // distrt_report_time ends it.
+      call(b, loc, "distrt_profile_kernel_begin", {});
       timer = call(b, loc, "distrt_wtime", {}, {f64Ty});
+    }
 
     // Grid coordinates give the distributed loops' values.
     for (auto [l, d] : llvm::zip(distLoops, dimOfLoop))
@@ -999,6 +1010,37 @@ struct DistMaterializeSPMDPass
           b, loc, MemRefType::get({rank}, i64Ty));
       sizeArr[t] = memref::AllocaOp::create(
           b, loc, MemRefType::get({rank}, i64Ty));
+    }
+
+    // Overlap (double buffering): an input that moves at every step of a
+    // sequential time loop gets a second buffer and a slot for the request
+    // of its transfer in flight. `firstBufs` keeps the first buffer (the
+    // boxes' memref becomes the one of the current step inside the loop).
+    bool overlapOn = nest.overlap.value_or(overlap);
+    llvm::StringSet<> overlapped;
+    llvm::StringMap<Value> firstBufs, altBufs, reqSlots;
+    for (const std::string &t : names) {
+      firstBufs[t] = boxes[t].memref;
+      if (!overlapOn || t == stmt.lhs.tensor)
+        continue;
+      unsigned k = level[t];
+      if (k == 0 || k > leafLevel || localLoops[k - 1]->extent < 2)
+        continue;
+      if (llvm::any_of(ArrayRef<const Loop *>(localLoops).take_front(k),
+                       [](const Loop *l) { return l->parallel; }))
+        continue;
+      TransferPlan::Kind kind = plans[t].kind;
+      if (kind != TransferPlan::Kind::Broadcast &&
+          kind != TransferPlan::Kind::Shift &&
+          kind != TransferPlan::Kind::AllGather &&
+          kind != TransferPlan::Kind::PointToPoint)
+        continue;
+      overlapped.insert(t);
+      altBufs[t] = allocChecked(
+          b, loc, MemRefType::get({capacity[t]}, elt), {},
+          "the second communication buffer of tensor " + t);
+      reqSlots[t] =
+          memref::AllocaOp::create(b, loc, MemRefType::get({1}, i64Ty));
     }
 
     llvm::StringMap<const Access *> &accessOf = model.accessOf;
@@ -1086,7 +1128,8 @@ struct DistMaterializeSPMDPass
     // rank's tile, receive this rank's box.
     auto emitPermutation = [&](OpBuilder &ib, const TransferPlan &plan,
                                unsigned k, const std::string &t,
-                               Value desc, Value tileP, Value dt) {
+                               Value desc, Value tileP, Value dt,
+                               bool nonBlocking = false) -> Value {
       BoxBuffer &box = boxes[t];
       int64_t rank = accessOf[t]->indices.size();
       Value row = rowOf(ib, plan, k);
@@ -1120,9 +1163,15 @@ struct DistMaterializeSPMDPass
       Value rcount = i64(ib, loc, 1);
       for (Value sz : box.size)
         rcount = arith::MulIOp::create(ib, loc, rcount, toI64(ib, loc, sz));
+      if (nonBlocking)
+        return call(ib, loc, "distrt_ipermute",
+                    {g, ptrOf(ib, loc, sendBuf), scount, dst,
+                     ptrOf(ib, loc, box.memref), rcount, src, dt},
+                    {i64Ty});
       call(ib, loc, "distrt_permute",
            {g, ptrOf(ib, loc, sendBuf), scount, dst,
             ptrOf(ib, loc, box.memref), rcount, src, dt});
+      return Value();
     };
     // This rank's piece of a box cut along `dim` among `groupSize`
     // members: (lo, size) arrays written into the tensor's lo/size
@@ -1150,6 +1199,207 @@ struct DistMaterializeSPMDPass
       return vol;
     };
 
+    // Sets tensor t's box at level k from the fixed loop values and
+    // writes it into the tensor's lo / size scratch arrays.
+    auto setBox = [&](OpBuilder &ib, const std::string &t, unsigned k,
+                      Value &loP, Value &sizeP) {
+      llvm::StringSet<> fs = fixedAt(k);
+      BoxBuffer &box = boxes[t];
+      box.lo.clear();
+      box.size.clear();
+      for (const std::string &x : accessOf[t]->indices) {
+        DynRange r = cl.range(ib, x, fs, nullptr);
+        box.lo.push_back(r.lo);
+        box.size.push_back(r.size);
+      }
+      SmallVector<Value> lo = box.lo, size = box.size;
+      if (lo.empty()) {
+        lo.push_back(idx(ib, loc, 0));
+        size.push_back(idx(ib, loc, 1));
+      }
+      loP = indexArray(ib, loc, loArr[t], lo);
+      sizeP = indexArray(ib, loc, sizeArr[t], size);
+    };
+    // Overlap: starts the transfer of an overlapped input t at level k for
+    // the step the fixed loops name, into `dest`, and returns its request
+    // id (0: none in flight). `first`: step 0 of the time loop, where a
+    // shift aligns (blocking) instead; `cur` is the buffer holding the
+    // previous step, which a shift sends on.
+    auto startTransfer = [&](OpBuilder &ib, unsigned k, const std::string &t,
+                             Value dest, Value cur, bool first) -> Value {
+      const TransferPlan &plan = plans[t];
+      Value loP, sizeP;
+      setBox(ib, t, k, loP, sizeP);
+      BoxBuffer &box = boxes[t];
+      box.memref = dest;
+      Value tileP = ptrOf(ib, loc, tileOf(op, values[t]));
+      Value desc = constArray(ib, loc, layoutDescriptor(types[t]));
+      Value dt = i64(ib, loc, dtype);
+      Value vol = i64(ib, loc, 1);
+      for (Value sz : box.size)
+        vol = arith::MulIOp::create(ib, loc, vol, toI64(ib, loc, sz));
+      switch (plan.kind) {
+      case TransferPlan::Kind::Broadcast: {
+        Value root = rootAt(ib, plan, k);
+        Value me = toIndex(
+            ib, loc,
+            call(ib, loc, "distrt_axes_rank",
+                 {g, i64(ib, loc, maskOf(plan.axes))}, {i64Ty}));
+        Value isRoot = arith::CmpIOp::create(
+            ib, loc, arith::CmpIPredicate::eq, me, root);
+        scf::IfOp::create(ib, loc, isRoot, [&](OpBuilder &tb, Location l) {
+          call(tb, l, "distrt_copy_box_local",
+               {g, desc, tileP, dt, loP, sizeP, ptrOf(tb, l, dest)});
+          scf::YieldOp::create(tb, l);
+        });
+        return call(ib, loc, "distrt_ibcast",
+                    {g, i64(ib, loc, maskOf(plan.axes)), ptrOf(ib, loc, dest),
+                     vol, dt, toI64(ib, loc, root)},
+                    {i64Ty});
+      }
+      case TransferPlan::Kind::Shift:
+        if (first) {
+          if (plan.alignLocal)
+            call(ib, loc, "distrt_copy_box_local",
+                 {g, desc, tileP, dt, loP, sizeP, ptrOf(ib, loc, dest)});
+          else if (plan.alignByPermutation)
+            emitPermutation(ib, plan, k, t, desc, tileP, dt);
+          else
+            call(ib, loc, "distrt_fetch_box",
+                 {g, desc, tileP, dt, loP, sizeP, ptrOf(ib, loc, dest)});
+          return i64(ib, loc, 0);
+        }
+        return call(ib, loc, "distrt_ishift",
+                    {g, i64(ib, loc, plan.shiftAxis),
+                     i64(ib, loc, plan.shiftOffset), ptrOf(ib, loc, cur),
+                     ptrOf(ib, loc, dest), vol, dt},
+                    {i64Ty});
+      case TransferPlan::Kind::AllGather: {
+        Value pLo, pSize;
+        Value pvol = pieceOf(ib, plan, t, pLo, pSize);
+        call(ib, loc, "distrt_copy_box_local",
+             {g, desc, tileP, dt, pLo, pSize, ptrOf(ib, loc, sendBufs[t])});
+        return call(ib, loc, "distrt_iallgather",
+                    {g, i64(ib, loc, maskOf(plan.axes)),
+                     ptrOf(ib, loc, sendBufs[t]), ptrOf(ib, loc, dest),
+                     toI64(ib, loc, pvol), dt},
+                    {i64Ty});
+      }
+      default: // PointToPoint
+        return emitPermutation(ib, plan, k, t, desc, tileP, dt,
+                               /*nonBlocking=*/true);
+      }
+    };
+    // Overlap, inside the time loop of level k: wait for this step's
+    // transfer of t, start the next step's into the other buffer, and
+    // point t's box at this step's buffer.
+    auto overlappedStep = [&](OpBuilder &ib, unsigned k,
+                              const std::string &t) {
+      const Loop *l = localLoops[k - 1];
+      Value iv = cl.fixed[l->name];
+      Value odd = arith::CmpIOp::create(
+          ib, loc, arith::CmpIPredicate::ne,
+          arith::RemUIOp::create(ib, loc, iv, idx(ib, loc, 2)),
+          idx(ib, loc, 0));
+      Value cur =
+          arith::SelectOp::create(ib, loc, odd, altBufs[t], firstBufs[t]);
+      Value next =
+          arith::SelectOp::create(ib, loc, odd, firstBufs[t], altBufs[t]);
+      Value slot = reqSlots[t];
+      Value zeroIdx = idx(ib, loc, 0);
+      Value req =
+          memref::LoadOp::create(ib, loc, slot, ValueRange{zeroIdx});
+      Value pending = arith::CmpIOp::create(
+          ib, loc, arith::CmpIPredicate::ne, req, i64(ib, loc, 0));
+      scf::IfOp::create(ib, loc, pending, [&](OpBuilder &tb, Location tl) {
+        call(tb, tl, "distrt_wait", {req});
+        scf::YieldOp::create(tb, tl);
+      });
+      Value nextIv = arith::AddIOp::create(ib, loc, iv, idx(ib, loc, 1));
+      Value hasNext = arith::CmpIOp::create(
+          ib, loc, arith::CmpIPredicate::slt, nextIv, idx(ib, loc, l->extent));
+      scf::IfOp::create(
+          ib, loc, hasNext,
+          [&](OpBuilder &tb, Location tl) {
+            cl.fixed[l->name] = nextIv;
+            Value r = startTransfer(tb, k, t, next, cur, /*first=*/false);
+            memref::StoreOp::create(tb, tl, r, slot,
+                                    ValueRange{idx(tb, tl, 0)});
+            scf::YieldOp::create(tb, tl);
+          },
+          [&](OpBuilder &eb, Location el) {
+            memref::StoreOp::create(eb, el, i64(eb, el, 0), slot,
+                                    ValueRange{idx(eb, el, 0)});
+            scf::YieldOp::create(eb, el);
+          });
+      cl.fixed[l->name] = iv;
+      Value loP, sizeP;
+      setBox(ib, t, k, loP, sizeP);
+      boxes[t].memref = cur;
+    };
+    // Overlap, before the time loop of level k (local loop k - 1): start
+    // step 0's transfers.
+    auto overlapPrologue = [&](OpBuilder &ib, unsigned k) {
+      const Loop *l = localLoops[k - 1];
+      for (const std::string &t : names) {
+        if (level[t] != k || !overlapped.contains(t))
+          continue;
+        cl.fixed[l->name] = idx(ib, loc, 0);
+        Value r = startTransfer(ib, k, t, firstBufs[t], Value(),
+                                /*first=*/true);
+        memref::StoreOp::create(ib, loc, r, reqSlots[t],
+                                ValueRange{idx(ib, loc, 0)});
+      }
+    };
+
+    // A box that is one contiguous row-major block of the rank's tile (the
+    // whole tile, or whole rows of it) needs no buffer: a view of the tile
+    // at the block's offset is the box. Returns the i1 condition and points
+    // t's box at the view when it holds, at its buffer otherwise.
+    llvm::StringMap<Value> aliasOf;
+    // An input passed as the output tensor too (or the output, when an
+    // input is the same tensor) is never read in place.
+    auto sharesOutput = [&](const std::string &t) {
+      for (const std::string &u : names)
+        if (u != t && values[u] == values[t] &&
+            (u == stmt.lhs.tensor || t == stmt.lhs.tensor))
+          return true;
+      return false;
+    };
+    auto aliasTile = [&](OpBuilder &ib, const std::string &t, Value tile,
+                         Value desc, Value loP, Value sizeP) {
+      Value at =
+          call(ib, loc, "distrt_box_in_tile", {g, desc, loP, sizeP}, {i64Ty});
+      Value isTile = arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::sge,
+                                           at, i64(ib, loc, 0));
+      Value offset = toIndex(
+          ib, loc, arith::SelectOp::create(ib, loc, isTile, at, i64(ib, loc, 0)));
+      Value vol = idx(ib, loc, 1);
+      for (Value sz : boxes[t].size)
+        vol = arith::MulIOp::create(ib, loc, vol, sz);
+      auto viewTy = MemRefType::get(
+          {ShapedType::kDynamic}, elt,
+          StridedLayoutAttr::get(ib.getContext(), ShapedType::kDynamic, {1}));
+      Value view = memref::ReinterpretCastOp::create(
+          ib, loc, viewTy, tile, OpFoldResult(offset),
+          ArrayRef<OpFoldResult>{OpFoldResult(vol)},
+          ArrayRef<OpFoldResult>{OpFoldResult(ib.getIndexAttr(1))});
+      Value buf = memref::CastOp::create(ib, loc, viewTy, firstBufs[t]);
+      boxes[t].memref = arith::SelectOp::create(ib, loc, isTile, view, buf);
+      aliasOf[t] = isTile;
+      return isTile;
+    };
+    auto unlessAliased = [&](OpBuilder &ib, Value isTile,
+                             function_ref<void(OpBuilder &)> body) {
+      Value copy = arith::XOrIOp::create(
+          ib, loc, isTile,
+          arith::ConstantOp::create(ib, loc, ib.getBoolAttr(true)));
+      scf::IfOp::create(ib, loc, copy, [&](OpBuilder &tb, Location l) {
+        body(tb);
+        scf::YieldOp::create(tb, l);
+      });
+    };
+
     // Emits the transfers of the inputs and the zeroing of the output
     // buffer at level k, and records the boxes.
     auto enterLevel = [&](OpBuilder &ib, unsigned k) -> LogicalResult {
@@ -1157,6 +1407,10 @@ struct DistMaterializeSPMDPass
       for (const std::string &t : names) {
         if (level[t] != k)
           continue;
+        if (overlapped.contains(t)) {
+          overlappedStep(ib, k, t);
+          continue;
+        }
         const TransferPlan &plan = plans[t];
         const Access *acc = accessOf[t];
         BoxBuffer &box = boxes[t];
@@ -1180,22 +1434,34 @@ struct DistMaterializeSPMDPass
         Value desc = constArray(ib, loc, layoutDescriptor(types[t]));
         Value dt = i64(ib, loc, dtype);
         if (t == stmt.lhs.tensor) {
-          // Partial results start at zero.
+          // A local output whose box is the whole tile accumulates into the
+          // tile directly (it holds the zeroed output, or the old values
+          // for `+=`); otherwise partial results start at zero in the
+          // buffer.
+          Value isTile;
+          if (plan.kind == TransferPlan::Kind::Local && !sharesOutput(t))
+            isTile = aliasTile(ib, t, tile, desc, loP, sizeP);
           Value cap = idx(ib, loc, capacity[t]);
           Value zero = isa<FloatType>(elt)
                            ? (Value)arith::ConstantOp::create(
                                  ib, loc, elt, ib.getFloatAttr(elt, 0.0))
                            : (Value)arith::ConstantOp::create(
                                  ib, loc, elt, ib.getIntegerAttr(elt, 0));
-          scf::ForOp::create(ib, loc, idx(ib, loc, 0), cap, idx(ib, loc, 1),
-                             ValueRange{},
-                             [&](OpBuilder &fb, Location l, Value i,
-                                 ValueRange) {
-                               memref::StoreOp::create(fb, l, zero,
-                                                       box.memref,
-                                                       ValueRange{i});
-                               scf::YieldOp::create(fb, l);
-                             });
+          auto zeroBuf = [&](OpBuilder &zb) {
+            scf::ForOp::create(zb, loc, idx(zb, loc, 0), cap, idx(zb, loc, 1),
+                               ValueRange{},
+                               [&](OpBuilder &fb, Location l, Value i,
+                                   ValueRange) {
+                                 memref::StoreOp::create(fb, l, zero,
+                                                         firstBufs[t],
+                                                         ValueRange{i});
+                                 scf::YieldOp::create(fb, l);
+                               });
+          };
+          if (isTile)
+            unlessAliased(ib, isTile, zeroBuf);
+          else
+            zeroBuf(ib);
           continue;
         }
         Value tileP = ptrOf(ib, loc, tile);
@@ -1204,10 +1470,19 @@ struct DistMaterializeSPMDPass
                {g, desc, tileP, dt, loP, sizeP, ptrOf(fb, loc, box.memref)});
         };
         switch (plan.kind) {
-        case TransferPlan::Kind::Local:
-          call(ib, loc, "distrt_copy_box_local",
-               {g, desc, tileP, dt, loP, sizeP, ptrOf(ib, loc, box.memref)});
+        case TransferPlan::Kind::Local: {
+          auto copy = [&](OpBuilder &cb) {
+            call(cb, loc, "distrt_copy_box_local",
+                 {g, desc, tileP, dt, loP, sizeP,
+                  ptrOf(cb, loc, firstBufs[t])});
+          };
+          // The whole tile: read it in place.
+          if (sharesOutput(t))
+            copy(ib);
+          else
+            unlessAliased(ib, aliasTile(ib, t, tile, desc, loP, sizeP), copy);
           break;
+        }
         case TransferPlan::Kind::Broadcast: {
           Value root = rootAt(ib, plan, k);
           Value me = toIndex(
@@ -1294,7 +1569,11 @@ struct DistMaterializeSPMDPass
       };
       switch (plan.kind) {
       case TransferPlan::Kind::Local:
-        addLocal(ib);
+        // Nothing to add when the box was the tile itself.
+        if (Value isTile = aliasOf.lookup(t))
+          unlessAliased(ib, isTile, addLocal);
+        else
+          addLocal(ib);
         break;
       case TransferPlan::Kind::Reduce: {
         Value root = rootAt(ib, plan, k);
@@ -1458,6 +1737,7 @@ struct DistMaterializeSPMDPass
                 });
           } else {
             const Loop *l = localLoops[k];
+            overlapPrologue(lb, k + 1);
             scf::ForOp::create(
                 lb, loc, idx(lb, loc, 0), idx(lb, loc, l->extent),
                 idx(lb, loc, 1), ValueRange{},
@@ -1476,7 +1756,9 @@ struct DistMaterializeSPMDPass
     if (krBuf)
       memref::DeallocOp::create(b, loc, krBuf);
     for (const std::string &t : names) {
-      memref::DeallocOp::create(b, loc, boxes[t].memref);
+      memref::DeallocOp::create(b, loc, firstBufs[t]);
+      if (Value ab = altBufs.lookup(t))
+        memref::DeallocOp::create(b, loc, ab);
       if (Value sb = sendBufs.lookup(t))
         memref::DeallocOp::create(b, loc, sb);
     }
@@ -1670,6 +1952,13 @@ struct DistMaterializeSPMDPass
       for (const std::string &x : a->indices)
         at.push_back(ranges[x].lo);
       Value offset = boxOffset(b, loc, box, at);
+      // A box read in place is a view into its tile: start at its offset.
+      if (isa<StridedLayoutAttr>(
+              cast<MemRefType>(box.memref.getType()).getLayout()))
+        offset = arith::AddIOp::create(
+            b, loc, offset,
+            memref::ExtractStridedMetadataOp::create(b, loc, box.memref)
+                .getOffset());
       SmallVector<OpFoldResult> sizes(rank), strides(rank);
       Value stride = idx(b, loc, 1);
       for (int64_t d = rank - 1; d >= 0; --d) {

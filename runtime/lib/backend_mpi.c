@@ -482,6 +482,35 @@ static distrt_breq *mpi_isendrecv(const char *op, distrt_bcomm *c,
   return r;
 }
 
+static distrt_breq *mpi_iallgather(const char *op, distrt_bcomm *c,
+                                   const void *send, void *recv,
+                                   int64_t count, int64_t dtype) {
+  distrt_breq *r = new_req(op);
+  MPI_Datatype t = mpi_type(dtype);
+  MPICHK(op, "MPI_Iallgather",
+         MPI_Iallgather(send, (int)count, t, recv, (int)count, t, c->comm,
+                        &r->req[0]));
+  r->n = 1;
+  return r;
+}
+
+static distrt_breq *mpi_ipermute(const char *op, distrt_bcomm *c,
+                                 const void *send, int64_t scount,
+                                 int64_t dest, void *recv, int64_t rcount,
+                                 int64_t src, int64_t dtype, int64_t tag) {
+  distrt_breq *r = new_req(op);
+  MPI_Datatype t = mpi_type(dtype);
+  if (src >= 0)
+    MPICHK(op, "MPI_Irecv",
+           MPI_Irecv(recv, (int)rcount, t, (int)src, (int)tag, c->comm,
+                     &r->req[r->n++]));
+  if (dest >= 0)
+    MPICHK(op, "MPI_Isend",
+           MPI_Isend(send, (int)scount, t, (int)dest, (int)tag, c->comm,
+                     &r->req[r->n++]));
+  return r;
+}
+
 static void mpi_wait(const char *op, distrt_breq *r) {
   MPI_Status st[2];
   int rc = MPI_Waitall(r->n, r->req, st);
@@ -526,5 +555,7 @@ const struct distrt_backend distrt_backend_mpi = {
     .ibcast = mpi_ibcast,
     .iallreduce = mpi_iallreduce,
     .isendrecv = mpi_isendrecv,
+    .iallgather = mpi_iallgather,
+    .ipermute = mpi_ipermute,
     .wait = mpi_wait,
 };

@@ -110,12 +110,14 @@ void distrt_gemm_f64(int64_t m, int64_t n, int64_t k, double alpha,
   check_gemm("distrt_gemm_f64", m, n, k, a, lda, b, ldb, c, ldc);
   if (m == 0 || n == 0 || (k == 0 && beta == 1.0))
     return;
+  distrt_profile_enter(DISTRT_PROF_COMPUTE);
 #if DISTRT_HAVE_CBLAS
   cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)n,
               (int)k, alpha, a, (int)lda, b, (int)ldb, beta, c, (int)ldc);
 #else
   NAIVE_GEMM(double)
 #endif
+  distrt_profile_leave();
 }
 
 void distrt_gemm_f32(int64_t m, int64_t n, int64_t k, double alpha,
@@ -124,6 +126,7 @@ void distrt_gemm_f32(int64_t m, int64_t n, int64_t k, double alpha,
   check_gemm("distrt_gemm_f32", m, n, k, a, lda, b, ldb, c, ldc);
   if (m == 0 || n == 0 || (k == 0 && beta == 1.0))
     return;
+  distrt_profile_enter(DISTRT_PROF_COMPUTE);
 #if DISTRT_HAVE_CBLAS
   cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)n,
               (int)k, (float)alpha, a, (int)lda, b, (int)ldb, (float)beta, c,
@@ -131,6 +134,7 @@ void distrt_gemm_f32(int64_t m, int64_t n, int64_t k, double alpha,
 #else
   NAIVE_GEMM(float)
 #endif
+  distrt_profile_leave();
 }
 
 #if !DISTRT_HAVE_CBLAS
@@ -154,6 +158,7 @@ void distrt_gemm_t_f64(int64_t transa, int64_t transb, int64_t m, int64_t n,
                c, ldc);
   if (m == 0 || n == 0 || (k == 0 && beta == 1.0))
     return;
+  distrt_profile_enter(DISTRT_PROF_COMPUTE);
 #if DISTRT_HAVE_CBLAS
   cblas_dgemm(CblasRowMajor, transa ? CblasTrans : CblasNoTrans,
               transb ? CblasTrans : CblasNoTrans, (int)m, (int)n, (int)k,
@@ -161,6 +166,7 @@ void distrt_gemm_t_f64(int64_t transa, int64_t transb, int64_t m, int64_t n,
 #else
   NAIVE_GEMM_T(double)
 #endif
+  distrt_profile_leave();
 }
 
 void distrt_gemm_t_f32(int64_t transa, int64_t transb, int64_t m, int64_t n,
@@ -171,6 +177,7 @@ void distrt_gemm_t_f32(int64_t transa, int64_t transb, int64_t m, int64_t n,
                c, ldc);
   if (m == 0 || n == 0 || (k == 0 && beta == 1.0))
     return;
+  distrt_profile_enter(DISTRT_PROF_COMPUTE);
 #if DISTRT_HAVE_CBLAS
   cblas_sgemm(CblasRowMajor, transa ? CblasTrans : CblasNoTrans,
               transb ? CblasTrans : CblasNoTrans, (int)m, (int)n, (int)k,
@@ -179,4 +186,5 @@ void distrt_gemm_t_f32(int64_t transa, int64_t transb, int64_t m, int64_t n,
 #else
   NAIVE_GEMM_T(float)
 #endif
+  distrt_profile_leave();
 }

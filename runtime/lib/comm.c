@@ -378,6 +378,62 @@ int64_t distrt_ishift(distrt_grid *g, int64_t axis, int64_t disp,
   return req_add(fn, r);
 }
 
+int64_t distrt_iallgather(distrt_grid *g, int64_t axes, const void *send,
+                          void *recv, int64_t count, int64_t dtype) {
+  const char *fn = "distrt_iallgather";
+  struct coll c = coll_begin(fn, g, axes, count, dtype);
+  int64_t total = total_count(fn, "count * group size", count, c.size);
+  distrt_check_buf(fn, "send", send, count);
+  distrt_check_buf(fn, "recv", recv, total);
+  distrt_check_no_overlap(fn, "send", send, count * c.es, "recv", recv,
+                          total * c.es);
+  distrt_breq *r = NULL;
+  if (c.size == 1)
+    copy(recv, send, count * c.es);
+  else
+    r = distrt_g.be->iallgather(fn, distrt_grid_sub(fn, c.g, axes), send, recv,
+                                count, dtype);
+  return req_add(fn, r);
+}
+
+int64_t distrt_ipermute(distrt_grid *g, const void *send, int64_t scount,
+                        int64_t dest, void *recv, int64_t rcount, int64_t src,
+                        int64_t dtype) {
+  const char *fn = "distrt_ipermute";
+  distrt_require_init(fn);
+  distrt_grid *G = distrt_grid_check(fn, g);
+  int64_t es = distrt_dtype_size(fn, dtype);
+  if (dest < -1 || dest >= G->size || src < -1 || src >= G->size)
+    distrt_fatal(fn, "partner out of range (dest %lld, source %lld, grid of "
+                     "%lld)",
+                 (long long)dest, (long long)src, (long long)G->size);
+  distrt_check_count(fn, "scount", scount);
+  distrt_check_count(fn, "rcount", rcount);
+  if ((dest == G->rank) != (src == G->rank))
+    distrt_fatal(fn, "a process that sends to itself must also receive from "
+                     "itself (dest %lld, source %lld, rank %lld)",
+                 (long long)dest, (long long)src, (long long)G->rank);
+  distrt_breq *r = NULL;
+  if (dest == G->rank) {
+    if (scount != rcount)
+      distrt_fatal(fn, "local copy of %lld elements into %lld",
+                   (long long)scount, (long long)rcount);
+    copy(recv, send, rcount * es);
+    return req_add(fn, r);
+  }
+  if (dest >= 0 && scount > 0)
+    distrt_check_buf(fn, "send", send, scount);
+  if (src >= 0 && rcount > 0)
+    distrt_check_buf(fn, "recv", recv, rcount);
+  if (dest >= 0 && src >= 0)
+    distrt_check_no_overlap(fn, "send", send, scount * es, "recv", recv,
+                            rcount * es);
+  if (dest >= 0 || src >= 0)
+    r = distrt_g.be->ipermute(fn, G->icomm, send, scount, dest, recv, rcount,
+                              src, dtype, DISTRT_TAG_PERMUTE);
+  return req_add(fn, r);
+}
+
 void distrt_wait(int64_t request) {
   const char *fn = "distrt_wait";
   distrt_require_init(fn);

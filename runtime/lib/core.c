@@ -132,6 +132,8 @@ void distrt_init(void) {
   if (distrt_g.initialized)
     return;
   const struct distrt_backend *be = distrt_select_backend(op);
+  distrt_profile_setup();
+  be = distrt_profile_backend(be);
   distrt_g.be = be;
   distrt_g.world = be->init(op);
   distrt_g.world_rank = be->comm_rank(distrt_g.world);
@@ -158,6 +160,7 @@ void distrt_finalize(void) {
   if (!distrt_g.initialized)
     return;
   distrt_requests_finish_all(op);
+  distrt_profile_report(op);
   distrt_grid_free_all(op);
   distrt_g.be->finalize(op);
   distrt_g.initialized = 0;

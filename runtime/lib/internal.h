@@ -104,6 +104,15 @@ struct distrt_backend {
   distrt_breq *(*isendrecv)(const char *op, distrt_bcomm *c, const void *send,
                             int64_t dest, void *recv, int64_t src,
                             int64_t count, int64_t dtype, int64_t tag);
+  distrt_breq *(*iallgather)(const char *op, distrt_bcomm *c,
+                             const void *send, void *recv, int64_t count,
+                             int64_t dtype);
+  /* Send scount elements to dest and receive rcount from src; a peer of -1
+   * (or a count of 0) means no message in that direction. */
+  distrt_breq *(*ipermute)(const char *op, distrt_bcomm *c, const void *send,
+                           int64_t scount, int64_t dest, void *recv,
+                           int64_t rcount, int64_t src, int64_t dtype,
+                           int64_t tag);
   /* Complete and release a request. */
   void (*wait)(const char *op, distrt_breq *r);
 };
@@ -153,6 +162,25 @@ enum {
   DISTRT_TAG_PERMUTE = 3,       /* distrt_permute, on the grid's icomm */
   DISTRT_TAG_SUBCOMM_BASE = 256 /* + axis mask: sub-communicator creation */
 };
+
+/* Profile (profile.c, DISTRT_PROFILE=1): wall time per category; regions
+ * nest and charge the innermost one only. */
+enum { DISTRT_PROF_COMPUTE, DISTRT_PROF_COMM, DISTRT_PROF_PACK, DISTRT_PROF_N };
+void distrt_profile_setup(void);
+int distrt_profile_enabled(void);
+void distrt_profile_enter(int category);
+void distrt_profile_leave(void);
+/* The backend `be`, or a copy whose transfers charge DISTRT_PROF_COMM. */
+const struct distrt_backend *
+distrt_profile_backend(const struct distrt_backend *be);
+/* Ends the current timed computation (distrt_report_time). */
+void distrt_profile_kernel_end(void);
+/* DISTRT_PROFILE=calls: grid rank 0 prints every rank's split of the
+ * computation that just ended (collective over the grid). */
+void distrt_profile_call_report(const char *op, distrt_grid *g,
+                                const char *name);
+/* At finalize: rank 0 prints every rank's split (collective). */
+void distrt_profile_report(const char *op);
 
 /* Internal helpers. */
 void distrt_require_init(const char *op);

@@ -341,6 +341,23 @@ static void select_free(const layout_t *L, sel_t *s) {
     free(s->idx[d]);
 }
 
+/* Every element of the box (lo, size), as a selection. */
+static int64_t select_all(const layout_t *L, const int64_t *lo,
+                          const int64_t *size, sel_t *s) {
+  int64_t total = 1;
+  for (int64_t d = 0; d < L->ndims; ++d) {
+    s->idx[d] = malloc(sizeof(int64_t) * (size[d] > 0 ? size[d] : 1));
+    if (!s->idx[d])
+      distrt_fatal("distrt exchange", "out of memory for an index list of "
+                                      "%lld entries", (long long)size[d]);
+    s->cnt[d] = size[d];
+    for (int64_t i = 0; i < size[d]; ++i)
+      s->idx[d][i] = lo[d] + i;
+    total *= size[d];
+  }
+  return total;
+}
+
 /* Calls f(k, e[]) for the k-th element (row-major) of the selection. */
 #define FOR_SELECTION(L, s, total, e, k, BODY)                                 \
   do {                                                                         \
@@ -352,6 +369,68 @@ static void select_free(const layout_t *L, sel_t *s) {
         e[_d] = (s)->idx[_d][_pos[_d]];                                        \
       BODY;                                                                    \
       for (int64_t _d = (L)->ndims - 1; _d >= 0; --_d) {                       \
+        if (++_pos[_d] < (s)->cnt[_d])                                         \
+          break;                                                               \
+        _pos[_d] = 0;                                                          \
+      }                                                                        \
+    }                                                                          \
+  } while (0)
+
+/* Runs of the selection along the last dimension: run[j] is the length of
+ * the run starting at position j (0 inside a run).  A run is a stretch of
+ * selected indices that are consecutive both globally and in the tile, so
+ * it is contiguous in a row-major box, in the tile and in a packed stream.
+ * Returns NULL for 0-D layouts. */
+static void *xmalloc(const char *op, int64_t bytes);
+static void add_row(void *dst, const void *src, int64_t n, int64_t dtype);
+
+static int64_t *selection_runs(const char *op, const layout_t *L,
+                               const sel_t *s) {
+  if (L->ndims == 0)
+    return NULL;
+  int64_t d = L->ndims - 1, n = s->cnt[d];
+  int64_t *run = xmalloc(op, sizeof(int64_t) * (n > 0 ? n : 1));
+  for (int64_t j = 0; j < n;) {
+    int64_t len = 1;
+    while (j + len < n && s->idx[d][j + len] == s->idx[d][j + len - 1] + 1 &&
+           local_of(L, d, s->idx[d][j + len]) ==
+               local_of(L, d, s->idx[d][j + len - 1]) + 1 &&
+           (L->kind[d] == K_NONE ||
+            owner_q(L, d, s->idx[d][j + len]) ==
+                owner_q(L, d, s->idx[d][j + len - 1])))
+      ++len;
+    run[j] = len;
+    for (int64_t i = 1; i < len; ++i)
+      run[j + i] = 0;
+    j += len;
+  }
+  return run;
+}
+
+/* Calls BODY for each run of the selection: e[] its first element, k its
+ * position in the selection's row-major order, len its length. */
+#define FOR_SELECTION_RUNS(L, s, run, total, e, k, len, BODY)                  \
+  do {                                                                         \
+    int64_t e[LMAX] = {0}, _pos[LMAX];                                         \
+    int64_t _nd = (L)->ndims;                                                  \
+    if (_nd == 0) {                                                            \
+      int64_t k = 0, len = 1;                                                  \
+      if ((total) > 0)                                                         \
+        BODY;                                                                  \
+      break;                                                                   \
+    }                                                                          \
+    int64_t _last = _nd - 1, _w = (s)->cnt[_last];                             \
+    for (int64_t _d = 0; _d < _nd; ++_d)                                       \
+      _pos[_d] = 0;                                                            \
+    for (int64_t _row = 0; _w > 0 && _row * _w < (total); ++_row) {            \
+      for (int64_t _d = 0; _d < _last; ++_d)                                   \
+        e[_d] = (s)->idx[_d][_pos[_d]];                                        \
+      for (int64_t _j = 0; _j < _w; _j += (run)[_j]) {                         \
+        int64_t k = _row * _w + _j, len = (run)[_j];                           \
+        e[_last] = (s)->idx[_last][_j];                                        \
+        BODY;                                                                  \
+      }                                                                        \
+      for (int64_t _d = _last - 1; _d >= 0; --_d) {                            \
         if (++_pos[_d] < (s)->cnt[_d])                                         \
           break;                                                               \
         _pos[_d] = 0;                                                          \
@@ -455,7 +534,7 @@ static int64_t *allgather_boxes(const char *op, distrt_grid *g,
   return all;
 }
 
-void distrt_fetch_box(distrt_grid *g, const int64_t *desc, const void *tile,
+static void fetch_box_impl(distrt_grid *g, const int64_t *desc, const void *tile,
                       int64_t dtype, const int64_t *lo, const int64_t *size,
                       void *out) {
   const char *op = "distrt_fetch_box";
@@ -494,10 +573,13 @@ void distrt_fetch_box(distrt_grid *g, const int64_t *desc, const void *tile,
     sel_t s;
     int64_t n = select_box(&L, boxes + p * 2 * nd, boxes + p * 2 * nd + nd,
                            myq, &s);
-    FOR_SELECTION(&L, &s, n, e, k, {
+    int64_t *run = selection_runs(op, &L, &s);
+    FOR_SELECTION_RUNS(&L, &s, run, n, e, k, len, {
       memcpy(sbuf + (at + k) * es,
-             (const char *)tile + tile_offset(&L, stride, e) * es, (size_t)es);
+             (const char *)tile + tile_offset(&L, stride, e) * es,
+             (size_t)(len * es));
     });
+    free(run);
     at += n;
     select_free(&L, &s);
   }
@@ -507,19 +589,14 @@ void distrt_fetch_box(distrt_grid *g, const int64_t *desc, const void *tile,
     distrt_check_buf(op, "out", out, vol);
   for (int64_t p = 0; p < P; ++p)
     rcount[p] = 0;
-  int64_t *prov = xmalloc(op, sizeof(int64_t) * (vol > 0 ? vol : 1));
-  {
-    int64_t e[LMAX];
-    for (int64_t i = 0; i < vol; ++i) {
-      int64_t rest = i;
-      for (int64_t d = L.ndims - 1; d >= 0; --d) {
-        e[d] = lo[d] + rest % size[d];
-        rest /= size[d];
-      }
-      prov[i] = provider_of(g, &L, e, g->coords);
-      rcount[prov[i]]++;
-    }
-  }
+  /* Run by run along my box's rows: one owner, so one provider, per run. */
+  sel_t mine = {{NULL}, {0}};
+  select_all(&L, lo, size, &mine);
+  int64_t *mrun = selection_runs(op, &L, &mine);
+  FOR_SELECTION_RUNS(&L, &mine, mrun, vol, e, k, len, {
+    (void)k;
+    rcount[provider_of(g, &L, e, g->coords)] += len;
+  });
   int64_t rtotal = 0;
   for (int64_t p = 0; p < P; ++p)
     rtotal += rcount[p];
@@ -532,10 +609,14 @@ void distrt_fetch_box(distrt_grid *g, const int64_t *desc, const void *tile,
     cursor[p] = off;
     off += rcount[p];
   }
-  for (int64_t i = 0; i < vol; ++i)
-    memcpy((char *)out + i * es, rbuf + (cursor[prov[i]]++) * es, (size_t)es);
+  FOR_SELECTION_RUNS(&L, &mine, mrun, vol, e, k, len, {
+    int64_t p = provider_of(g, &L, e, g->coords);
+    memcpy((char *)out + k * es, rbuf + cursor[p] * es, (size_t)(len * es));
+    cursor[p] += len;
+  });
   free(cursor);
-  free(prov);
+  free(mrun);
+  select_free(&L, &mine);
   free(rbuf);
   free(sbuf);
   free(rcount);
@@ -552,7 +633,7 @@ static void add_into(void *dst, const void *src, int64_t dtype) {
   }
 }
 
-void distrt_accumulate_box(distrt_grid *g, const int64_t *desc, void *tile,
+static void accumulate_box_impl(distrt_grid *g, const int64_t *desc, void *tile,
                            int64_t dtype, const int64_t *lo,
                            const int64_t *size, const void *in) {
   const char *op = "distrt_accumulate_box";
@@ -593,12 +674,15 @@ void distrt_accumulate_box(distrt_grid *g, const int64_t *desc, void *tile,
     digits_of(g, &L, c, q);
     sel_t s;
     int64_t n = select_box(&L, lo, size, q, &s);
-    FOR_SELECTION(&L, &s, n, e, k, {
+    int64_t *run = selection_runs(op, &L, &s);
+    FOR_SELECTION_RUNS(&L, &s, run, n, e, k, len, {
       int64_t off = 0;
       for (int64_t d = 0; d < L.ndims; ++d)
         off = off * size[d] + (e[d] - lo[d]);
-      memcpy(sbuf + (at + k) * es, (const char *)in + off * es, (size_t)es);
+      memcpy(sbuf + (at + k) * es, (const char *)in + off * es,
+             (size_t)(len * es));
     });
+    free(run);
     at += n;
     select_free(&L, &s);
   }
@@ -631,10 +715,12 @@ void distrt_accumulate_box(distrt_grid *g, const int64_t *desc, void *tile,
       sel_t s;
       int64_t n = select_box(&L, boxes + p * 2 * nd, boxes + p * 2 * nd + nd,
                              myq, &s);
-      FOR_SELECTION(&L, &s, n, e, k, {
-        add_into((char *)tile + tile_offset(&L, stride, e) * es,
-                 rbuf + (at + k) * es, dtype);
+      int64_t *run = selection_runs(op, &L, &s);
+      FOR_SELECTION_RUNS(&L, &s, run, n, e, k, len, {
+        add_row((char *)tile + tile_offset(&L, stride, e) * es,
+                rbuf + (at + k) * es, len, dtype);
       });
+      free(run);
       at += n;
       select_free(&L, &s);
     }
@@ -667,7 +753,7 @@ void distrt_layout_gather(distrt_grid *g, const int64_t *desc,
   distrt_fetch_box(g, desc, tile, dtype, lo, size, global);
 }
 
-void distrt_redistribute(distrt_grid *gs, const int64_t *sdesc,
+static void redistribute_impl(distrt_grid *gs, const int64_t *sdesc,
                          const void *stile, distrt_grid *gd,
                          const int64_t *ddesc, void *dtile, int64_t dtype) {
   const char *op = "distrt_redistribute";
@@ -838,6 +924,7 @@ int64_t distrt_check_result(distrt_grid *g, const char *name,
 }
 
 void distrt_report_time(distrt_grid *g, const char *name, double seconds) {
+  distrt_profile_kernel_end();
   const char *op = "distrt_report_time";
   distrt_grid_check(op, g);
   double t[1] = {seconds};
@@ -847,6 +934,7 @@ void distrt_report_time(distrt_grid *g, const char *name, double seconds) {
            t[0], (long long)g->size);
     fflush(stdout);
   }
+  distrt_profile_call_report(op, g, name);
 }
 
 /* ---- boxes inside this process's own tile ------------------------------*/
@@ -941,7 +1029,7 @@ static void add_row(void *dst, const void *src, int64_t n, int64_t dtype) {
   }
 }
 
-void distrt_copy_box_local(distrt_grid *g, const int64_t *desc,
+static void copy_box_local_impl(distrt_grid *g, const int64_t *desc,
                            const void *tile, int64_t dtype, const int64_t *lo,
                            const int64_t *size, void *out) {
   const char *op = "distrt_copy_box_local";
@@ -970,7 +1058,7 @@ void distrt_copy_box_local(distrt_grid *g, const int64_t *desc,
   });
 }
 
-void distrt_add_box_local(distrt_grid *g, const int64_t *desc, void *tile,
+static void add_box_local_impl(distrt_grid *g, const int64_t *desc, void *tile,
                           int64_t dtype, const int64_t *lo,
                           const int64_t *size, const void *in) {
   const char *op = "distrt_add_box_local";
@@ -1035,4 +1123,91 @@ void distrt_permute(distrt_grid *g, const void *send, int64_t scount,
     be->send(op, g->icomm, send, scount, dtype, dest, DISTRT_TAG_PERMUTE);
   else if (src >= 0)
     be->recv(op, g->icomm, recv, rcount, dtype, src, DISTRT_TAG_PERMUTE);
+}
+
+/* ---- boxes that are the whole tile ------------------------------------*/
+
+int64_t distrt_box_in_tile(distrt_grid *g, const int64_t *desc,
+                           const int64_t *lo, const int64_t *size) {
+  const char *op = "distrt_box_in_tile";
+  distrt_grid_check(op, g);
+  layout_t L;
+  parse_layout(op, g, desc, &L);
+  check_box(op, &L, lo, size);
+  if (L.ndims == 0 || box_volume(&L, size) == 0 || !is_holder(&L, g->coords))
+    return -1;
+  int64_t ext[LMAX], stride[LMAX];
+  tile_shape(g, &L, g->coords, ext, stride);
+  /* Row-major contiguity: dimensions after the first partial one are whole,
+   * dimensions before it hold a single index. */
+  int64_t partial = -1;
+  for (int64_t d = 0; d < L.ndims; ++d) {
+    if (partial >= 0 && size[d] != ext[d])
+      return -1;
+    if (partial < 0 && size[d] != ext[d]) {
+      partial = d;
+      continue;
+    }
+  }
+  for (int64_t d = 0; d < partial; ++d)
+    if (size[d] != 1)
+      partial = -2;
+  if (partial == -2)
+    return -1;
+  for (int64_t d = 0; d < L.ndims; ++d) {
+    if (L.kind[d] == K_NONE)
+      continue; /* lo .. lo + size - 1 are the local indices */
+    int64_t last = lo[d] + size[d] - 1;
+    /* One run of indices this process owns, consecutive in the tile:
+     * inside one block, or every index owned (one part). */
+    if (L.Q[d] != 1 && lo[d] / L.bsz[d] != last / L.bsz[d])
+      return -1;
+    if (owner_q(&L, d, lo[d]) != dim_q(g, &L, d, g->coords))
+      return -1;
+    if (size[d] == ext[d] && local_of(&L, d, lo[d]) != 0)
+      return -1;
+  }
+  return tile_offset(&L, stride, lo);
+}
+
+/* ---- profiled entry points (profile.c: packing) ------------------------*/
+
+void distrt_fetch_box(distrt_grid *g, const int64_t *desc, const void *tile,
+                      int64_t dtype, const int64_t *lo, const int64_t *size,
+                      void *out) {
+  distrt_profile_enter(DISTRT_PROF_PACK);
+  fetch_box_impl(g, desc, tile, dtype, lo, size, out);
+  distrt_profile_leave();
+}
+
+void distrt_accumulate_box(distrt_grid *g, const int64_t *desc, void *tile,
+                           int64_t dtype, const int64_t *lo,
+                           const int64_t *size, const void *in) {
+  distrt_profile_enter(DISTRT_PROF_PACK);
+  accumulate_box_impl(g, desc, tile, dtype, lo, size, in);
+  distrt_profile_leave();
+}
+
+void distrt_redistribute(distrt_grid *gs, const int64_t *sdesc,
+                         const void *stile, distrt_grid *gd,
+                         const int64_t *ddesc, void *dtile, int64_t dtype) {
+  distrt_profile_enter(DISTRT_PROF_PACK);
+  redistribute_impl(gs, sdesc, stile, gd, ddesc, dtile, dtype);
+  distrt_profile_leave();
+}
+
+void distrt_copy_box_local(distrt_grid *g, const int64_t *desc,
+                           const void *tile, int64_t dtype, const int64_t *lo,
+                           const int64_t *size, void *out) {
+  distrt_profile_enter(DISTRT_PROF_PACK);
+  copy_box_local_impl(g, desc, tile, dtype, lo, size, out);
+  distrt_profile_leave();
+}
+
+void distrt_add_box_local(distrt_grid *g, const int64_t *desc, void *tile,
+                          int64_t dtype, const int64_t *lo,
+                          const int64_t *size, const void *in) {
+  distrt_profile_enter(DISTRT_PROF_PACK);
+  add_box_local_impl(g, desc, tile, dtype, lo, size, in);
+  distrt_profile_leave();
 }

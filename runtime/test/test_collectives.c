@@ -227,6 +227,13 @@ static void test_overlap(distrt_grid *g, int64_t ndims, const int64_t *dims) {
   int64_t all = ((int64_t)1 << ndims) - 1;
   int64_t sum = me, bc = me * 3, sh_send[3] = {me, me + 1, me + 2}, sh[3];
   double prod = 2.0;
+  /* iallgather of (me, -me) over all axes, ipermute to the next grid rank
+   * (a rank of a 1-process grid permutes with itself). */
+  int64_t ag_send[2] = {me, -me}, ag[2 * MAXP], pm_send[2] = {7 * me, 1},
+          pm[2] = {-1, -1};
+  int64_t pnext = (me + 1) % n, pprev = (me + n - 1) % n;
+  int64_t r5 = distrt_iallgather(g, all, ag_send, ag, 2, DISTRT_I64);
+  int64_t r6 = distrt_ipermute(g, pm_send, 2, pnext, pm, 2, pprev, DISTRT_I64);
   int64_t r1 = distrt_iallreduce(g, all, &sum, 1, DISTRT_I64, DISTRT_SUM);
   int64_t r2 = distrt_ibcast(g, all, &bc, 1, DISTRT_I64, n - 1);
   int64_t r3 = distrt_ishift(g, 0, 1, sh_send, sh, 3, DISTRT_I64);
@@ -237,7 +244,16 @@ static void test_overlap(distrt_grid *g, int64_t ndims, const int64_t *dims) {
          (long long)r3, (long long)r4);
   distrt_wait(r3);
   distrt_wait(r1);
+  distrt_wait(r6);
+  distrt_wait(r5);
   distrt_waitall(); /* r2, r4 */
+  for (int64_t p = 0; p < n; ++p)
+    EXPECT(ag[2 * p] == p && ag[2 * p + 1] == -p,
+           "overlapped iallgather: piece %lld is %lld %lld", (long long)p,
+           (long long)ag[2 * p], (long long)ag[2 * p + 1]);
+  EXPECT(pm[0] == 7 * pprev && pm[1] == 1,
+         "overlapped ipermute: %lld %lld, expected from %lld", (long long)pm[0],
+         (long long)pm[1], (long long)pprev);
   memcpy(c, coords, sizeof c);
   c[0] = (coords[0] + 1) % dims[0];
   int64_t src = rank_at(ndims, dims, c);

@@ -1,6 +1,8 @@
-// RUN: dist-opt %s --dist-materialize-spmd -split-input-file | FileCheck %s
+// RUN: dist-opt %s --dist-materialize-spmd=overlap=false -split-input-file | FileCheck %s
 // The SPMD form: tiles, buffers allocated once outside the time loop, the
-// communication op the analysis picked inside it, and the leaf.
+// communication op the analysis picked inside it, and the leaf
+// (overlap=false: the blocking form; materialize-spmd-overlap.mlir has the
+// double-buffered one).
 
 dist.grid @m [2, 2]
 !T = !dist.tensor<64x64xf64, #dist.layout<@m, "xy -> xy">>
@@ -96,7 +98,7 @@ dist.grid @m [2, 2]
 // CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-DAG: #[[SCALAR:.*]] = affine_map<(d0, d1) -> ()>
 // CHECK-LABEL: func.func @inner
-// CHECK: %[[B:.*]] = memref.reinterpret_cast %{{.*}} to offset: [%{{.*}}], sizes: [%{{.*}}, %{{.*}}], strides: [%{{.*}}, %{{.*}}] : memref<{{.*}}xf64> to memref<?x?xf64, strided<[?, ?], offset: ?>>
+// CHECK: %[[B:.*]] = memref.reinterpret_cast %{{.*}} to offset: [%{{.*}}], sizes: [%{{.*}}, %{{.*}}], strides: [%{{.*}}, %{{.*}}] : memref<{{.*}}> to memref<?x?xf64, strided<[?, ?], offset: ?>>
 // CHECK: %[[C:.*]] = memref.reinterpret_cast
 // CHECK: %[[S:.*]] = memref.reinterpret_cast %{{.*}} to offset: [%{{.*}}], sizes: [], strides: [] : memref<{{.*}}xf64> to memref<f64, strided<[], offset: ?>>
 // CHECK: linalg.generic {indexing_maps = [#[[ID]], #[[ID]], #[[SCALAR]]], iterator_types = ["reduction", "reduction"]} ins(%[[B]], %[[C]] : {{.*}}) outs(%[[S]] : {{.*}})

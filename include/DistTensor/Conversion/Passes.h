@@ -51,6 +51,11 @@ struct DistToLLVMOptions : public PassPipelineOptions<DistToLLVMOptions> {
       *this, "cost-file",
       llvm::cl::desc("Measured alpha/beta for the redistribution planner"),
       llvm::cl::init("")};
+  PassOptions::Option<bool> overlap{
+      *this, "overlap",
+      llvm::cl::desc("Overlap time-stepped communication with computation "
+                     "(double buffering; false: blocking transfers)"),
+      llvm::cl::init(true)};
 };
 
 /// Adds the full lowering from dist IR to the LLVM dialect to `pm`.

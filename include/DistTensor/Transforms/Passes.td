@@ -41,6 +41,17 @@ def DistMaterializeSPMD : Pass<"dist-materialize-spmd", "ModuleOp"> {
     maximum relative error is printed (`distrt_check_result`). With
     `timing`, the time of each computation (max over ranks) is printed.
 
+    With `overlap` (the default), an input that moves at every step of a
+    sequential time loop (a broadcast, a shift after its alignment, an
+    allgather or a point-to-point permutation) is double buffered: its
+    step 0 transfer starts before the loop, and step s waits for its own
+    transfer, starts the non-blocking transfer of step s + 1 into the other
+    buffer (`distrt_ibcast`, `distrt_ishift`, `distrt_iallgather`,
+    `distrt_ipermute`) and then computes, so communication proceeds while
+    the leaf runs. `overlap=false` keeps every transfer blocking, for
+    comparison. The schedule command `overlap(off)` does the same for one
+    computation.
+
     Schedules that cannot be lowered are rejected with a message that names
     the tensor or loop and the reason: distributed loops that are not
     outermost, a distribution that does not match the tensors' grid,
@@ -61,7 +72,10 @@ def DistMaterializeSPMD : Pass<"dist-materialize-spmd", "ModuleOp"> {
            "exchange) or 'general' (always the general exchange)">,
     Option<"costFile", "cost-file", "std::string", /*default=*/"\"\"",
            "Measured alpha/beta for the redistribution planner (written by "
-           "benchmarks/calibrate)">
+           "benchmarks/calibrate)">,
+    Option<"overlap", "overlap", "bool", /*default=*/"true",
+           "Double buffer time-stepped inputs: start the next step's "
+           "transfer non-blocking before computing the current step">
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::arith::ArithDialect",

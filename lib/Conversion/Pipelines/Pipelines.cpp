@@ -27,6 +27,7 @@ void dist::buildDistToLLVMPipeline(OpPassManager &pm,
   if (options.insertRedistributions)
     pm.addPass(createDistInsertRedistributions());
   pm.addPass(createDistSimplifyRedistributions());
+  spmd.overlap = options.overlap;
   pm.addPass(createDistMaterializeSPMD(spmd));
   pm.addPass(createDistSimplifyRedistributions());
   pm.addPass(createConvertDistToRuntime());

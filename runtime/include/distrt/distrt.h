@@ -240,10 +240,25 @@ int64_t distrt_iallreduce(distrt_grid *g, int64_t axes, void *buf,
 int64_t distrt_ishift(distrt_grid *g, int64_t axis, int64_t disp,
                       const void *send, void *recv, int64_t count,
                       int64_t dtype);
+/** Non-blocking distrt_allgather. */
+int64_t distrt_iallgather(distrt_grid *g, int64_t axes, const void *send,
+                          void *recv, int64_t count, int64_t dtype);
+/** Non-blocking distrt_permute: same arguments and rules; `send` and
+ *  `recv` must stay untouched until the request completes. */
+int64_t distrt_ipermute(distrt_grid *g, const void *send, int64_t scount,
+                        int64_t dest, void *recv, int64_t rcount, int64_t src,
+                        int64_t dtype);
 /** Complete one request; unknown or already completed ids are fatal. */
 void distrt_wait(int64_t request);
 /** Complete every outstanding request, in issue order. */
 void distrt_waitall(void);
+
+/** Profile (DISTRT_PROFILE=1): marks the start of a timed computation;
+ *  distrt_report_time marks its end.  Time in local compute (GEMM leaves),
+ *  communication (every transfer and wait) and packing (box copies, the
+ *  general exchange) is counted inside marked computations only, and
+ *  distrt_finalize prints one line per rank.  No effect when off. */
+void distrt_profile_kernel_begin(void);
 
 /*===----------------------------------------------------------------------===*
  * Tiles and tensor descriptors.
@@ -417,6 +432,12 @@ void distrt_copy_box_local(distrt_grid *g, const int64_t *desc,
 void distrt_add_box_local(distrt_grid *g, const int64_t *desc, void *tile,
                           int64_t dtype, const int64_t *lo,
                           const int64_t *size, const void *in);
+/** If the box [lo, lo + size) is one contiguous row-major block of this
+ *  process's tile (the whole tile, or whole rows of it), the element offset
+ *  of the block in the tile, so that the box can be read in place; else -1.
+ *  Local. */
+int64_t distrt_box_in_tile(distrt_grid *g, const int64_t *desc,
+                           const int64_t *lo, const int64_t *size);
 /** One step of a permutation between grid ranks: send `scount` elements
  *  to `dest` and receive `rcount` from `src` (-1: no partner).  A rank
  *  that is its own partner copies `send` into `recv`.  Every rank of the

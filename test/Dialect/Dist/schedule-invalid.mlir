@@ -269,3 +269,25 @@ func.func @f(%a: !T, %b: !T, %c: !T) {
       schedule [divide(k, ko, ki, 9223372036854775807)] : !T, !T, !T
   return
 }
+
+// -----
+
+dist.grid @m [2, 2]
+!T = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> xy">>
+func.func @f(%a: !T, %b: !T, %c: !T) {
+  // expected-error @+1 {{malformed schedule: overlap takes (on) or (off)}}
+  dist.compute "A(i,j) = B(i,k) * C(k,j)" (A = %a, B = %b, C = %c)
+      schedule [overlap(maybe)] : !T, !T, !T
+  return
+}
+
+// -----
+
+dist.grid @m [2, 2]
+!T = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> xy">>
+func.func @f(%a: !T, %b: !T, %c: !T) {
+  // expected-error @+1 {{overlap(off): the schedule already has an overlap command}}
+  dist.compute "A(i,j) = B(i,k) * C(k,j)" (A = %a, B = %b, C = %c)
+      schedule [overlap(on), overlap(off)] : !T, !T, !T
+  return
+}

@@ -732,7 +732,7 @@ static const llvm::StringSet<> &scheduleCommandNames() {
   static const llvm::StringSet<> names = {
       "divide",      "split",      "reorder",     "collapse",
       "fuse",        "distribute", "communicate", "rotate",
-      "parallelize", "substitute"};
+      "parallelize", "substitute", "overlap"};
   return names;
 }
 
@@ -801,7 +801,8 @@ static ArrayAttr parseScheduleCommands(AsmParser &parser) {
       return parser.emitError(loc)
              << "unknown scheduling command '" << name
              << "'; expected divide, split, reorder, collapse, fuse, "
-                "distribute, communicate, rotate, parallelize or substitute";
+                "distribute, communicate, rotate, parallelize, substitute or "
+                "overlap";
     SmallVector<Attribute> cmd{StringAttr::get(ctx, name)};
     if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Paren, [&]() {
           return parseScheduleArg(parser, cmd);

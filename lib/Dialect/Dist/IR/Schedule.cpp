@@ -79,6 +79,9 @@ std::string ScheduleCommand::str() const {
   case Kind::Substitute:
     os << "substitute(", list(lists[0]), os << ", " << kernel << ")";
     break;
+  case Kind::Overlap:
+    os << "overlap(", one(0), os << ")";
+    break;
   }
   return s;
 }
@@ -208,6 +211,12 @@ bool mlir::dist::decodeSchedule(ScheduleAttr schedule,
           !argName(cmd, 2, kernel))
         return bad("({vars}, kernel)");
       c.kernel = kernel.front();
+    } else if (name == "overlap") {
+      c.kind = ScheduleCommand::Kind::Overlap;
+      lists(1);
+      if (nargs != 1 || !argName(cmd, 1, c.lists[0]) ||
+          (c.lists[0][0] != "on" && c.lists[0][0] != "off"))
+        return bad("(on) or (off)");
     } else {
       error = ("unknown scheduling command '" + name + "'").str();
       return false;
@@ -549,6 +558,11 @@ public:
     }
     case K::Substitute:
       return substitute(c);
+    case K::Overlap:
+      if (nest.overlap)
+        return fail("the schedule already has an overlap command");
+      nest.overlap = c.lists[0][0] == "on";
+      return true;
     }
     return false;
   }

@@ -37,14 +37,15 @@ struct ScheduleCommand {
     Communicate, // communicate(T | {T..}, v)
     Rotate,      // rotate(t, {vars}, r)
     Parallelize, // parallelize(v)
-    Substitute   // substitute({vars}, kernel)
+    Substitute,  // substitute({vars}, kernel)
+    Overlap      // overlap(on | off)
   };
   Kind kind;
   /// Variable lists in the order of the command's arguments: for divide /
   /// split {i}, {io}, {ii}; reorder {vars}; collapse {i}, {j}, {f};
   /// distribute {vars}; distribute-onto {targets}, {dist}, {local};
   /// communicate {tensors}, {v}; rotate {t}, {vars}, {r}; parallelize {v};
-  /// substitute {vars}.
+  /// substitute {vars}; overlap {on | off}.
   llvm::SmallVector<llvm::SmallVector<std::string>, 3> lists;
   /// divide / split factor.
   int64_t factor = 0;
@@ -112,6 +113,9 @@ struct LoopNest {
   /// Substituted leaf: its variables (innermost loops) and kernel.
   llvm::SmallVector<std::string> substituteVars;
   std::string kernel;
+  /// overlap(on | off): whether time-stepped communication is double
+  /// buffered; unset: the lowering's default.
+  std::optional<bool> overlap;
   /// Grid used by compound distribute commands (empty when none).
   llvm::SmallVector<int64_t> gridShape;
   std::string machine;
