@@ -608,27 +608,31 @@ struct DistMaterializeSPMDPass
   void emitPlanSteps(OpBuilder &b, Location loc, Value g, DistTensorType t,
                      std::vector<RedistributionStep> steps,
                      const ModeTuples &from, const ModeTuples &to, Value src,
-                     Value dst, Value dtype, const FixedAxes &fromFixed = {}) {
+                     Value dst, Value dtype, const FixedAxes &fromFixed = {},
+                     const Blocks &fromBlocks = {},
+                     const Blocks &toBlocks = {}) {
     SmallVector<int64_t> shape(t.getShape());
     if (steps.empty()) {
       RedistributionStep copy;
       copy.kind = RedistributionStep::Kind::LocalSlice;
       copy.after = to;
+      copy.blocksAfter = toBlocks;
       steps.push_back(copy);
     }
     Value cur = src;
     ModeTuples curT = from;
     FixedAxes curF = fromFixed;
+    Blocks curB = fromBlocks;
     for (auto [i, step] : llvm::enumerate(steps)) {
       bool last = i + 1 == steps.size();
-      SmallVector<int64_t> desc =
-          modeTupleDescriptor(step.after, shape, step.fixedAfter);
+      SmallVector<int64_t> desc = modeTupleDescriptor(
+          step.after, shape, step.fixedAfter, step.blocksAfter);
       Value next = last ? dst : allocTile(b, loc, g, t, desc);
       int64_t mask = 0;
       for (int64_t m : step.modes)
         mask |= int64_t(1) << m;
       Value sdesc =
-          constArray(b, loc, modeTupleDescriptor(curT, shape, curF));
+          constArray(b, loc, modeTupleDescriptor(curT, shape, curF, curB));
       Value ddesc = constArray(b, loc, desc);
       Value axes = step.kind == RedistributionStep::Kind::LocalSlice
                        ? Value()
@@ -660,12 +664,16 @@ struct DistMaterializeSPMDPass
       case RedistributionStep::Kind::Scatter:
         withAxes("distrt_redist_scatter");
         break;
+      case RedistributionStep::Kind::KindChange:
+        withAxes("distrt_redist_kind");
+        break;
       }
       if (cur != src)
         memref::DeallocOp::create(b, loc, cur);
       cur = next;
       curT = step.after;
       curF = step.fixedAfter;
+      curB = step.blocksAfter;
     }
   }
 
@@ -722,7 +730,8 @@ struct DistMaterializeSPMDPass
     }
     if (plan) {
       emitPlanSteps(b, loc, gridHandle(b, loc, st.getLayout().getGrid()), st,
-                    plan->steps, r.from, r.to, s, d, dtype, r.fromFixed);
+                    plan->steps, r.from, r.to, s, d, dtype, r.fromFixed,
+                    r.fromBlocks, r.toBlocks);
     } else {
       call(b, loc, "distrt_redistribute",
            {gridHandle(b, loc, st.getLayout().getGrid()),
