@@ -294,6 +294,7 @@ struct DistMaterializeSPMDPass
   ModuleOp module;
   Type ptrTy, i64Ty, f64Ty, indexTy;
   unsigned globalCounter = 0;
+  unsigned refinedCounter = 0;
   llvm::StringMap<LLVM::GlobalOp> descriptorGlobals;
   /// dist tensor value -> its local tile (memref<?xT>).
   IRMapping tiles;
@@ -677,6 +678,27 @@ struct DistMaterializeSPMDPass
     }
   }
 
+  /// A one-level cpu grid of extents `shape` (the common refinement of two
+  /// grids a redistribution runs on): an existing one, or a new
+  /// `dist.grid @__dist_refined_N` at the start of the module.
+  FlatSymbolRefAttr refinedGridSymbol(ArrayRef<int64_t> shape, Location loc) {
+    for (GridOp g : module.getOps<GridOp>())
+      if (g.getNumLevels() == 1 &&
+          g.getLevel(0).getKind() == ProcessorKind::cpu &&
+          g.getShape() == shape)
+        return FlatSymbolRefAttr::get(g.getSymNameAttr());
+    MLIRContext *ctx = module.getContext();
+    std::string name;
+    do {
+      name = "__dist_refined_" + std::to_string(refinedCounter++);
+    } while (SymbolTable::lookupSymbolIn(module, name));
+    OpBuilder mb = OpBuilder::atBlockBegin(module.getBody());
+    auto level = GridLevelAttr::get(ctx, shape, ProcessorKind::cpu);
+    GridOp::create(mb, loc, StringAttr::get(ctx, name),
+                   ArrayAttr::get(ctx, {level}));
+    return FlatSymbolRefAttr::get(ctx, name);
+  }
+
   /// A checked tile of the largest size `desc` gives a process.
   Value allocTile(OpBuilder &b, Location loc, Value g, DistTensorType t,
                   ArrayRef<int64_t> desc) {
@@ -729,7 +751,10 @@ struct DistMaterializeSPMDPass
       plan = r.plan;
     }
     if (plan) {
-      emitPlanSteps(b, loc, gridHandle(b, loc, st.getLayout().getGrid()), st,
+      FlatSymbolRefAttr grid = st.getLayout().getGrid();
+      if (!r.refinedGrid.empty())
+        grid = refinedGridSymbol(r.refinedGrid, loc);
+      emitPlanSteps(b, loc, gridHandle(b, loc, grid), st,
                     plan->steps, r.from, r.to, s, d, dtype, r.fromFixed,
                     r.fromBlocks, r.toBlocks);
     } else {

@@ -99,6 +99,11 @@ struct DistPlanRedistributionPass
       }
       std::string text;
       llvm::raw_string_ostream os(text);
+      if (!r.refinedGrid.empty()) {
+        os << "on the common refinement [";
+        llvm::interleaveComma(r.refinedGrid, os);
+        os << "] of the two grids, ";
+      }
       os << "plan for " << formatModeTuples(r.from, r.fromFixed, r.fromBlocks)
          << " -> " << formatModeTuples(r.to, r.toFixed, r.toBlocks) << ": ";
       if (!r.plan) {

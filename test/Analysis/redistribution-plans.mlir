@@ -250,3 +250,61 @@ func.func @f(%s: !S, %g: !G, %b: !B, %r: !R, %s2: !S) {
   dist.redistribute %s into %r : !S into !R
   return
 }
+
+// -----
+
+// Two grids of the same size: ranks are numbered row-major on both, so
+// when the grids' axes nest (here [4, 2] and [2, 2, 2]: axis 0 of @a is
+// modes (1, 0) of the refinement, fastest first) both layouts are rewritten
+// on the common refinement and planned there.
+dist.grid @a [4, 2]
+dist.grid @b [2, 2, 2]
+!A = !dist.tensor<13x7xf64, #dist.layout<@a, "[(0),(1)]">>
+!B = !dist.tensor<13x7xf64, #dist.layout<@b, "[(0,1),(2)]">>
+!B2 = !dist.tensor<13x7xf64, #dist.layout<@b, "[(1,0),(2)]">>
+// CHECK: remark: on the common refinement [2, 2, 2] of the two grids, plan for [(1, 0), (2)] -> [(0, 1), (2)]: permutation over modes [0, 1] -> [(0, 1), (2)]
+// CHECK: remark: on the common refinement [2, 2, 2] of the two grids, plan for [(1, 0), (2)] -> [(1, 0), (2)]: nothing to move
+func.func @f(%a: !A, %b: !B, %b2: !B2) {
+  dist.redistribute %a into %b : !A into !B
+  dist.redistribute %a into %b2 : !A into !B2
+  return
+}
+
+// -----
+
+dist.grid @c [2, 4]
+dist.grid @d [8]
+!C = !dist.tensor<13x7xf64, #dist.layout<@c, [(1) blocked, (0) blocked]>>
+!D = !dist.tensor<13x7xf64, #dist.layout<@d, [(0) block_cyclic(2), ()]>>
+// Blocked on [2, 4] -> block-cyclic on [8] (axis 0 of @d is modes (1, 0)
+// of @c): a kind change, then an all-to-all.
+// CHECK: remark: on the common refinement [2, 4] of the two grids, plan for [(1) b=4, (0) b=4] -> [(1, 0) b=2, ()]: redistribute-kind over modes [1] -> [(1) b=2, (0) b=4] ({{.*}} s), then all-to-all over modes [0] -> [(1, 0) b=2, ()]
+func.func @f(%c: !C, %d: !D) {
+  dist.redistribute %c into %d : !C into !D
+  return
+}
+
+// -----
+
+dist.grid @e [2, 3]
+dist.grid @f [3, 2]
+!E = !dist.tensor<13x7xf64, #dist.layout<@e, "[(0),(1)]">>
+!F = !dist.tensor<13x7xf64, #dist.layout<@f, "[(0),(1)]">>
+// [2, 3] and [3, 2] split the rank at 3 and at 2: no common refinement.
+// CHECK: remark: plan: general exchange (the source and destination are on grids whose axes have no common refinement)
+func.func @ef(%e: !E, %f: !F) {
+  dist.redistribute %e into %f : !E into !F
+  return
+}
+
+// -----
+
+dist.grid @g [4]
+dist.grid @h [2, 3]
+!G = !dist.tensor<13xf64, #dist.layout<@g, "[(0)]">>
+!H = !dist.tensor<13xf64, #dist.layout<@h, "[(0)]">>
+// CHECK: remark: plan: general exchange (the source and destination are on different grids (planned only for one-level cpu grids of the same size))
+func.func @f(%g: !G, %h: !H) {
+  dist.redistribute %g into %h : !G into !H
+  return
+}

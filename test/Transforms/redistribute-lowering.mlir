@@ -271,3 +271,30 @@ func.func @nonreplicated(%s: !S, %g: !G, %b: !B, %s2: !S) {
   dist.redistribute %g into %s2 : !G into !S
   return
 }
+
+// -----
+
+// Two grids of 8 processes whose axes nest: [4, 2] and [2, 4] refine to
+// [2, 2, 2], which no dist.grid declares: the pass declares it
+// (@__dist_refined_0) and runs every step of the plan on its handle. Axis 0
+// of @a is modes (1, 0) of the refinement, axis 1 of @c modes (2, 1), so
+// the plan is [(1, 0), ()] -> [(2, 1), ()]: a local slice, a permutation
+// and an allgather.
+dist.grid @a [4, 2]
+dist.grid @c [2, 4]
+!A = !dist.tensor<16x8xf64, #dist.layout<@a, "[(0),()]">>
+!C = !dist.tensor<16x8xf64, #dist.layout<@c, "[(1),()]">>
+// CHECK: dist.grid @__dist_refined_0 [2, 2, 2]
+// CHECK-LABEL: func.func @two_grids
+// CHECK: %[[G:.*]] = dist.grid_handle @__dist_refined_0
+// CHECK: call @distrt_redist_slice(%[[G]],
+// CHECK: call @distrt_redist_permute(%[[G]],
+// CHECK: call @distrt_redist_allgather(%[[G]],
+// CHECK-NOT: call @distrt_redistribute
+// CHECK: return
+// GEN-LABEL: func.func @two_grids
+// GEN: call @distrt_redistribute(
+func.func @two_grids(%x: !A, %y: !C) {
+  dist.redistribute %x into %y : !A into !C
+  return
+}

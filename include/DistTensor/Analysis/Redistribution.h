@@ -152,11 +152,34 @@ struct OpRedistributionPlan {
   FixedAxes fromFixed, toFixed;
   /// Blocks of both layouts (empty when every block is 1).
   Blocks fromBlocks, toBlocks;
+  /// For layouts on two grids of the same size: the extents of their
+  /// common refinement (the grid the plan runs on; `mesh` too); empty for
+  /// one grid.
+  llvm::SmallVector<int64_t> refinedGrid;
   llvm::SmallVector<int64_t> mesh;
   std::string reason;
 };
 
-/// Plans `op` (source and destination on one grid, elemental-cyclic).
+/// The common refinement of two grids of the same number of processes,
+/// both numbering ranks row-major (last axis fastest): a grid whose axes
+/// split every axis of both into consecutive fine axes. `axesA[a]` /
+/// `axesB[a]` list the fine axes of axis a, fastest first (empty for an
+/// axis of extent 1). Nothing when the axes' boundaries do not nest (e.g.
+/// [2, 3] and [3, 2]).
+std::optional<llvm::SmallVector<int64_t>>
+commonRefinement(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b,
+                 std::vector<std::vector<int64_t>> &axesA,
+                 std::vector<std::vector<int64_t>> &axesB);
+
+/// Mode tuples on a grid rewritten on its refinement (`axes` from
+/// commonRefinement).
+ModeTuples refineModeTuples(const ModeTuples &t,
+                            const std::vector<std::vector<int64_t>> &axes);
+
+/// Plans `op`: source and destination on one grid, or on two single-level
+/// cpu grids of the same size whose axes have a common refinement (then
+/// both layouts are rewritten on it: the same rank holds the same elements,
+/// so the relabelling moves nothing, and the plan runs on that grid).
 OpRedistributionPlan planRedistributeOp(RedistributeOp op,
                                         const CostModel &model,
                                         unsigned maxSteps = 5);

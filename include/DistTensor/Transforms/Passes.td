@@ -26,7 +26,10 @@ def DistMaterializeSPMD : Pass<"dist-materialize-spmd", "ModuleOp"> {
       otherwise scalar loops;
     - `dist.redistribute` follows the plan of `dist-plan-redistribution`
       when both layouts have mode tuples (blocked, cyclic or block-cyclic
-      dimensions, no skew) on one grid: one runtime call per step
+      dimensions, no skew) on one grid, or on two grids of the same size
+      whose axes nest (then on a grid of their common refinement, declared
+      as `dist.grid @__dist_refined_N` if none exists): one runtime call
+      per step
       (`distrt_redist_slice`, `distrt_redist_allgather`,
       `distrt_redist_permute`, `distrt_redist_alltoall`,
       `distrt_redist_kind` where blocks change, and for elemental-cyclic
@@ -112,9 +115,12 @@ def DistPlanRedistribution : Pass<"dist-plan-redistribution", "ModuleOp"> {
     is block-cyclic with b = ceil(n/Q)); a dimension whose block differs
     between the two layouts adds one `redistribute-kind` step, an
     all-to-all over the modes of the dimensions whose block changes,
-    printed with the blocks as ` b=K`. Other layouts (skewed, several
-    levels, blocked or block-cyclic and fixed to a face, different grids)
-    are reported as using the general exchange. `dist-materialize-spmd`
+    printed with the blocks as ` b=K`. Layouts on two one-level cpu grids
+    of the same size whose axes nest are rewritten on the grids' common
+    refinement (same ranks, same elements) and planned there. Other layouts
+    (skewed, several levels, blocked or block-cyclic and fixed to a face,
+    grids whose axes do not nest) are reported as using the general
+    exchange. `dist-materialize-spmd`
     executes the same plan (with its default cost model unless given
     `cost-file`); see docs/redistribution.md.
   }];
