@@ -17,6 +17,7 @@ dist.grid @p [2, 2, 2]
 !A1_ = !dist.tensor<13x7xf64, #dist.layout<@p, "[(1),()]">>
 !A0_ = !dist.tensor<13x7xf64, #dist.layout<@p, "[(0),()]">>
 !Ablk = !dist.tensor<13x7xf64, #dist.layout<@p, "xy -> xy*">>
+!Askew = !dist.tensor<13x7xf64, #dist.layout<@p, [(0) blocked, (1) blocked skew(0)]>>
 !Aroot = !dist.tensor<13x7xf64, #dist.layout<@p, [(0), (1)] | (2 = 1)>>
 !T0_1_2 = !dist.tensor<5x6x9xf32, #dist.layout<@p, "[(0),(1),(2)]">>
 !T012 = !dist.tensor<5x6x9xf32, #dist.layout<@p, "[(0,1,2),(),()]">>
@@ -44,9 +45,13 @@ func.func @main() -> i32 {
   dist.fill %g seed 9 : !A01_
   %h = dist.alloc : !A1_
   dist.redistribute %g into %h : !A01_ into !A1_
-  // Blocked: the general exchange.
+  // Blocked: an allgather over {2} of the cyclic layout, then a kind change
+  // over {0, 1} (cyclic -> blocks of 7 rows and 4 columns).
   %i = dist.alloc : !Ablk
   dist.redistribute %a into %i : !A02_1 into !Ablk
+  // Skewed: not mode tuples, the general exchange.
+  %sk = dist.alloc : !Askew
+  dist.redistribute %a into %sk : !A02_1 into !Askew
   // dist-simplify-redistributions composes these two into one
   // redistribution [(0,2),(1)] -> [(1),()] (%m has no other use).
   %m = dist.alloc : !A0_12

@@ -65,6 +65,7 @@ double stepCost(RedistributionStep::Kind kind, llvm::ArrayRef<int64_t> modes,
     return m.alpha + n * m.beta;
   case RedistributionStep::Kind::AllGather:
   case RedistributionStep::Kind::AllToAll:
+  case RedistributionStep::Kind::KindChange:
   case RedistributionStep::Kind::Gather:
     return std::log2(std::max(p, 1.0)) * m.alpha + (p - 1) * (n / p) * m.beta;
   case RedistributionStep::Kind::Broadcast:
@@ -90,14 +91,19 @@ RedistributionStep makeStep(RedistributionStep::Kind kind,
 } // namespace
 
 std::string mlir::dist::formatModeTuples(const ModeTuples &t,
-                                         const FixedAxes &fixed) {
+                                         const FixedAxes &fixed,
+                                         const Blocks &blocks) {
   std::string s;
   llvm::raw_string_ostream os(s);
   os << "[";
+  size_t d = 0;
   llvm::interleaveComma(t, os, [&](const Tuple &x) {
     os << "(";
     llvm::interleaveComma(x, os);
     os << ")";
+    if (!x.empty() && d < blocks.size() && blocks[d] > 1)
+      os << " b=" << blocks[d];
+    ++d;
   });
   os << "]";
   if (!fixed.empty()) {
@@ -126,6 +132,8 @@ std::string mlir::dist::stringifyStep(RedistributionStep::Kind kind) {
     return "broadcast";
   case RedistributionStep::Kind::Scatter:
     return "scatter";
+  case RedistributionStep::Kind::KindChange:
+    return "redistribute-kind";
   }
   return "?";
 }
@@ -320,6 +328,61 @@ mlir::dist::planRedistribution(const ModeTuples &from, const ModeTuples &to,
   return std::nullopt;
 }
 
+std::optional<RedistributionPlan> mlir::dist::planBlockedRedistribution(
+    const ModeTuples &from, const Blocks &fromBlocks, const ModeTuples &to,
+    const Blocks &toBlocks, ArrayRef<int64_t> mesh, ArrayRef<int64_t> shape,
+    const CostModel &model, unsigned maxSteps) {
+  size_t n = from.size();
+  if (to.size() != n || fromBlocks.size() != n || toBlocks.size() != n)
+    return std::nullopt;
+  // Blocks for the steps on either side of the kind change: a dimension
+  // partitioned on one side only keeps that side's block.
+  Blocks before(n), after(n);
+  std::vector<size_t> changed;
+  for (size_t d = 0; d < n; ++d) {
+    int64_t s = fromBlocks[d], t = toBlocks[d];
+    before[d] = s ? s : (t ? t : 1);
+    after[d] = t ? t : (s ? s : 1);
+    if (before[d] != after[d])
+      changed.push_back(d);
+  }
+  std::optional<RedistributionPlan> rest =
+      planRedistribution(from, to, mesh, shape, model, maxSteps);
+  if (!rest)
+    return std::nullopt;
+  // The kind change over `tuples`: the modes of the changed dimensions
+  // dealt over more than one process (others hold the whole dimension, in
+  // the same order under any block, so their tile is unchanged).
+  auto kindStep = [&](const ModeTuples &tuples)
+      -> std::optional<RedistributionStep> {
+    std::set<int64_t> modes;
+    for (size_t d : changed)
+      if (prodModes(mesh, tuples[d]) > 1)
+        modes.insert(tuples[d].begin(), tuples[d].end());
+    if (modes.empty())
+      return std::nullopt;
+    RedistributionStep k = makeStep(RedistributionStep::Kind::KindChange,
+                                    modes, tuples, mesh, shape, model);
+    k.blocksAfter = after;
+    return k;
+  };
+  std::optional<RedistributionStep> first = kindStep(from);
+  std::optional<RedistributionStep> last = kindStep(to);
+  bool kindFirst = !last || (first && first->cost <= last->cost);
+  RedistributionPlan plan;
+  if (kindFirst && first)
+    plan.steps.push_back(*first);
+  for (RedistributionStep s : rest->steps) {
+    s.blocksAfter = kindFirst ? after : before;
+    plan.steps.push_back(std::move(s));
+  }
+  if (!kindFirst)
+    plan.steps.push_back(*last);
+  for (const RedistributionStep &s : plan.steps)
+    plan.cost += s.cost;
+  return plan;
+}
+
 std::optional<ModeTuples> mlir::dist::modeTuplesOf(DistTensorType type) {
   FixedAxes fixed;
   std::optional<ModeTuples> t = modeTuplesOf(type, fixed);
@@ -362,14 +425,60 @@ std::optional<ModeTuples> mlir::dist::modeTuplesOf(DistTensorType type,
   return t;
 }
 
+std::optional<ModeTuples>
+mlir::dist::blockedModeTuplesOf(DistTensorType type, ArrayRef<int64_t> mesh,
+                                FixedAxes &fixed, Blocks &blocks) {
+  LayoutAttr layout = type.getLayout();
+  if (layout.getLevels().size() != 1)
+    return std::nullopt;
+  LevelLayoutAttr level = layout.getOuter();
+  fixed.clear();
+  blocks.clear();
+  for (auto [a, c] : llvm::zip(level.getFixedAxes(), level.getFixedCoords()))
+    fixed.emplace_back(a, c);
+  llvm::sort(fixed);
+  ModeTuples t;
+  for (auto [n, d] : llvm::zip(type.getShape(), level.getDims())) {
+    if (!d.getSkew().empty())
+      return std::nullopt;
+    Tuple axes(d.getAxes().begin(), d.getAxes().end());
+    for (int64_t a : axes)
+      if (a < 0 || a >= int64_t(mesh.size()))
+        return std::nullopt;
+    int64_t q = prodModes(mesh, axes), b = 0;
+    if (!axes.empty()) {
+      switch (d.getKind()) {
+      case PartitionKind::none:
+        return std::nullopt;
+      case PartitionKind::cyclic:
+        b = 1;
+        break;
+      case PartitionKind::block_cyclic:
+        b = d.getBlock();
+        break;
+      case PartitionKind::blocked:
+        b = (n + q - 1) / q;
+        break;
+      }
+      // A block of the whole extent or more is one block owned by the
+      // first process: all such blocks deal the same way.
+      b = std::max<int64_t>(1, std::min<int64_t>(b, n));
+    }
+    blocks.push_back(b);
+    t.push_back(std::move(axes));
+  }
+  return t;
+}
+
 SmallVector<int64_t>
 mlir::dist::modeTupleDescriptor(const ModeTuples &t, ArrayRef<int64_t> shape,
-                                const FixedAxes &fixed) {
+                                const FixedAxes &fixed, const Blocks &blocks) {
   SmallVector<int64_t> d{int64_t(t.size())};
-  for (auto [n, tuple] : llvm::zip(shape, t)) {
+  for (auto [i, n, tuple] : llvm::enumerate(shape, t)) {
+    int64_t b = i < blocks.size() && blocks[i] > 1 ? blocks[i] : 1;
     d.push_back(n);
-    d.push_back(tuple.empty() ? 0 : 2);
-    d.push_back(tuple.empty() ? n : 1);
+    d.push_back(tuple.empty() ? 0 : b > 1 ? 3 : 2);
+    d.push_back(tuple.empty() ? n : b);
     d.push_back(tuple.size());
     llvm::append_range(d, tuple);
   }
@@ -457,6 +566,127 @@ static bool blockedIsCyclic(DistTensorType type, ArrayRef<int64_t> mesh) {
   return true;
 }
 
+std::optional<SmallVector<int64_t>> mlir::dist::commonRefinement(
+    ArrayRef<int64_t> a, ArrayRef<int64_t> b,
+    std::vector<std::vector<int64_t>> &axesA,
+    std::vector<std::vector<int64_t>> &axesB) {
+  // Cumulative products from the fastest (last) axis: the boundaries of
+  // each grid's digits in the rank.
+  auto bounds = [](ArrayRef<int64_t> m) {
+    std::vector<int64_t> v{1};
+    for (int64_t i = int64_t(m.size()) - 1; i >= 0; --i)
+      v.push_back(v.back() * m[i]);
+    return v;
+  };
+  std::vector<int64_t> ba = bounds(a), bb = bounds(b);
+  if (ba.back() != bb.back())
+    return std::nullopt;
+  std::set<int64_t> all(ba.begin(), ba.end());
+  all.insert(bb.begin(), bb.end());
+  std::vector<int64_t> chain(all.begin(), all.end());
+  for (size_t i = 1; i < chain.size(); ++i)
+    if (chain[i] % chain[i - 1] != 0)
+      return std::nullopt;
+  // Fine axes, fastest first: fine axis j (from the fast end) spans
+  // [chain[j], chain[j+1]); grid axis index f = nfine - 1 - j.
+  int64_t nfine = int64_t(chain.size()) - 1;
+  if (nfine == 0) {
+    // One process: a grid of one axis of extent 1, used by no tuple.
+    axesA.assign(a.size(), {});
+    axesB.assign(b.size(), {});
+    return SmallVector<int64_t>{1};
+  }
+  SmallVector<int64_t> fine(nfine);
+  for (int64_t j = 0; j < nfine; ++j)
+    fine[nfine - 1 - j] = chain[j + 1] / chain[j];
+  auto axesOf = [&](ArrayRef<int64_t> m, const std::vector<int64_t> &bd,
+                    std::vector<std::vector<int64_t>> &out) {
+    out.assign(m.size(), {});
+    for (int64_t i = int64_t(m.size()) - 1, k = 0; i >= 0; --i, ++k) {
+      // Axis i covers [bd[k], bd[k+1]).
+      for (int64_t j = 0; j < nfine; ++j)
+        if (chain[j] >= bd[k] && chain[j + 1] <= bd[k + 1])
+          out[i].push_back(nfine - 1 - j);
+    }
+  };
+  axesOf(a, ba, axesA);
+  axesOf(b, bb, axesB);
+  return fine;
+}
+
+ModeTuples
+mlir::dist::refineModeTuples(const ModeTuples &t,
+                             const std::vector<std::vector<int64_t>> &axes) {
+  ModeTuples r;
+  for (const Tuple &tuple : t) {
+    Tuple x;
+    for (int64_t a : tuple)
+      x.insert(x.end(), axes[a].begin(), axes[a].end());
+    r.push_back(std::move(x));
+  }
+  return r;
+}
+
+/// Plans a redistribution between two grids of the same size on their
+/// common refinement.
+static OpRedistributionPlan planTwoGrids(GridOp gs, GridOp gd,
+                                         DistTensorType src,
+                                         DistTensorType dst,
+                                         const CostModel &model,
+                                         unsigned maxSteps) {
+  OpRedistributionPlan r;
+  auto flatCpu = [](GridOp g) {
+    return g.getNumLevels() == 1 &&
+           g.getLevel(0).getKind() == ProcessorKind::cpu;
+  };
+  if (!flatCpu(gs) || !flatCpu(gd) ||
+      gs.getNumProcessors() != gd.getNumProcessors()) {
+    r.reason = "the source and destination are on different grids (planned "
+               "only for one-level cpu grids of the same size)";
+    return r;
+  }
+  SmallVector<int64_t> ms(gs.getShape()), md(gd.getShape());
+  std::vector<std::vector<int64_t>> axesS, axesD;
+  std::optional<SmallVector<int64_t>> fine =
+      commonRefinement(ms, md, axesS, axesD);
+  if (!fine) {
+    r.reason = "the source and destination are on grids whose axes have no "
+               "common refinement";
+    return r;
+  }
+  Blocks bs, bd;
+  FixedAxes fs, fd;
+  std::optional<ModeTuples> from = blockedModeTuplesOf(src, ms, fs, bs);
+  std::optional<ModeTuples> to = blockedModeTuplesOf(dst, md, fd, bd);
+  if (!from || !to || !fs.empty() || !fd.empty()) {
+    r.reason = "layouts on two grids are planned only with mode tuples "
+               "and no fixed axes";
+    return r;
+  }
+  r.applies = true;
+  r.refinedGrid = *fine;
+  r.mesh = *fine;
+  r.from = refineModeTuples(*from, axesS);
+  r.to = refineModeTuples(*to, axesD);
+  // Blocks stay (each tuple keeps its number of processes); a tuple made
+  // only of extent-1 axes becomes empty.
+  for (size_t d = 0; d < bs.size(); ++d) {
+    if (r.from[d].empty())
+      bs[d] = 0;
+    if (r.to[d].empty())
+      bd[d] = 0;
+  }
+  r.fromBlocks = bs;
+  r.toBlocks = bd;
+  SmallVector<int64_t> shape(src.getShape());
+  r.plan = planBlockedRedistribution(r.from, r.fromBlocks, r.to, r.toBlocks,
+                                     r.mesh, shape, model, maxSteps);
+  if (!r.plan)
+    r.reason = "no sequence of at most " + std::to_string(maxSteps) +
+               " collectives found";
+  return r;
+}
+
 OpRedistributionPlan mlir::dist::planRedistributeOp(RedistributeOp op,
                                                     const CostModel &model,
                                                     unsigned maxSteps) {
@@ -467,23 +697,47 @@ OpRedistributionPlan mlir::dist::planRedistributeOp(RedistributeOp op,
       op, src.getLayout().getGrid());
   auto gd = SymbolTable::lookupNearestSymbolFrom<GridOp>(
       op, dst.getLayout().getGrid());
-  if (!gs || !gd || gs != gd) {
-    r.reason = "the source and destination are on different grids";
+  if (!gs || !gd) {
+    r.reason = "the source or destination grid is not declared";
     return r;
   }
+  if (gs != gd)
+    return planTwoGrids(gs, gd, src, dst, model, maxSteps);
   r.mesh.assign(gs.getShape().begin(), gs.getShape().end());
-  std::optional<ModeTuples> from = modeTuplesOf(src, r.fromFixed);
-  std::optional<ModeTuples> to = modeTuplesOf(dst, r.toFixed);
-  if (!from || !to || !blockedIsCyclic(src, r.mesh) ||
-      !blockedIsCyclic(dst, r.mesh)) {
-    r.reason = "the thesis' rules apply to elemental-cyclic layouts on one "
-               "mesh";
+  std::optional<ModeTuples> from =
+      blockedModeTuplesOf(src, r.mesh, r.fromFixed, r.fromBlocks);
+  std::optional<ModeTuples> to =
+      blockedModeTuplesOf(dst, r.mesh, r.toFixed, r.toBlocks);
+  if (!from || !to) {
+    r.reason = "the thesis' rules apply to one-level layouts without skew "
+               "on one mesh";
+    return r;
+  }
+  SmallVector<int64_t> shape(src.getShape());
+  auto elemental = [](const Blocks &b) {
+    return llvm::all_of(b, [](int64_t x) { return x <= 1; });
+  };
+  bool cyclic = elemental(r.fromBlocks) && elemental(r.toBlocks);
+  if (!cyclic && (!r.fromFixed.empty() || !r.toFixed.empty())) {
+    r.reason = "layouts fixed to grid coordinates are planned only when "
+               "elemental-cyclic";
     return r;
   }
   r.applies = true;
   r.from = *from;
   r.to = *to;
-  SmallVector<int64_t> shape(src.getShape());
+  if (cyclic) {
+    r.fromBlocks.clear();
+    r.toBlocks.clear();
+  } else {
+    r.plan = planBlockedRedistribution(r.from, r.fromBlocks, r.to,
+                                       r.toBlocks, r.mesh, shape, model,
+                                       maxSteps);
+    if (!r.plan)
+      r.reason = "no sequence of at most " + std::to_string(maxSteps) +
+                 " collectives found";
+    return r;
+  }
   if (!r.fromFixed.empty() || !r.toFixed.empty()) {
     // Non-replicated forms: one gather-to-one, broadcast or scatter.
     if (r.fromFixed == r.toFixed && r.from == r.to) {

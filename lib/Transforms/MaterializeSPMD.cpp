@@ -294,6 +294,7 @@ struct DistMaterializeSPMDPass
   ModuleOp module;
   Type ptrTy, i64Ty, f64Ty, indexTy;
   unsigned globalCounter = 0;
+  unsigned refinedCounter = 0;
   llvm::StringMap<LLVM::GlobalOp> descriptorGlobals;
   /// dist tensor value -> its local tile (memref<?xT>).
   IRMapping tiles;
@@ -615,27 +616,31 @@ struct DistMaterializeSPMDPass
   void emitPlanSteps(OpBuilder &b, Location loc, Value g, DistTensorType t,
                      std::vector<RedistributionStep> steps,
                      const ModeTuples &from, const ModeTuples &to, Value src,
-                     Value dst, Value dtype, const FixedAxes &fromFixed = {}) {
+                     Value dst, Value dtype, const FixedAxes &fromFixed = {},
+                     const Blocks &fromBlocks = {},
+                     const Blocks &toBlocks = {}) {
     SmallVector<int64_t> shape(t.getShape());
     if (steps.empty()) {
       RedistributionStep copy;
       copy.kind = RedistributionStep::Kind::LocalSlice;
       copy.after = to;
+      copy.blocksAfter = toBlocks;
       steps.push_back(copy);
     }
     Value cur = src;
     ModeTuples curT = from;
     FixedAxes curF = fromFixed;
+    Blocks curB = fromBlocks;
     for (auto [i, step] : llvm::enumerate(steps)) {
       bool last = i + 1 == steps.size();
-      SmallVector<int64_t> desc =
-          modeTupleDescriptor(step.after, shape, step.fixedAfter);
+      SmallVector<int64_t> desc = modeTupleDescriptor(
+          step.after, shape, step.fixedAfter, step.blocksAfter);
       Value next = last ? dst : allocTile(b, loc, g, t, desc);
       int64_t mask = 0;
       for (int64_t m : step.modes)
         mask |= int64_t(1) << m;
       Value sdesc =
-          constArray(b, loc, modeTupleDescriptor(curT, shape, curF));
+          constArray(b, loc, modeTupleDescriptor(curT, shape, curF, curB));
       Value ddesc = constArray(b, loc, desc);
       Value axes = step.kind == RedistributionStep::Kind::LocalSlice
                        ? Value()
@@ -667,13 +672,38 @@ struct DistMaterializeSPMDPass
       case RedistributionStep::Kind::Scatter:
         withAxes("distrt_redist_scatter");
         break;
+      case RedistributionStep::Kind::KindChange:
+        withAxes("distrt_redist_kind");
+        break;
       }
       if (cur != src)
         memref::DeallocOp::create(b, loc, cur);
       cur = next;
       curT = step.after;
       curF = step.fixedAfter;
+      curB = step.blocksAfter;
     }
+  }
+
+  /// A one-level cpu grid of extents `shape` (the common refinement of two
+  /// grids a redistribution runs on): an existing one, or a new
+  /// `dist.grid @__dist_refined_N` at the start of the module.
+  FlatSymbolRefAttr refinedGridSymbol(ArrayRef<int64_t> shape, Location loc) {
+    for (GridOp g : module.getOps<GridOp>())
+      if (g.getNumLevels() == 1 &&
+          g.getLevel(0).getKind() == ProcessorKind::cpu &&
+          g.getShape() == shape)
+        return FlatSymbolRefAttr::get(g.getSymNameAttr());
+    MLIRContext *ctx = module.getContext();
+    std::string name;
+    do {
+      name = "__dist_refined_" + std::to_string(refinedCounter++);
+    } while (SymbolTable::lookupSymbolIn(module, name));
+    OpBuilder mb = OpBuilder::atBlockBegin(module.getBody());
+    auto level = GridLevelAttr::get(ctx, shape, ProcessorKind::cpu);
+    GridOp::create(mb, loc, StringAttr::get(ctx, name),
+                   ArrayAttr::get(ctx, {level}));
+    return FlatSymbolRefAttr::get(ctx, name);
   }
 
   /// A checked tile of the largest size `desc` gives a process.
@@ -728,8 +758,12 @@ struct DistMaterializeSPMDPass
       plan = r.plan;
     }
     if (plan) {
-      emitPlanSteps(b, loc, gridHandle(b, loc, st.getLayout().getGrid()), st,
-                    plan->steps, r.from, r.to, s, d, dtype, r.fromFixed);
+      FlatSymbolRefAttr grid = st.getLayout().getGrid();
+      if (!r.refinedGrid.empty())
+        grid = refinedGridSymbol(r.refinedGrid, loc);
+      emitPlanSteps(b, loc, gridHandle(b, loc, grid), st,
+                    plan->steps, r.from, r.to, s, d, dtype, r.fromFixed,
+                    r.fromBlocks, r.toBlocks);
     } else {
       call(b, loc, "distrt_redistribute",
            {gridHandle(b, loc, st.getLayout().getGrid()),

@@ -32,7 +32,8 @@ void printSteps(llvm::raw_ostream &os,
       [&](const RedistributionStep &s) {
         os << stringifyStep(s.kind) << " over modes [";
         llvm::interleaveComma(s.modes, os);
-        os << "] -> " << formatModeTuples(s.after, s.fixedAfter) << " (";
+        os << "] -> " << formatModeTuples(s.after, s.fixedAfter, s.blocksAfter)
+           << " (";
         os << llvm::format("%.2g", s.cost) << " s)";
       },
       ", then ");
@@ -98,8 +99,13 @@ struct DistPlanRedistributionPass
       }
       std::string text;
       llvm::raw_string_ostream os(text);
-      os << "plan for " << formatModeTuples(r.from, r.fromFixed) << " -> "
-         << formatModeTuples(r.to, r.toFixed) << ": ";
+      if (!r.refinedGrid.empty()) {
+        os << "on the common refinement [";
+        llvm::interleaveComma(r.refinedGrid, os);
+        os << "] of the two grids, ";
+      }
+      os << "plan for " << formatModeTuples(r.from, r.fromFixed, r.fromBlocks)
+         << " -> " << formatModeTuples(r.to, r.toFixed, r.toBlocks) << ": ";
       if (!r.plan) {
         os << r.reason << "; general exchange";
       } else if (r.plan->steps.empty()) {

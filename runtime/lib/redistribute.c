@@ -2,20 +2,22 @@
  * redistribute.c - the balanced redistribution steps of Schatz (2015),
  * executed as collectives over grid sub-communicators.
  *
- * The compiler plans a redistribution between two elemental-cyclic layouts
- * (descriptor kinds 0 and 2, no fixed axes) as a sequence of steps: local
- * slice, allgather, permutation, all-to-all; every step is one call here,
- * over the processes that differ only in the step's grid axes (`axes`, a
- * bit mask).
+ * The compiler plans a redistribution between two layouts given by mode
+ * tuples (descriptor kinds 0-3: every partitioned dimension dealt in
+ * blocks of B elements, B = 1 cyclic, ceil(n/Q) blocked, b block-cyclic,
+ * round robin over its tuple; no skew) as a sequence of steps: local
+ * slice, allgather, permutation, all-to-all, kind change (blocks change),
+ * gather / broadcast / scatter; every step is one call here, over the
+ * processes that differ only in the step's grid axes (`axes`, a bit mask).
  *
- * Under elemental-cyclic layouts the global indices a process owns in a
- * dimension form an arithmetic progression (g = q mod Q), and so does the
- * intersection of two such sets (stride lcm(Qs, Qd)). The part of a tile
- * that goes to one peer is therefore a strided box in both the source and
- * the destination tile; it is packed / unpacked once per message with a
- * strided copy whose innermost loop is a typed load/store (no call per
- * element). Both sides derive the same box (in row-major order of global
- * indices), so no indices travel.
+ * The global indices a process owns in a dimension are the blocks
+ * k = q (mod Q); the part of a tile that goes to one peer is, per
+ * dimension, a few segments of equally spaced runs (one segment of runs
+ * of length 1 under elemental-cyclic layouts: a strided box).  It is
+ * packed / unpacked once per message with one strided copy per
+ * combination of segments whose innermost loop is a typed load/store or a
+ * memcpy (no call per element).  Both sides derive the same segments, so
+ * no indices travel.
  */
 #include "internal.h"
 
@@ -27,6 +29,10 @@
 typedef struct {
   int64_t ndims;
   int64_t n[RMAX], naxes[RMAX], axes[RMAX][RMAX], Q[RMAX];
+  /* Effective block: the dimension is dealt block-cyclically, blocks of
+   * B[d] elements over Q[d] processes (blocked: B = ceil(n/Q); cyclic:
+   * B = 1; unpartitioned: Q = 1, B = n). */
+  int64_t B[RMAX];
   int64_t used[RMAX]; /* per grid axis: 1 if some dimension uses it */
   int64_t nfixed, faxis[RMAX], fcoord[RMAX];
 } cyc_t;
@@ -45,17 +51,22 @@ static void parse_cyclic(const char *op, const distrt_grid *g,
   for (int64_t d = 0; d < L->ndims; ++d) {
     L->n[d] = desc[pos++];
     int64_t kind = desc[pos++];
-    pos++; /* block: unused for kinds 0 and 2 */
+    int64_t block = desc[pos++];
     L->naxes[d] = desc[pos++];
     if (L->n[d] < 1 || L->naxes[d] < 0 || L->naxes[d] > g->ndims)
       distrt_fatal(op, "malformed %s layout descriptor for dimension %lld",
                    which, (long long)d);
-    if (kind != 0 && kind != 2)
+    if (kind < 0 || kind > 3)
       distrt_fatal(op,
-                   "%s layout: dimension %lld is not elemental-cyclic (kind "
-                   "%lld); the balanced steps need cyclic or unpartitioned "
-                   "dimensions (use distrt_redistribute)",
+                   "%s layout: dimension %lld has partition kind %lld "
+                   "(skewed or unknown); the balanced steps need blocked, "
+                   "cyclic, block-cyclic or unpartitioned dimensions (use "
+                   "distrt_redistribute)",
                    which, (long long)d, (long long)kind);
+    if (kind == 3 && block < 1)
+      distrt_fatal(op, "%s layout: dimension %lld has block %lld (must be "
+                       "at least 1)",
+                   which, (long long)d, (long long)block);
     if ((kind == 0) != (L->naxes[d] == 0))
       distrt_fatal(op, "%s layout: dimension %lld: partition kind and mesh "
                        "modes disagree",
@@ -72,6 +83,14 @@ static void parse_cyclic(const char *op, const distrt_grid *g,
       L->used[a] = 1;
       L->Q[d] *= g->dims[a];
     }
+    L->B[d] = kind == 0   ? L->n[d]
+              : kind == 1 ? (L->n[d] + L->Q[d] - 1) / L->Q[d]
+              : kind == 2 ? 1
+                          : block;
+    /* A block of the whole extent or more is one block held by the first
+     * process, however large: normalise so equal layouts compare equal. */
+    if (L->B[d] > L->n[d])
+      L->B[d] = L->n[d];
   }
   L->nfixed = desc[pos++];
   if (L->nfixed != 0 && !allow_fixed)
@@ -104,8 +123,16 @@ static int64_t cyc_q(const distrt_grid *g, const cyc_t *L, int64_t d,
   return q;
 }
 
-static int64_t cyc_extent(int64_t n, int64_t Q, int64_t q) {
-  return q < n ? (n - q + Q - 1) / Q : 0;
+/* Elements of a dimension of n elements, dealt in blocks of B over Q
+ * processes, that process q holds. */
+static int64_t cyc_extent(int64_t n, int64_t B, int64_t Q, int64_t q) {
+  int64_t nb = (n + B - 1) / B;
+  if (q >= nb)
+    return 0;
+  int64_t e = (nb - q + Q - 1) / Q * B;
+  if ((nb - 1) % Q == q)
+    e -= nb * B - n; /* the last block is short */
+  return e;
 }
 
 /* Extents and row-major strides of the tile at coordinates c. */
@@ -113,57 +140,92 @@ static int64_t cyc_tile(const distrt_grid *g, const cyc_t *L, const int64_t *c,
                         int64_t *ext, int64_t *stride) {
   int64_t s = 1;
   for (int64_t d = L->ndims - 1; d >= 0; --d) {
-    ext[d] = cyc_extent(L->n[d], L->Q[d], cyc_q(g, L, d, c));
+    ext[d] = cyc_extent(L->n[d], L->B[d], L->Q[d], cyc_q(g, L, d, c));
     stride[d] = s;
     s *= ext[d];
   }
   return s;
 }
 
-static int64_t gcd64(int64_t a, int64_t b) {
-  while (b) {
-    int64_t t = a % b;
-    a = b;
-    b = t;
-  }
-  return a;
-}
-
-/* The strided box of the elements held under S at c and under D at e:
- * per dimension a count, and a start and step in each tile's local index.
- * Returns the number of elements. */
+/* The elements held under S at c and under D at e, per dimension: a list
+ * of segments, each `cnt` runs of `len` consecutive elements, starting at
+ * local index s0 (d0) of the source (destination) tile and `ss` (`ds`)
+ * apart.  Under elemental-cyclic layouts a dimension is one segment of
+ * runs of length 1 (an arithmetic progression, stride lcm(Qs, Qd)); under
+ * equal blocks it is the full blocks plus possibly a short last one; under
+ * different blocks (a kind change) the runs of one period repeat.  The
+ * message is the product of the dimensions' segment lists; both sides
+ * derive the same lists, so no indices travel. */
 typedef struct {
-  int64_t cnt[RMAX], s0[RMAX], ss[RMAX], d0[RMAX], ds[RMAX];
+  int64_t cnt, len, s0, ss, d0, ds;
+} seg_t;
+
+typedef struct {
+  int64_t nseg[RMAX];
+  seg_t *seg[RMAX];
 } box_t;
 
-static int64_t intersect(const distrt_grid *g, const cyc_t *S,
-                         const int64_t *cs, const cyc_t *D, const int64_t *cd,
-                         box_t *b) {
-  int64_t total = 1;
-  for (int64_t d = 0; d < S->ndims; ++d) {
-    int64_t Qs = S->Q[d], qs = cyc_q(g, S, d, cs);
-    int64_t Qd = D->Q[d], qd = cyc_q(g, D, d, cd);
-    int64_t L = Qs / gcd64(Qs, Qd) * Qd, n = S->n[d];
-    int64_t g0 = -1;
-    for (int64_t x = qs; x < L && x < n; x += Qs)
-      if (x % Qd == qd) {
-        g0 = x;
-        break;
-      }
-    if (g0 < 0) {
-      /* Empty: every field defined, so callers' offset arithmetic stays in
-       * range (the copy itself does nothing for a zero count). */
-      b->cnt[d] = b->s0[d] = b->d0[d] = 0;
-      b->ss[d] = b->ds[d] = 1;
-      total = 0;
-      continue;
+static void box_free(box_t *b, int64_t nd) {
+  for (int64_t d = 0; d < nd; ++d)
+    free(b->seg[d]);
+}
+
+static void seg_push(const char *op, box_t *b, int64_t d, int64_t *cap,
+                     int64_t sl, int64_t dl, int64_t len) {
+  int64_t n = b->nseg[d];
+  if (n > 0) {
+    seg_t *t = &b->seg[d][n - 1];
+    if (t->len == len && t->cnt == 1) {
+      t->ss = sl - t->s0;
+      t->ds = dl - t->d0;
+      t->cnt = 2;
+      return;
     }
-    b->cnt[d] = (n - g0 + L - 1) / L;
-    b->s0[d] = (g0 - qs) / Qs;
-    b->ss[d] = L / Qs;
-    b->d0[d] = (g0 - qd) / Qd;
-    b->ds[d] = L / Qd;
-    total *= b->cnt[d];
+    if (t->len == len && sl == t->s0 + t->cnt * t->ss &&
+        dl == t->d0 + t->cnt * t->ds) {
+      t->cnt++;
+      return;
+    }
+  }
+  if (n == *cap) {
+    *cap = *cap ? 2 * *cap : 4;
+    seg_t *v = realloc(b->seg[d], sizeof(seg_t) * (size_t)*cap);
+    if (!v)
+      distrt_fatal(op, "cannot allocate %lld segments", (long long)*cap);
+    b->seg[d] = v;
+  }
+  b->seg[d][n] = (seg_t){1, len, sl, 0, dl, 0};
+  b->nseg[d] = n + 1;
+}
+
+/* Returns the number of elements; `b` must be freed with box_free. */
+static int64_t intersect(const char *op, const distrt_grid *g,
+                         const cyc_t *S, const int64_t *cs, const cyc_t *D,
+                         const int64_t *cd, box_t *b) {
+  int64_t total = 1;
+  memset(b, 0, sizeof *b);
+  for (int64_t d = 0; d < S->ndims; ++d) {
+    int64_t Qs = S->Q[d], Bs = S->B[d], qs = cyc_q(g, S, d, cs);
+    int64_t Qd = D->Q[d], Bd = D->B[d], qd = cyc_q(g, D, d, cd);
+    int64_t n = S->n[d], nbs = (n + Bs - 1) / Bs, cap = 0, cnt = 0;
+    /* Every source block this process holds, cut by the destination
+     * blocks process e holds. */
+    for (int64_t kb = qs; kb < nbs; kb += Qs) {
+      int64_t lo = kb * Bs, hi = lo + Bs < n ? lo + Bs : n;
+      int64_t sbase = kb / Qs * Bs;
+      int64_t k = lo / Bd;
+      k += ((qd - k % Qd) % Qd + Qd) % Qd;
+      for (; k * Bd < hi; k += Qd) {
+        int64_t a = k * Bd > lo ? k * Bd : lo;
+        int64_t e = (k + 1) * Bd < hi ? (k + 1) * Bd : hi;
+        if (a >= e)
+          continue;
+        seg_push(op, b, d, &cap, sbase + (a - lo), k / Qd * Bd + (a - k * Bd),
+                 e - a);
+        cnt += e - a;
+      }
+    }
+    total *= cnt;
   }
   return total;
 }
@@ -181,7 +243,7 @@ static void copy_box(int64_t nd, const int64_t *cnt, int64_t es,
     memcpy(dst + doff * es, src + soff * es, (size_t)es);
     return;
   }
-  int64_t idx[RMAX] = {0};
+  int64_t idx[2 * RMAX] = {0};
   int64_t inner = nd - 1, n = cnt[inner], si = sst[inner], di = dstr[inner];
   for (;;) {
     if (es == 8) {
@@ -221,37 +283,84 @@ static void copy_box(int64_t nd, const int64_t *cnt, int64_t es,
   }
 }
 
-/* Dense row-major strides of a box. */
-static void dense_strides(int64_t nd, const int64_t *cnt, int64_t *st) {
-  int64_t s = 1;
-  for (int64_t d = nd - 1; d >= 0; --d) {
-    st[d] = s;
-    s *= cnt[d];
+/* Copies the elements of box b from src to dst.  Each side is a tile with
+ * row-major strides st[] addressed by the box's source (use_d = 0) or
+ * destination (use_d = 1) local indices, or, when st is NULL, a dense
+ * message buffer in the box's canonical order (the segment combinations
+ * in odometer order, each a dense row-major block of (cnt, len) per
+ * dimension).  One strided copy per combination of segments.  Returns the
+ * number of elements. */
+static int64_t copy_segs(int64_t nd, const box_t *b, int64_t es,
+                         const char *src, const int64_t *sst, int s_use_d,
+                         char *dst, const int64_t *dstt, int d_use_d) {
+  for (int64_t d = 0; d < nd; ++d)
+    if (b->nseg[d] == 0)
+      return 0;
+  int64_t pick[RMAX] = {0}, at = 0;
+  for (;;) {
+    int64_t c2[2 * RMAX], dense[2 * RMAX], vol = 1;
+    for (int64_t d = 0; d < nd; ++d) {
+      const seg_t *t = &b->seg[d][pick[d]];
+      c2[2 * d] = t->cnt;
+      c2[2 * d + 1] = t->len;
+    }
+    for (int64_t v = 2 * nd - 1; v >= 0; --v) {
+      dense[v] = vol;
+      vol *= c2[v];
+    }
+    int64_t so = 0, dof = 0, vc[2 * RMAX], vs[2 * RMAX], vd[2 * RMAX],
+            nv = 0;
+    for (int64_t d = 0; d < nd; ++d) {
+      const seg_t *t = &b->seg[d][pick[d]];
+      int64_t step[2][2], start[2];
+      const int64_t *st[2] = {sst, dstt};
+      int use[2] = {s_use_d, d_use_d};
+      for (int side = 0; side < 2; ++side) {
+        if (st[side]) {
+          start[side] = (use[side] ? t->d0 : t->s0) * st[side][d];
+          step[side][0] = (use[side] ? t->ds : t->ss) * st[side][d];
+          step[side][1] = st[side][d];
+        } else {
+          start[side] = 0;
+          step[side][0] = dense[2 * d];
+          step[side][1] = dense[2 * d + 1];
+        }
+      }
+      so += start[0];
+      dof += start[1];
+      for (int k = 0; k < 2; ++k)
+        if (c2[2 * d + k] > 1) {
+          vc[nv] = c2[2 * d + k];
+          vs[nv] = step[0][k];
+          vd[nv] = step[1][k];
+          ++nv;
+        }
+    }
+    copy_box(nv, vc, es, src, so + (sst ? 0 : at), vs, dst,
+             dof + (dstt ? 0 : at), vd);
+    at += vol;
+    int64_t d = nd - 1;
+    while (d >= 0) {
+      if (++pick[d] < b->nseg[d])
+        break;
+      pick[d] = 0;
+      --d;
+    }
+    if (d < 0)
+      return at;
   }
 }
 
-/* Pack the box from a tile (start/step s0/ss) into dense `buf`. */
+/* Pack the box from a source tile into dense `buf`. */
 static void pack_box(int64_t nd, const box_t *b, int64_t es, const void *tile,
                      const int64_t *tstride, void *buf) {
-  int64_t off = 0, sst[RMAX], dst[RMAX];
-  for (int64_t d = 0; d < nd; ++d) {
-    off += b->s0[d] * tstride[d];
-    sst[d] = b->ss[d] * tstride[d];
-  }
-  dense_strides(nd, b->cnt, dst);
-  copy_box(nd, b->cnt, es, tile, off, sst, buf, 0, dst);
+  copy_segs(nd, b, es, tile, tstride, 0, buf, NULL, 0);
 }
 
-/* Unpack dense `buf` into the box of a tile (start/step d0/ds). */
+/* Unpack dense `buf` into the box of a destination tile. */
 static void unpack_box(int64_t nd, const box_t *b, int64_t es,
                        const void *buf, void *tile, const int64_t *tstride) {
-  int64_t off = 0, sst[RMAX], dst[RMAX];
-  for (int64_t d = 0; d < nd; ++d) {
-    off += b->d0[d] * tstride[d];
-    dst[d] = b->ds[d] * tstride[d];
-  }
-  dense_strides(nd, b->cnt, sst);
-  copy_box(nd, b->cnt, es, buf, 0, sst, tile, off, dst);
+  copy_segs(nd, b, es, buf, NULL, 0, tile, tstride, 1);
 }
 
 /* Coordinates of member j of this process's group over `axes` (row-major
@@ -328,21 +437,14 @@ void distrt_redist_slice(distrt_grid *g, const int64_t *sdesc,
   ctx_t x;
   setup(op, g, 0, sdesc, stile, ddesc, dtile, dtype, 0, &x);
   box_t b;
-  int64_t n = intersect(g, &x.S, g->coords, &x.D, g->coords, &b);
+  int64_t n = intersect(op, g, &x.S, g->coords, &x.D, g->coords, &b);
   if (n != x.dvol)
     distrt_fatal(op, "this process holds %lld of the %lld elements of its "
                      "destination tile: not a local slice",
                  (long long)n, (long long)x.dvol);
-  if (n == 0)
-    return;
-  int64_t soff = 0, sst[RMAX], doff = 0, dst[RMAX];
-  for (int64_t d = 0; d < x.S.ndims; ++d) {
-    soff += b.s0[d] * x.sstr[d];
-    sst[d] = b.ss[d] * x.sstr[d];
-    doff += b.d0[d] * x.dstr[d];
-    dst[d] = b.ds[d] * x.dstr[d];
-  }
-  copy_box(x.S.ndims, b.cnt, x.es, stile, soff, sst, dtile, doff, dst);
+  if (n > 0)
+    copy_segs(x.S.ndims, &b, x.es, stile, x.sstr, 0, dtile, x.dstr, 1);
+  box_free(&b, x.S.ndims);
 }
 
 void distrt_redist_allgather(distrt_grid *g, int64_t axes,
@@ -380,15 +482,17 @@ void distrt_redist_allgather(distrt_grid *g, int64_t axes,
     member_coords(g, axes, j, c);
     int64_t v = cyc_tile(g, &x.S, c, ext, st);
     box_t b;
-    int64_t n = intersect(g, &x.S, c, &x.D, g->coords, &b);
+    int64_t n = intersect(op, g, &x.S, c, &x.D, g->coords, &b);
     if (n != v)
       distrt_fatal(op, "group member %lld holds elements outside this "
                        "process's destination tile: not an allgather",
                    (long long)j);
     got += n;
-    /* The block is j's tile in its row-major order: the intersection box
-     * is all of it, so s0 = 0 and ss = 1 and it is dense. */
-    unpack_box(x.S.ndims, &b, x.es, all + j * cap * x.es, dtile, x.dstr);
+    /* The block is j's whole tile (row-major, strides st): copy it into
+     * the destination box. */
+    copy_segs(x.S.ndims, &b, x.es, all + j * cap * x.es, st, 0, dtile,
+              x.dstr, 1);
+    box_free(&b, x.S.ndims);
   }
   if (got != x.dvol)
     distrt_fatal(op, "the group holds %lld of the %lld elements of this "
@@ -432,6 +536,12 @@ void distrt_redist_permute(distrt_grid *g, int64_t axes, const int64_t *sdesc,
                    "dimension %lld is dealt over %lld processes in the "
                    "source and %lld in the destination: not a permutation",
                    (long long)d, (long long)x.S.Q[d], (long long)x.D.Q[d]);
+  for (int64_t d = 0; d < x.S.ndims; ++d)
+    if (x.S.Q[d] > 1 && x.S.B[d] != x.D.B[d])
+      distrt_fatal(op,
+                   "dimension %lld has blocks of %lld elements in the source "
+                   "and %lld in the destination: not a permutation",
+                   (long long)d, (long long)x.S.B[d], (long long)x.D.B[d]);
   for (int64_t a = 0; a < g->ndims; ++a)
     if ((axes >> a & 1) && !x.D.used[a])
       distrt_fatal(op, "grid axis %lld does not partition the destination: "
@@ -463,6 +573,9 @@ void distrt_redist_permute(distrt_grid *g, int64_t axes, const int64_t *sdesc,
                         dtype, DISTRT_TAG_PERMUTE);
 }
 
+static void alltoall_body(const char *op, ctx_t *xp, int64_t axes,
+                          const void *stile, void *dtile, int64_t dtype);
+
 void distrt_redist_alltoall(distrt_grid *g, int64_t axes,
                             const int64_t *sdesc, const void *stile,
                             const int64_t *ddesc, void *dtile,
@@ -470,6 +583,41 @@ void distrt_redist_alltoall(distrt_grid *g, int64_t axes,
   const char *op = "distrt_redist_alltoall";
   ctx_t x;
   setup(op, g, axes, sdesc, stile, ddesc, dtile, dtype, 1, &x);
+  alltoall_body(op, &x, axes, stile, dtile, dtype);
+}
+
+void distrt_redist_kind(distrt_grid *g, int64_t axes, const int64_t *sdesc,
+                        const void *stile, const int64_t *ddesc, void *dtile,
+                        int64_t dtype) {
+  const char *op = "distrt_redist_kind";
+  ctx_t x;
+  setup(op, g, axes, sdesc, stile, ddesc, dtile, dtype, 1, &x);
+  /* Same tuples; the dimensions whose blocks differ are dealt over exactly
+   * the grid axes of the step. */
+  int64_t changed = 0;
+  for (int64_t d = 0; d < x.S.ndims; ++d) {
+    int same = x.S.naxes[d] == x.D.naxes[d];
+    for (int64_t i = 0; same && i < x.S.naxes[d]; ++i)
+      same = x.S.axes[d][i] == x.D.axes[d][i];
+    if (!same)
+      distrt_fatal(op, "dimension %lld is dealt over different grid axes in "
+                       "the source and the destination: not a kind change",
+                   (long long)d);
+    if (x.S.Q[d] > 1 && x.S.B[d] != x.D.B[d])
+      for (int64_t i = 0; i < x.S.naxes[d]; ++i)
+        changed |= (int64_t)1 << x.S.axes[d][i];
+  }
+  if (changed != axes)
+    distrt_fatal(op, "the dimensions whose blocks change are dealt over grid "
+                     "axes 0x%llx, not the axes 0x%llx of the step",
+                 (unsigned long long)changed, (unsigned long long)axes);
+  alltoall_body(op, &x, axes, stile, dtile, dtype);
+}
+
+static void alltoall_body(const char *op, ctx_t *xp, int64_t axes,
+                          const void *stile, void *dtile, int64_t dtype) {
+  ctx_t x = *xp;
+  distrt_grid *g = x.g;
   for (int64_t a = 0; a < g->ndims; ++a)
     if ((axes >> a & 1) && !x.D.used[a])
       distrt_fatal(op, "grid axis %lld does not partition the destination: "
@@ -483,8 +631,8 @@ void distrt_redist_alltoall(distrt_grid *g, int64_t axes,
   int64_t stot = 0, rtot = 0;
   for (int64_t j = 0; j < np; ++j) {
     member_coords(g, axes, j, c);
-    sc[j] = intersect(g, &x.S, g->coords, &x.D, c, &sb[j]);
-    rc[j] = intersect(g, &x.S, c, &x.D, g->coords, &rb[j]);
+    sc[j] = intersect(op, g, &x.S, g->coords, &x.D, c, &sb[j]);
+    rc[j] = intersect(op, g, &x.S, c, &x.D, g->coords, &rb[j]);
     stot += sc[j];
     rtot += rc[j];
   }
@@ -506,6 +654,10 @@ void distrt_redist_alltoall(distrt_grid *g, int64_t axes,
   for (int64_t j = 0; j < np; ++j) {
     unpack_box(x.S.ndims, &rb[j], x.es, rbuf + at * x.es, dtile, x.dstr);
     at += rc[j];
+  }
+  for (int64_t j = 0; j < np; ++j) {
+    box_free(&sb[j], x.S.ndims);
+    box_free(&rb[j], x.S.ndims);
   }
   free(rbuf);
   free(sbuf);
@@ -629,6 +781,7 @@ static void psum_setup(const char *op, distrt_grid *g, int64_t axes,
     x->K.n[k] = x->S.n[d];
     x->K.naxes[k] = x->S.naxes[d];
     x->K.Q[k] = x->S.Q[d];
+    x->K.B[k] = x->S.B[d];
     for (int64_t i = 0; i < x->S.naxes[d]; ++i) {
       x->K.axes[k][i] = x->S.axes[d][i];
       x->K.used[x->S.axes[d][i]] = 1;
@@ -670,6 +823,8 @@ static void psum_setup(const char *op, distrt_grid *g, int64_t axes,
 static int same_tuples(const cyc_t *A, const cyc_t *B) {
   for (int64_t d = 0; d < A->ndims; ++d) {
     if (A->naxes[d] != B->naxes[d])
+      return 0;
+    if (A->Q[d] > 1 && A->B[d] != B->B[d])
       return 0;
     for (int64_t i = 0; i < A->naxes[d]; ++i)
       if (A->axes[d][i] != B->axes[d][i])
@@ -738,7 +893,7 @@ void distrt_redist_reduce_scatter(distrt_grid *g, int64_t axes,
   int64_t cap = 0, total = 0;
   for (int64_t j = 0; j < np; ++j) {
     member_coords(g, axes, j, c);
-    cnt[j] = intersect(g, &x.K, g->coords, &x.D, c, &bx[j]);
+    cnt[j] = intersect(op, g, &x.K, g->coords, &x.D, c, &bx[j]);
     total += cnt[j];
     if (cnt[j] > cap)
       cap = cnt[j];
@@ -762,6 +917,8 @@ void distrt_redist_reduce_scatter(distrt_grid *g, int64_t axes,
     free(rbuf);
     free(sbuf);
   }
+  for (int64_t j = 0; j < np; ++j)
+    box_free(&bx[j], x.K.ndims);
   free(bx);
   free(cnt);
   free(x.partial);
@@ -945,13 +1102,15 @@ void distrt_redist_gather(distrt_grid *g, int64_t axes, const int64_t *sdesc,
       member_coords(g, axes, j, c);
       int64_t v = cyc_tile(g, &x.S, c, ext, st);
       box_t b;
-      int64_t n = intersect(g, &x.S, c, &x.D, g->coords, &b);
+      int64_t n = intersect(op, g, &x.S, c, &x.D, g->coords, &b);
       if (n != v)
         distrt_fatal(op, "group member %lld holds elements outside the "
                          "root's tile: not a gather",
                      (long long)j);
       got += n;
-      unpack_box(x.S.ndims, &b, x.es, all + j * cap * x.es, dtile, x.dstr);
+      copy_segs(x.S.ndims, &b, x.es, all + j * cap * x.es, st, 0, dtile,
+                x.dstr, 1);
+      box_free(&b, x.S.ndims);
     }
     if (got != x.dvol)
       distrt_fatal(op, "the group holds %lld of the root's %lld elements: "
@@ -1015,7 +1174,7 @@ void distrt_redist_scatter(distrt_grid *g, int64_t axes,
   member_coords(g, axes, root, rc);
   for (int64_t j = 0; j < x.np; ++j) {
     member_coords(g, axes, j, c);
-    cnt[j] = intersect(g, &x.S, rc, &x.D, c, &bx[j]);
+    cnt[j] = intersect(op, g, &x.S, rc, &x.D, c, &bx[j]);
     total += cnt[j];
     if (cnt[j] > cap)
       cap = cnt[j];
@@ -1045,6 +1204,8 @@ void distrt_redist_scatter(distrt_grid *g, int64_t axes,
     free(rbuf);
     free(sbuf);
   }
+  for (int64_t j = 0; j < x.np; ++j)
+    box_free(&bx[j], x.S.ndims);
   free(bx);
   free(cnt);
 }

@@ -149,12 +149,27 @@ int main(int argc, char **argv) {
         (void)distrt_grid_lookup(&slot, 1, d1);
         (void)distrt_grid_lookup(&slot, 2, d2);
       }
-      CASE("redist-not-cyclic") {
-        /* A blocked source: the balanced steps need elemental-cyclic. */
-        int64_t sdesc[] = {1, 8, 1, 0, 1, 0, 0};
+      CASE("redist-skewed") {
+        /* A skewed source (kind 2 with skew mask 1 in bits 8 and up): the
+         * balanced steps need unskewed mode tuples. */
+        int64_t sdesc[] = {1, 8, 2 | (1 << 8), 1, 1, 0, 0};
         int64_t ddesc[] = {1, 8, 0, 8, 0, 0};
         double tile[16] = {0}, out[16];
         distrt_redist_allgather(g, 1, sdesc, tile, ddesc, out, DISTRT_F64);
+      }
+      CASE("redist-kind-same-blocks") {
+        /* A kind change whose blocks do not change: blocked on both
+         * sides. */
+        int64_t desc[] = {1, 8, 1, 0, 1, 0, 0};
+        double tile[16] = {0}, out[16];
+        distrt_redist_kind(g, 1, desc, tile, desc, out, DISTRT_F64);
+      }
+      CASE("redist-kind-tuples") {
+        /* A kind change that also changes the tuples. */
+        int64_t sdesc[] = {1, 8, 1, 0, 1, 0, 0};
+        int64_t ddesc[] = {1, 8, 0, 8, 0, 0};
+        double tile[16] = {0}, out[16];
+        distrt_redist_kind(g, 1, sdesc, tile, ddesc, out, DISTRT_F64);
       }
       CASE("redist-not-allgather") {
         /* The destination still partitions over the step's axis. */

@@ -27,6 +27,11 @@ namespace dist {
 
 /// Mode tuples, one per tensor dimension (first listed mode fastest).
 using ModeTuples = std::vector<std::vector<int64_t>>;
+/// Per tensor dimension, the block the dimension is dealt in over its
+/// tuple (1: elemental cyclic; b: block-cyclic(b); a blocked dimension is
+/// block-cyclic with b = ceil(n / Q)); 0 for a dimension whose tuple is
+/// empty.  An empty vector means every block is 1.
+using Blocks = std::vector<int64_t>;
 
 /// One step of a plan.
 /// Grid axes fixed to a coordinate (the thesis' non-replicated form
@@ -41,7 +46,10 @@ struct RedistributionStep {
     AllToAll,
     Gather,
     Broadcast,
-    Scatter
+    Scatter,
+    /// Same tuples, some dimensions change their block (blocked <-> cyclic
+    /// <-> block-cyclic): one all-to-all over those dimensions' modes.
+    KindChange
   };
   Kind kind;
   /// Mesh modes the collective runs over.
@@ -49,6 +57,8 @@ struct RedistributionStep {
   /// The layout after the step (and its fixed axes).
   ModeTuples after;
   FixedAxes fixedAfter;
+  /// Blocks after the step (empty: all 1).
+  Blocks blocksAfter;
   /// Predicted seconds.
   double cost = 0;
 };
@@ -79,6 +89,19 @@ planRedistribution(const ModeTuples &from, const ModeTuples &to,
                    llvm::ArrayRef<int64_t> mesh, llvm::ArrayRef<int64_t> shape,
                    const CostModel &model, unsigned maxSteps = 5);
 
+/// The cheapest plan from `from` (dealt in blocks `fromBlocks`) to `to`
+/// (blocks `toBlocks`): the thesis' rules act on block indices, so a
+/// dimension keeps its block through the steps; where both sides partition
+/// a dimension with different blocks, one kind-change step (an all-to-all
+/// over the modes of those dimensions) runs first or last, whichever the
+/// cost model prefers.  Every step's `blocksAfter` is set.
+std::optional<RedistributionPlan>
+planBlockedRedistribution(const ModeTuples &from, const Blocks &fromBlocks,
+                          const ModeTuples &to, const Blocks &toBlocks,
+                          llvm::ArrayRef<int64_t> mesh,
+                          llvm::ArrayRef<int64_t> shape,
+                          const CostModel &model, unsigned maxSteps = 5);
+
 /// The single gather-to-one, broadcast or scatter that takes `from` (fixed
 /// on `fromFixed`) to `to` (fixed on `toFixed`), if one applies.
 std::optional<RedistributionStep>
@@ -87,10 +110,12 @@ classifyNonReplicated(const ModeTuples &from, const FixedAxes &fromFixed,
                       llvm::ArrayRef<int64_t> mesh,
                       llvm::ArrayRef<int64_t> shape, const CostModel &model);
 
-/// "[(0, 2), (1)]", with "|(2=0)" for fixed axes.
-std::string formatModeTuples(const ModeTuples &t, const FixedAxes &fixed = {});
+/// "[(0, 2), (1)]", with "|(2=0)" for fixed axes and " b=K" after a
+/// tuple dealt in blocks of K > 1.
+std::string formatModeTuples(const ModeTuples &t, const FixedAxes &fixed = {},
+                             const Blocks &blocks = {});
 /// "allgather", "permutation", "all-to-all", "local slice", "gather-to-one",
-/// "broadcast", "scatter".
+/// "broadcast", "scatter", "redistribute-kind".
 std::string stringifyStep(RedistributionStep::Kind kind);
 
 /// The mode tuples of a one-level layout whose partitioned dimensions are
@@ -100,12 +125,21 @@ std::string stringifyStep(RedistributionStep::Kind kind);
 std::optional<ModeTuples> modeTuplesOf(DistTensorType type);
 /// The same, accepting fixed grid axes (returned in `fixed`).
 std::optional<ModeTuples> modeTuplesOf(DistTensorType type, FixedAxes &fixed);
+/// The mode tuples and blocks of any one-level layout without skew
+/// (blocked, cyclic, block-cyclic or unpartitioned dimensions) on a grid of
+/// extents `mesh`; blocks are normalised (at most the extent; 0 for an
+/// empty tuple).
+std::optional<ModeTuples> blockedModeTuplesOf(DistTensorType type,
+                                              llvm::ArrayRef<int64_t> mesh,
+                                              FixedAxes &fixed,
+                                              Blocks &blocks);
 
-/// The runtime layout descriptor of mode tuples (kinds 0 and 2, fixed axes
-/// `fixed`) for a tensor of extents `shape`.
+/// The runtime layout descriptor of mode tuples (kinds 0, 2 and, for
+/// blocks > 1, 3; fixed axes `fixed`) for a tensor of extents `shape`.
 llvm::SmallVector<int64_t> modeTupleDescriptor(const ModeTuples &t,
                                                llvm::ArrayRef<int64_t> shape,
-                                               const FixedAxes &fixed = {});
+                                               const FixedAxes &fixed = {},
+                                               const Blocks &blocks = {});
 
 /// What the planner decides for one dist.redistribute.
 struct OpRedistributionPlan {
@@ -116,11 +150,36 @@ struct OpRedistributionPlan {
   bool applies = false;
   ModeTuples from, to;
   FixedAxes fromFixed, toFixed;
+  /// Blocks of both layouts (empty when every block is 1).
+  Blocks fromBlocks, toBlocks;
+  /// For layouts on two grids of the same size: the extents of their
+  /// common refinement (the grid the plan runs on; `mesh` too); empty for
+  /// one grid.
+  llvm::SmallVector<int64_t> refinedGrid;
   llvm::SmallVector<int64_t> mesh;
   std::string reason;
 };
 
-/// Plans `op` (source and destination on one grid, elemental-cyclic).
+/// The common refinement of two grids of the same number of processes,
+/// both numbering ranks row-major (last axis fastest): a grid whose axes
+/// split every axis of both into consecutive fine axes. `axesA[a]` /
+/// `axesB[a]` list the fine axes of axis a, fastest first (empty for an
+/// axis of extent 1). Nothing when the axes' boundaries do not nest (e.g.
+/// [2, 3] and [3, 2]).
+std::optional<llvm::SmallVector<int64_t>>
+commonRefinement(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b,
+                 std::vector<std::vector<int64_t>> &axesA,
+                 std::vector<std::vector<int64_t>> &axesB);
+
+/// Mode tuples on a grid rewritten on its refinement (`axes` from
+/// commonRefinement).
+ModeTuples refineModeTuples(const ModeTuples &t,
+                            const std::vector<std::vector<int64_t>> &axes);
+
+/// Plans `op`: source and destination on one grid, or on two single-level
+/// cpu grids of the same size whose axes have a common refinement (then
+/// both layouts are rewritten on it: the same rank holds the same elements,
+/// so the relabelling moves nothing, and the plan runs on that grid).
 OpRedistributionPlan planRedistributeOp(RedistributeOp op,
                                         const CostModel &model,
                                         unsigned maxSteps = 5);

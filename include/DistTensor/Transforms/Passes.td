@@ -25,10 +25,15 @@ def DistMaterializeSPMD : Pass<"dist-materialize-spmd", "ModuleOp"> {
       the buffers when the operands' last dimensions fit a row-major GEMM,
       otherwise scalar loops;
     - `dist.redistribute` follows the plan of `dist-plan-redistribution`
-      when both layouts are elemental-cyclic on one grid: one runtime call
-      per step (`distrt_redist_slice`, `distrt_redist_allgather`,
-      `distrt_redist_permute`, `distrt_redist_alltoall`, and for layouts
-      fixed to a face `distrt_redist_gather` / `_bcast` / `_scatter`, each
+      when both layouts have mode tuples (blocked, cyclic or block-cyclic
+      dimensions, no skew) on one grid, or on two grids of the same size
+      whose axes nest (then on a grid of their common refinement, declared
+      as `dist.grid @__dist_refined_N` if none exists): one runtime call
+      per step
+      (`distrt_redist_slice`, `distrt_redist_allgather`,
+      `distrt_redist_permute`, `distrt_redist_alltoall`,
+      `distrt_redist_kind` where blocks change, and for elemental-cyclic
+      layouts fixed to a face `distrt_redist_gather` / `_bcast` / `_scatter`, each
       a collective over the step's grid axes) through intermediate tiles;
       `sum [...]` redistributions become `distrt_redist_reduce_scatter` /
       `_allreduce` / `_reduce` over the freed grid axes; other pairs,
@@ -119,8 +124,17 @@ def DistPlanRedistribution : Pass<"dist-plan-redistribution", "ModuleOp"> {
             [2, 3] -> [(0), (1)] (1.4e-06 s); predicted 1.4e-06 s
     ```
 
-    Other layouts (blocked, block-cyclic, fixed to a face, different grids)
-    are reported as using the general exchange. `dist-materialize-spmd`
+    Blocked and block-cyclic dimensions are planned on block indices (a
+    block-cyclic(b) dimension is elemental-cyclic over its blocks; blocked
+    is block-cyclic with b = ceil(n/Q)); a dimension whose block differs
+    between the two layouts adds one `redistribute-kind` step, an
+    all-to-all over the modes of the dimensions whose block changes,
+    printed with the blocks as ` b=K`. Layouts on two one-level cpu grids
+    of the same size whose axes nest are rewritten on the grids' common
+    refinement (same ranks, same elements) and planned there. Other layouts
+    (skewed, several levels, blocked or block-cyclic and fixed to a face,
+    grids whose axes do not nest) are reported as using the general
+    exchange. `dist-materialize-spmd`
     executes the same plan (with its default cost model unless given
     `cost-file`); see docs/redistribution.md.
   }];

@@ -451,9 +451,9 @@ void distrt_redistribute(distrt_grid *gs, const int64_t *sdesc,
                          const void *stile, distrt_grid *gd,
                          const int64_t *ddesc, void *dtile, int64_t dtype);
 /* Balanced redistribution steps (Schatz 2015; docs/redistribution.md).
- * The compiler plans a redistribution between elemental-cyclic layouts
- * (descriptor kinds 0 and 2, no fixed axes) on one grid as a sequence of
- * these steps.  Each is collective over the processes that differ only in
+ * The compiler plans a redistribution between layouts with mode tuples
+ * (descriptor kinds 0-3, no skew; fixed axes only for gather, broadcast
+ * and scatter) on one grid as a sequence of these steps.  Each is collective over the processes that differ only in
  * the grid axes of `axes` (a bit mask) and moves each piece once, packed /
  * unpacked as a strided box.  A step whose layouts do not have the form it
  * needs is fatal. */
@@ -481,6 +481,14 @@ void distrt_redist_permute(distrt_grid *g, int64_t axes, const int64_t *sdesc,
 void distrt_redist_alltoall(distrt_grid *g, int64_t axes,
                             const int64_t *sdesc, const void *stile,
                             const int64_t *ddesc, void *dtile, int64_t dtype);
+/** Kind change over `axes`: the same mode tuples, some dimensions dealt
+ *  with other blocks (blocked <-> cyclic <-> block-cyclic); `axes` are
+ *  exactly the grid axes of those dimensions.  One all-to-all-v over the
+ *  axes' sub-communicator; each message is the union of runs where the
+ *  two block structures overlap. */
+void distrt_redist_kind(distrt_grid *g, int64_t axes, const int64_t *sdesc,
+                        const void *stile, const int64_t *ddesc, void *dtile,
+                        int64_t dtype);
 /* Non-replicated forms (layouts fixed to coordinates on grid axes, the
  * thesis' [D; E, w]): elemental-cyclic layouts whose fixed axes include the
  * step's `axes` on one side.  Groups whose other fixed coordinates do not

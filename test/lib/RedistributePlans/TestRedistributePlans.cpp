@@ -24,6 +24,7 @@ extern "C" {
 #include "test_util.h"
 }
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <set>
@@ -124,7 +125,76 @@ void runStep(distrt_grid *g, RedistributionStep::Kind kind, int64_t mask,
   case RedistributionStep::Kind::Scatter:
     distrt_redist_scatter(g, mask, a, cur, b, next, dtype);
     break;
+  case RedistributionStep::Kind::KindChange:
+    distrt_redist_kind(g, mask, a, cur, b, next, dtype);
+    break;
   }
+}
+
+/// Independent model of block-cyclic ownership: in dimension d the
+/// process with digit q holds the global indices g with (g / B) mod Q = q
+/// (B the dimension's block; every index when its tuple is empty), in
+/// increasing order. Found by enumeration, not by the runtime's closed
+/// forms. Returns the number of wrong elements (or 1 + expected size when
+/// the size is wrong).
+int64_t checkBlockedTile(const ModeTuples &t, const Blocks &blocks,
+                         const std::vector<int64_t> &grid,
+                         const std::vector<int64_t> &coords,
+                         const std::vector<int64_t> &shape, const void *tile,
+                         int64_t dtype, int64_t seed, int64_t gotSize) {
+  size_t nd = shape.size();
+  std::vector<std::vector<int64_t>> owned(nd);
+  int64_t total = 1;
+  for (size_t d = 0; d < nd; ++d) {
+    int64_t q = 0, Q = 1;
+    for (int64_t a : t[d]) {
+      q += coords[a] * Q;
+      Q *= grid[a];
+    }
+    int64_t b = t[d].empty() ? 1 : blocks[d];
+    for (int64_t g = 0; g < shape[d]; ++g)
+      if ((g / b) % Q == q)
+        owned[d].push_back(g);
+    total *= int64_t(owned[d].size());
+  }
+  if (total != gotSize)
+    return 1 + total;
+  int64_t bad = 0;
+  for (int64_t i = 0; i < total; ++i) {
+    int64_t rest = i, linear = 0;
+    std::vector<int64_t> g(nd);
+    for (int64_t d = int64_t(nd) - 1; d >= 0; --d) {
+      int64_t e = int64_t(owned[d].size());
+      g[d] = owned[d][rest % e];
+      rest /= e;
+    }
+    for (size_t d = 0; d < nd; ++d)
+      linear = linear * shape[d] + g[d];
+    double want = distrt_value(seed, linear);
+    if (dtype == DISTRT_F32)
+      want = double(float(want));
+    if (tu_get(tile, dtype, i) != want)
+      ++bad;
+  }
+  return bad;
+}
+
+/// A random grid of P ranks with 1-3 axes.
+std::vector<int64_t> randomGrid(int64_t P) {
+  int64_t gdims = 1 + rnd(3), rest = P;
+  std::vector<int64_t> grid(gdims);
+  for (int64_t a = 0; a < gdims - 1; ++a) {
+    int64_t f = 1;
+    for (int64_t t = 2; t <= rest; ++t)
+      if (rest % t == 0 && rnd(2)) {
+        f = t;
+        break;
+      }
+    grid[a] = f;
+    rest /= f;
+  }
+  grid[gdims - 1] = rest;
+  return grid;
 }
 } // namespace
 
@@ -244,6 +314,346 @@ int main(int argc, char **argv) {
              (long long)cases, (long long)P, (long long)planned,
              (long long)multi, (long long)fallback, (long long)kinds[0],
              (long long)kinds[1], (long long)kinds[2], (long long)kinds[3]);
+
+  // Blocked and block-cyclic layouts: random tuples, every partitioned
+  // dimension blocked, cyclic or block-cyclic(2-4) on each side (half the
+  // time the same kind on both sides, so only the thesis' rules on block
+  // indices are needed; otherwise a kind change joins the plan). The plan
+  // of planBlockedRedistribution runs step by step (the first step reads
+  // the source's own descriptor, kind 1 for blocked, and the last writes
+  // into the destination's), every tile is checked against the
+  // enumerating model, and so is the general exchange.
+  int64_t bPlanned = 0, bFallback = 0, bMulti = 0, bWithKind = 0;
+  int64_t bKinds[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  for (int64_t k = 0; k < cases; ++k) {
+    rngState = 0x6a09e667f3bcc909ULL * uint64_t(k + 1) + uint64_t(P) * 31337;
+    std::vector<int64_t> grid = randomGrid(P);
+    int64_t gdims = int64_t(grid.size());
+    int64_t ndims = 1 + rnd(3);
+    std::vector<int64_t> shape(ndims);
+    for (int64_t d = 0; d < ndims; ++d)
+      shape[d] = 1 + rnd(16);
+    ModeTuples from = randomTuples(ndims, gdims);
+    ModeTuples to = randomTuples(ndims, gdims);
+    // Per dimension: descriptor kind (1 blocked, 2 cyclic, 3 block-cyclic)
+    // and block, for each side.
+    std::vector<int64_t> fk(ndims), fb(ndims), tk(ndims), tb(ndims);
+    for (int64_t d = 0; d < ndims; ++d) {
+      fk[d] = 1 + rnd(3);
+      fb[d] = fk[d] == 3 ? 2 + rnd(3) : 1;
+      if (rnd(2)) {
+        tk[d] = fk[d];
+        tb[d] = fb[d];
+      } else {
+        tk[d] = 1 + rnd(3);
+        tb[d] = tk[d] == 3 ? 2 + rnd(3) : 1;
+      }
+    }
+    auto descOf = [&](const ModeTuples &t, const std::vector<int64_t> &kind,
+                      const std::vector<int64_t> &block) {
+      llvm::SmallVector<int64_t> desc{ndims};
+      for (int64_t d = 0; d < ndims; ++d) {
+        desc.push_back(shape[d]);
+        desc.push_back(t[d].empty() ? 0 : kind[d]);
+        desc.push_back(t[d].empty() ? shape[d] : block[d]);
+        desc.push_back(int64_t(t[d].size()));
+        llvm::append_range(desc, t[d]);
+      }
+      desc.push_back(0);
+      return desc;
+    };
+    // The planner's blocks (what blockedModeTuplesOf derives).
+    auto blocksOf = [&](const ModeTuples &t, const std::vector<int64_t> &kind,
+                        const std::vector<int64_t> &block) {
+      Blocks b(ndims, 0);
+      for (int64_t d = 0; d < ndims; ++d) {
+        if (t[d].empty())
+          continue;
+        int64_t Q = 1;
+        for (int64_t a : t[d])
+          Q *= grid[a];
+        int64_t x = kind[d] == 1 ? (shape[d] + Q - 1) / Q : block[d];
+        b[d] = std::max<int64_t>(1, std::min<int64_t>(x, shape[d]));
+      }
+      return b;
+    };
+    Blocks fromB = blocksOf(from, fk, fb), toB = blocksOf(to, tk, tb);
+    distrt_grid *g = distrt_grid_create(gdims, grid.data());
+    std::vector<int64_t> coords(gdims);
+    for (int64_t a = 0; a < gdims; ++a)
+      coords[a] = distrt_grid_coord(g, a);
+    int64_t dtype = k % 2 ? DISTRT_F64 : DISTRT_F32;
+    int64_t es = tu_esize(dtype), seed = 1700 + k;
+    llvm::SmallVector<int64_t> sdesc = descOf(from, fk, fb);
+    llvm::SmallVector<int64_t> ddesc = descOf(to, tk, tb);
+    auto alloc = [&](const llvm::SmallVector<int64_t> &desc) {
+      return std::calloc(size_t(distrt_layout_tile_capacity(g, desc.data())),
+                         size_t(es));
+    };
+    void *stile = alloc(sdesc);
+    distrt_layout_fill(g, sdesc.data(), stile, dtype, seed);
+    std::string what = "blocked case " + std::to_string(k) + " " +
+                       formatModeTuples(from, {}, fromB) + " -> " +
+                       formatModeTuples(to, {}, toB);
+    std::optional<RedistributionPlan> plan = planBlockedRedistribution(
+        from, fromB, to, toB, grid, shape, CostModel());
+    if (std::getenv("DIST_TEST_VERBOSE") && tu_rank() == 0) {
+      std::string text = what + " on grid";
+      for (int64_t x : grid)
+        text += " " + std::to_string(x);
+      text += ", shape";
+      for (int64_t x : shape)
+        text += " " + std::to_string(x);
+      if (plan)
+        for (const RedistributionStep &s : plan->steps)
+          text += "; " + stringifyStep(s.kind) + " -> " +
+                  formatModeTuples(s.after, {}, s.blocksAfter);
+      std::printf("%s\n", text.c_str());
+      std::fflush(stdout);
+    }
+    if (plan) {
+      ++bPlanned;
+      std::vector<RedistributionStep> steps = plan->steps;
+      if (steps.empty()) {
+        RedistributionStep copy;
+        copy.kind = RedistributionStep::Kind::LocalSlice;
+        copy.after = to;
+        copy.blocksAfter = toB;
+        steps.push_back(copy);
+      }
+      bMulti += steps.size() > 1;
+      bool sawKind = false;
+      void *cur = stile;
+      llvm::SmallVector<int64_t> a = sdesc;
+      for (auto [i, step] : llvm::enumerate(steps)) {
+        bool last = i + 1 == steps.size();
+        llvm::SmallVector<int64_t> b =
+            last ? ddesc
+                 : modeTupleDescriptor(step.after, shape, {}, step.blocksAfter);
+        void *next = alloc(b);
+        int64_t mask = 0;
+        for (int64_t m : step.modes)
+          mask |= int64_t(1) << m;
+        runStep(g, step.kind, mask, a.data(), cur, b.data(), next, dtype);
+        ++bKinds[int(step.kind)];
+        sawKind |= step.kind == RedistributionStep::Kind::KindChange;
+        int64_t bad = checkBlockedTile(step.after, step.blocksAfter, grid,
+                                       coords, shape, next, dtype, seed,
+                                       distrt_layout_tile_size(g, b.data()));
+        EXPECT(bad == 0, "%s: %lld wrong elements after %s over %lld to %s",
+               what.c_str(), (long long)bad, stringifyStep(step.kind).c_str(),
+               (long long)mask,
+               formatModeTuples(step.after, {}, step.blocksAfter).c_str());
+        if (cur != stile)
+          std::free(cur);
+        cur = next;
+        a = b;
+      }
+      bWithKind += sawKind;
+      if (cur != stile)
+        std::free(cur);
+    } else {
+      ++bFallback;
+    }
+    void *gtile = alloc(ddesc);
+    distrt_redistribute(g, sdesc.data(), stile, g, ddesc.data(), gtile, dtype);
+    int64_t bad = checkBlockedTile(to, toB, grid, coords, shape, gtile, dtype,
+                                   seed,
+                                   distrt_layout_tile_size(g, ddesc.data()));
+    EXPECT(bad == 0, "%s: %lld wrong elements after the general exchange",
+           what.c_str(), (long long)bad);
+    std::free(gtile);
+    std::free(stile);
+    distrt_grid_free(g);
+  }
+  tu_section("%lld blocked/block-cyclic pairs on %lld ranks: %lld planned "
+             "(%lld with several steps, %lld with a kind change), %lld "
+             "general only; steps: slice %lld, allgather %lld, permutation "
+             "%lld, all-to-all %lld, redistribute-kind %lld",
+             (long long)cases, (long long)P, (long long)bPlanned,
+             (long long)bMulti, (long long)bWithKind, (long long)bFallback,
+             (long long)bKinds[0], (long long)bKinds[1], (long long)bKinds[2],
+             (long long)bKinds[3],
+             (long long)bKinds[int(RedistributionStep::Kind::KindChange)]);
+
+  // Two grids of the same size: random grids and layouts (blocked, cyclic,
+  // block-cyclic per dimension) on each; where the grids' axes have a
+  // common refinement, both layouts are rewritten on it and the plan runs
+  // there step by step (every tile checked on the refined grid), and the
+  // result is checked against the model on the destination's own grid.
+  // The general exchange between the two grids is checked too.
+  int64_t tgPlanned = 0, tgNoRefine = 0, tgFallback = 0, tgSteps = 0;
+  for (int64_t k = 0; k < cases; ++k) {
+    rngState = 0xbb67ae8584caa73bULL * uint64_t(k + 1) + uint64_t(P) * 7121;
+    std::vector<int64_t> gridA = randomGrid(P), gridB = randomGrid(P);
+    int64_t ndims = 1 + rnd(3);
+    std::vector<int64_t> shape(ndims);
+    for (int64_t d = 0; d < ndims; ++d)
+      shape[d] = 1 + rnd(14);
+    ModeTuples from = randomTuples(ndims, int64_t(gridA.size()));
+    ModeTuples to = randomTuples(ndims, int64_t(gridB.size()));
+    std::vector<int64_t> fk(ndims), fb(ndims), tk(ndims), tb(ndims);
+    for (int64_t d = 0; d < ndims; ++d) {
+      fk[d] = 1 + rnd(3);
+      fb[d] = fk[d] == 3 ? 2 + rnd(2) : 1;
+      tk[d] = 1 + rnd(3);
+      tb[d] = tk[d] == 3 ? 2 + rnd(2) : 1;
+    }
+    auto descOf = [&](const ModeTuples &t, const std::vector<int64_t> &kind,
+                      const std::vector<int64_t> &block) {
+      llvm::SmallVector<int64_t> desc{ndims};
+      for (int64_t d = 0; d < ndims; ++d) {
+        desc.push_back(shape[d]);
+        desc.push_back(t[d].empty() ? 0 : kind[d]);
+        desc.push_back(t[d].empty() ? shape[d] : block[d]);
+        desc.push_back(int64_t(t[d].size()));
+        llvm::append_range(desc, t[d]);
+      }
+      desc.push_back(0);
+      return desc;
+    };
+    auto blocksOf = [&](const ModeTuples &t, const std::vector<int64_t> &grid,
+                        const std::vector<int64_t> &kind,
+                        const std::vector<int64_t> &block) {
+      Blocks b(ndims, 0);
+      for (int64_t d = 0; d < ndims; ++d) {
+        if (t[d].empty())
+          continue;
+        int64_t Q = 1;
+        for (int64_t a : t[d])
+          Q *= grid[a];
+        int64_t x = kind[d] == 1 ? (shape[d] + Q - 1) / Q : block[d];
+        b[d] = std::max<int64_t>(1, std::min<int64_t>(x, shape[d]));
+      }
+      return b;
+    };
+    Blocks fromB = blocksOf(from, gridA, fk, fb);
+    Blocks toB = blocksOf(to, gridB, tk, tb);
+    distrt_grid *ga = distrt_grid_create(int64_t(gridA.size()), gridA.data());
+    distrt_grid *gb = distrt_grid_create(int64_t(gridB.size()), gridB.data());
+    std::vector<int64_t> coordsB(gridB.size());
+    for (size_t a = 0; a < gridB.size(); ++a)
+      coordsB[a] = distrt_grid_coord(gb, int64_t(a));
+    int64_t dtype = k % 2 ? DISTRT_F32 : DISTRT_F64;
+    int64_t es = tu_esize(dtype), seed = 2500 + k;
+    llvm::SmallVector<int64_t> sdesc = descOf(from, fk, fb);
+    llvm::SmallVector<int64_t> ddesc = descOf(to, tk, tb);
+    auto alloc = [&](distrt_grid *g, const llvm::SmallVector<int64_t> &desc) {
+      return std::calloc(size_t(distrt_layout_tile_capacity(g, desc.data())),
+                         size_t(es));
+    };
+    void *stile = alloc(ga, sdesc);
+    distrt_layout_fill(ga, sdesc.data(), stile, dtype, seed);
+    std::string what = "two-grid case " + std::to_string(k) + " " +
+                       formatModeTuples(from, {}, fromB) + " on [";
+    for (int64_t x : gridA)
+      what += " " + std::to_string(x);
+    what += " ] -> " + formatModeTuples(to, {}, toB) + " on [";
+    for (int64_t x : gridB)
+      what += " " + std::to_string(x);
+    what += " ]";
+    std::vector<std::vector<int64_t>> axesA, axesB;
+    std::optional<llvm::SmallVector<int64_t>> fine =
+        commonRefinement(gridA, gridB, axesA, axesB);
+    if (!fine) {
+      ++tgNoRefine;
+    } else {
+      ModeTuples rf = refineModeTuples(from, axesA);
+      ModeTuples rt = refineModeTuples(to, axesB);
+      Blocks rfB = fromB, rtB = toB;
+      for (int64_t d = 0; d < ndims; ++d) {
+        if (rf[d].empty())
+          rfB[d] = 0;
+        if (rt[d].empty())
+          rtB[d] = 0;
+      }
+      std::vector<int64_t> fgrid(fine->begin(), fine->end());
+      std::optional<RedistributionPlan> plan = planBlockedRedistribution(
+          rf, rfB, rt, rtB, fgrid, shape, CostModel());
+      if (std::getenv("DIST_TEST_VERBOSE") && tu_rank() == 0) {
+        std::string text = what + ", shape";
+        for (int64_t x : shape)
+          text += " " + std::to_string(x);
+        text += "; refined " + formatModeTuples(rf, {}, rfB) + " -> " +
+                formatModeTuples(rt, {}, rtB);
+        if (plan)
+          for (const RedistributionStep &st : plan->steps)
+            text += "; " + stringifyStep(st.kind) + " -> " +
+                    formatModeTuples(st.after, {}, st.blocksAfter);
+        std::printf("%s\n", text.c_str());
+        std::fflush(stdout);
+      }
+      if (!plan) {
+        ++tgFallback;
+      } else {
+        ++tgPlanned;
+        distrt_grid *gf = distrt_grid_create(int64_t(fgrid.size()),
+                                             fgrid.data());
+        std::vector<int64_t> coordsF(fgrid.size());
+        for (size_t a = 0; a < fgrid.size(); ++a)
+          coordsF[a] = distrt_grid_coord(gf, int64_t(a));
+        std::vector<RedistributionStep> steps = plan->steps;
+        if (steps.empty()) {
+          RedistributionStep copy;
+          copy.kind = RedistributionStep::Kind::LocalSlice;
+          copy.after = rt;
+          copy.blocksAfter = rtB;
+          steps.push_back(copy);
+        }
+        void *cur = stile;
+        llvm::SmallVector<int64_t> a = modeTupleDescriptor(rf, shape, {}, rfB);
+        for (const RedistributionStep &step : steps) {
+          llvm::SmallVector<int64_t> b =
+              modeTupleDescriptor(step.after, shape, {}, step.blocksAfter);
+          void *next = alloc(gf, b);
+          int64_t mask = 0;
+          for (int64_t m : step.modes)
+            mask |= int64_t(1) << m;
+          runStep(gf, step.kind, mask, a.data(), cur, b.data(), next, dtype);
+          ++tgSteps;
+          int64_t bad = checkBlockedTile(step.after, step.blocksAfter, fgrid,
+                                         coordsF, shape, next, dtype, seed,
+                                         distrt_layout_tile_size(gf, b.data()));
+          EXPECT(bad == 0, "%s: %lld wrong elements after %s over %lld to %s",
+                 what.c_str(), (long long)bad,
+                 stringifyStep(step.kind).c_str(), (long long)mask,
+                 formatModeTuples(step.after, {}, step.blocksAfter).c_str());
+          if (cur != stile)
+            std::free(cur);
+          cur = next;
+          a = b;
+        }
+        // The last tile is the destination's tile on its own grid.
+        int64_t bad = checkBlockedTile(to, toB, gridB, coordsB, shape, cur,
+                                       dtype, seed,
+                                       distrt_layout_tile_size(gb,
+                                                               ddesc.data()));
+        EXPECT(bad == 0, "%s: %lld wrong elements on the destination grid",
+               what.c_str(), (long long)bad);
+        if (cur != stile)
+          std::free(cur);
+        distrt_grid_free(gf);
+      }
+    }
+    void *gtile = alloc(gb, ddesc);
+    distrt_redistribute(ga, sdesc.data(), stile, gb, ddesc.data(), gtile,
+                        dtype);
+    int64_t bad = checkBlockedTile(to, toB, gridB, coordsB, shape, gtile,
+                                   dtype, seed,
+                                   distrt_layout_tile_size(gb, ddesc.data()));
+    EXPECT(bad == 0, "%s: %lld wrong elements after the general exchange",
+           what.c_str(), (long long)bad);
+    std::free(gtile);
+    std::free(stile);
+    distrt_grid_free(gb);
+    distrt_grid_free(ga);
+  }
+  tu_section("%lld two-grid pairs on %lld ranks: %lld planned on a common "
+             "refinement (%lld steps), %lld without a common refinement, "
+             "%lld general only",
+             (long long)cases, (long long)P, (long long)tgPlanned,
+             (long long)tgSteps, (long long)tgNoRefine,
+             (long long)tgFallback);
 
   // Non-replicated forms [D; E, w]: pairs built to be one gather-to-one,
   // broadcast or scatter (random tails, random other fixed axes E at
