@@ -447,6 +447,36 @@ void distrt_redist_slice(distrt_grid *g, const int64_t *sdesc,
   box_free(&b, x.S.ndims);
 }
 
+/* After an allgather or a gather of the group's source tiles (member j's
+ * padded to `cap` elements at all + j * cap): copies each into this
+ * process's destination tile, checking that every member's tile lies inside
+ * it and that together they fill it (`what` names the step in errors). */
+static void unpack_members(const char *op, const distrt_grid *g, int64_t axes,
+                           const cyc_t *S, const cyc_t *D, int64_t es,
+                           const int64_t *dstr, int64_t dvol, int64_t np,
+                           const char *all, int64_t cap, void *dtile,
+                           const char *what) {
+  int64_t got = 0, c[RMAX], ext[RMAX], st[RMAX];
+  for (int64_t j = 0; j < np; ++j) {
+    member_coords(g, axes, j, c);
+    int64_t v = cyc_tile(g, S, c, ext, st);
+    box_t b;
+    int64_t n = intersect(op, g, S, c, D, g->coords, &b);
+    if (n != v)
+      distrt_fatal(op, "group member %lld holds elements outside this "
+                       "process's destination tile: not %s",
+                   (long long)j, what);
+    got += n;
+    /* j's whole tile (row-major, strides st) into the destination box. */
+    copy_segs(S->ndims, &b, es, all + j * cap * es, st, 0, dtile, dstr, 1);
+    box_free(&b, S->ndims);
+  }
+  if (got != dvol)
+    distrt_fatal(op, "the group holds %lld of the %lld elements of this "
+                     "process's destination tile: not %s",
+                 (long long)got, (long long)dvol, what);
+}
+
 void distrt_redist_allgather(distrt_grid *g, int64_t axes,
                              const int64_t *sdesc, const void *stile,
                              const int64_t *ddesc, void *dtile,
@@ -477,27 +507,8 @@ void distrt_redist_allgather(distrt_grid *g, int64_t axes,
   if (cap > 0)
     distrt_g.be->allgather(op, distrt_grid_sub(op, g, axes), mine, all, cap,
                            dtype);
-  int64_t got = 0;
-  for (int64_t j = 0; j < np; ++j) {
-    member_coords(g, axes, j, c);
-    int64_t v = cyc_tile(g, &x.S, c, ext, st);
-    box_t b;
-    int64_t n = intersect(op, g, &x.S, c, &x.D, g->coords, &b);
-    if (n != v)
-      distrt_fatal(op, "group member %lld holds elements outside this "
-                       "process's destination tile: not an allgather",
-                   (long long)j);
-    got += n;
-    /* The block is j's whole tile (row-major, strides st): copy it into
-     * the destination box. */
-    copy_segs(x.S.ndims, &b, x.es, all + j * cap * x.es, st, 0, dtile,
-              x.dstr, 1);
-    box_free(&b, x.S.ndims);
-  }
-  if (got != x.dvol)
-    distrt_fatal(op, "the group holds %lld of the %lld elements of this "
-                     "process's destination tile: not an allgather",
-                 (long long)got, (long long)x.dvol);
+  unpack_members(op, g, axes, &x.S, &x.D, x.es, x.dstr, x.dvol, np, all, cap,
+                 dtile, "an allgather");
   free(mine);
   free(all);
 }
@@ -1096,27 +1107,9 @@ void distrt_redist_gather(distrt_grid *g, int64_t axes, const int64_t *sdesc,
     memcpy(mine, stile, (size_t)(x.svol * x.es));
   distrt_g.be->gather(op, distrt_grid_sub(op, g, axes), mine, all, cap,
                       dtype, root);
-  if (x.me == root) {
-    int64_t got = 0;
-    for (int64_t j = 0; j < x.np; ++j) {
-      member_coords(g, axes, j, c);
-      int64_t v = cyc_tile(g, &x.S, c, ext, st);
-      box_t b;
-      int64_t n = intersect(op, g, &x.S, c, &x.D, g->coords, &b);
-      if (n != v)
-        distrt_fatal(op, "group member %lld holds elements outside the "
-                         "root's tile: not a gather",
-                     (long long)j);
-      got += n;
-      copy_segs(x.S.ndims, &b, x.es, all + j * cap * x.es, st, 0, dtile,
-                x.dstr, 1);
-      box_free(&b, x.S.ndims);
-    }
-    if (got != x.dvol)
-      distrt_fatal(op, "the group holds %lld of the root's %lld elements: "
-                       "not a gather",
-                   (long long)got, (long long)x.dvol);
-  }
+  if (x.me == root)
+    unpack_members(op, g, axes, &x.S, &x.D, x.es, x.dstr, x.dvol, x.np, all,
+                   cap, dtile, "a gather");
   free(mine);
   free(all);
 }
