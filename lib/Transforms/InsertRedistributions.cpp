@@ -16,6 +16,7 @@
 #include "DistTensor/Transforms/Passes.h"
 
 #include "DistTensor/Analysis/Communication.h"
+#include "DistTensor/Analysis/Semantics.h"
 #include "DistTensor/Dialect/Dist/IR/DistOps.h"
 
 #include "mlir/IR/Builders.h"
@@ -83,6 +84,16 @@ std::optional<LayoutAttr> impliedLayout(const ComputeModel &m,
   return LayoutAttr::get(ctx, m.grid, ArrayRef<LevelLayoutAttr>{level});
 }
 
+/// Elements of the largest tile of `type`'s shape under `layout`.
+int64_t maxTile(DistTensorType type, LayoutAttr layout,
+                ArrayRef<int64_t> gridShape) {
+  LevelDistribution dist(type.getShape(), layout.getOuter(), gridShape);
+  int64_t n = 1;
+  for (int64_t e : dist.getMaxLocalExtents())
+    n *= e; // at most the tensor's element count (2^50)
+  return n;
+}
+
 unsigned operandIndex(ComputeOp op, StringRef tensor) {
   for (auto [i, n] : llvm::enumerate(op.getNames()))
     if (cast<StringAttr>(n).getValue() == tensor)
@@ -112,6 +123,12 @@ struct DistInsertRedistributionsPass
       std::optional<LayoutAttr> layout = impliedLayout(*model, plan.tensor);
       DistTensorType type = model->types.lookup(plan.tensor);
       if (!layout || *layout == type.getLayout())
+        continue;
+      // Never trade memory for messages behind the user's back: the copy
+      // may not hold more per process than the tensor's own tiles (an
+      // implied layout that replicates a dimension usually would).
+      if (maxTile(type, *layout, model->gridShape) >
+          maxTile(type, type.getLayout(), model->gridShape))
         continue;
       tryInsert(op, plan.tensor, plan.output, type, *layout);
     }

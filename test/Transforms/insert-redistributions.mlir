@@ -62,3 +62,26 @@ func.func @matching(%a: !Blk, %b: !Blk) {
       : !Blk, !Blk
   return
 }
+
+// -----
+
+dist.grid @m [2, 2]
+!Blk = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> xy">>
+!Cyc = !dist.tensor<8x8xf64, #dist.layout<@m, "[(0),(1)]">>
+
+// SUMMA's B(i,k) stored cyclic: the layout the schedule implies keeps k
+// whole, i.e. replicates B over the grid's second dimension (32 of the 64
+// elements per process instead of 16). The pass never takes more memory per
+// process than the tensor's own tiles: nothing is inserted for B, which
+// keeps the general exchange.
+// REMARK-NOT: remark: inserted a redistribution of 'B'
+// CHECK-LABEL: func.func @replicating
+// CHECK-NOT: dist.redistribute
+// CHECK: return
+func.func @replicating(%a: !Blk, %b: !Cyc, %c: !Blk) {
+  dist.compute "A(i,j) = B(i,k) * C(k,j)" (A = %a, B = %b, C = %c)
+      schedule [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2)),
+                communicate({A, B, C}, jo)]
+      : !Blk, !Cyc, !Blk
+  return
+}

@@ -44,9 +44,10 @@ struct DistToLLVMOptions : public PassPipelineOptions<DistToLLVMOptions> {
   PassOptions::Option<bool> insertRedistributions{
       *this, "insert-redistributions",
       llvm::cl::desc("Redistribute tensors that would need the general "
-                     "exchange to the layouts their schedules imply "
-                     "(dist-insert-redistributions)"),
-      llvm::cl::init(false)};
+                     "exchange to the layouts their schedules imply, when "
+                     "that needs no more memory per process "
+                     "(dist-insert-redistributions; default on)"),
+      llvm::cl::init(true)};
   PassOptions::Option<std::string> costFile{
       *this, "cost-file",
       llvm::cl::desc("Measured alpha/beta for the redistribution planner"),

@@ -200,9 +200,11 @@ def DistInsertRedistributions
             16 elements))
     ```
 
-    Schedules that distribute otherwise (rotate, collapse, several grid
-    dimensions per variable) are left alone. `dist-to-llvm` runs it with
-    `insert-redistributions=1`.
+    A layout whose largest tile would be larger than the tensor's own (one
+    that replicates a dimension the tensor keeps partitioned) is skipped:
+    the pass never takes more memory per process. Schedules that distribute
+    otherwise (rotate, collapse, several grid dimensions per variable) are
+    left alone. `dist-to-llvm` runs it unless `insert-redistributions=0`.
   }];
 }
 
