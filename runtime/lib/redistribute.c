@@ -111,6 +111,23 @@ static void parse_cyclic(const char *op, const distrt_grid *g,
   }
 }
 
+/* Both layouts of a step, which must describe tensors of one shape. */
+static void parse_pair(const char *op, const distrt_grid *g,
+                       const int64_t *sdesc, const int64_t *ddesc,
+                       int allow_fixed, cyc_t *S, cyc_t *D) {
+  parse_cyclic(op, g, sdesc, "source", allow_fixed, S);
+  parse_cyclic(op, g, ddesc, "destination", allow_fixed, D);
+  if (S->ndims != D->ndims)
+    distrt_fatal(op, "source has %lld dimensions, destination %lld",
+                 (long long)S->ndims, (long long)D->ndims);
+  for (int64_t d = 0; d < S->ndims; ++d)
+    if (S->n[d] != D->n[d])
+      distrt_fatal(op,
+                   "dimension %lld has extent %lld in the source and %lld "
+                   "in the destination",
+                   (long long)d, (long long)S->n[d], (long long)D->n[d]);
+}
+
 /* Linear index of coordinates c among the mesh modes of dimension d (first
  * mode fastest). */
 static int64_t cyc_q(const distrt_grid *g, const cyc_t *L, int64_t d,
@@ -401,17 +418,7 @@ static void setup(const char *op, distrt_grid *g, int64_t axes,
   x->g = distrt_grid_check(op, g);
   distrt_grid_check_mask(op, g, axes);
   x->es = distrt_dtype_size(op, dtype);
-  parse_cyclic(op, g, sdesc, "source", 0, &x->S);
-  parse_cyclic(op, g, ddesc, "destination", 0, &x->D);
-  if (x->S.ndims != x->D.ndims)
-    distrt_fatal(op, "source has %lld dimensions, destination %lld",
-                 (long long)x->S.ndims, (long long)x->D.ndims);
-  for (int64_t d = 0; d < x->S.ndims; ++d)
-    if (x->S.n[d] != x->D.n[d])
-      distrt_fatal(op,
-                   "dimension %lld has extent %lld in the source and %lld "
-                   "in the destination",
-                   (long long)d, (long long)x->S.n[d], (long long)x->D.n[d]);
+  parse_pair(op, g, sdesc, ddesc, 0, &x->S, &x->D);
   if (need_axes && axes == 0)
     distrt_fatal(op, "no grid axes to communicate over");
   /* The members of a group must hold disjoint pieces of the source, so
@@ -1022,17 +1029,7 @@ static void nr_setup(const char *op, distrt_grid *g, int64_t axes,
   if (axes == 0)
     distrt_fatal(op, "no grid axes to communicate over");
   x->es = distrt_dtype_size(op, dtype);
-  parse_cyclic(op, g, sdesc, "source", 1, &x->S);
-  parse_cyclic(op, g, ddesc, "destination", 1, &x->D);
-  if (x->S.ndims != x->D.ndims)
-    distrt_fatal(op, "source has %lld dimensions, destination %lld",
-                 (long long)x->S.ndims, (long long)x->D.ndims);
-  for (int64_t d = 0; d < x->S.ndims; ++d)
-    if (x->S.n[d] != x->D.n[d])
-      distrt_fatal(op,
-                   "dimension %lld has extent %lld in the source and %lld "
-                   "in the destination",
-                   (long long)d, (long long)x->S.n[d], (long long)x->D.n[d]);
+  parse_pair(op, g, sdesc, ddesc, 1, &x->S, &x->D);
   int64_t ext[RMAX];
   x->svol = cyc_tile(g, &x->S, g->coords, ext, x->sstr);
   x->dvol = cyc_tile(g, &x->D, g->coords, ext, x->dstr);
