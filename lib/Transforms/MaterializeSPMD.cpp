@@ -1951,7 +1951,8 @@ struct DistMaterializeSPMDPass
   /// every statement variable covers an exact interval at the leaf (the
   /// leaf's points are then a box of the iteration space, visited once
   /// each). The pipeline lowers it to loops that the LLVM backend
-  /// vectorises. Fails (the guarded scalar loops are used instead) when a
+  /// vectorises (a floating-point sum over reduction loops is marked
+  /// reassociable for that). Fails (the guarded scalar loops are used instead) when a
   /// range is not exact, the output repeats an index or the output tensor
   /// is also read.
   LogicalResult tryEmitLinalg(OpBuilder &b, ComputeLowering &cl,
@@ -2029,6 +2030,13 @@ struct DistMaterializeSPMDPass
                               ? utils::IteratorType::parallel
                               : utils::IteratorType::reduction);
     bool isFloat = isa<FloatType>(elt);
+    // A sum over reduction loops may be reassociated, so that the backend
+    // can split it over vector lanes (a distributed reduction reassociates
+    // it anyway); without this the leaf's loop stays scalar.
+    bool reduces = llvm::is_contained(iterators, utils::IteratorType::reduction);
+    auto fastmath = arith::FastMathFlagsAttr::get(
+        b.getContext(), reduces ? arith::FastMathFlags::reassoc
+                                : arith::FastMathFlags::none);
     linalg::GenericOp::create(
         b, loc, inputs, ValueRange{output}, maps, iterators,
         [&](OpBuilder &gb, Location l, ValueRange args) {
@@ -2039,9 +2047,10 @@ struct DistMaterializeSPMDPass
             return Value();
           };
           Value v = emitExpr(gb, l, stmt.rhs.get(), elt, load);
-          Value sum = isFloat
-                          ? (Value)arith::AddFOp::create(gb, l, args.back(), v)
-                          : (Value)arith::AddIOp::create(gb, l, args.back(), v);
+          Value sum =
+              isFloat
+                  ? (Value)arith::AddFOp::create(gb, l, args.back(), v, fastmath)
+                  : (Value)arith::AddIOp::create(gb, l, args.back(), v);
           linalg::YieldOp::create(gb, l, sum);
         });
     return success();

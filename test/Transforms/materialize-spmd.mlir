@@ -104,7 +104,7 @@ dist.grid @m [2, 2]
 // CHECK: linalg.generic {indexing_maps = [#[[ID]], #[[ID]], #[[SCALAR]]], iterator_types = ["reduction", "reduction"]} ins(%[[B]], %[[C]] : {{.*}}) outs(%[[S]] : {{.*}})
 // CHECK-NEXT: ^bb0(%[[X:.*]]: f64, %[[Y:.*]]: f64, %[[OUT:.*]]: f64):
 // CHECK-NEXT: %[[P:.*]] = arith.mulf %[[X]], %[[Y]] : f64
-// CHECK-NEXT: %[[SUM:.*]] = arith.addf %[[OUT]], %[[P]] : f64
+// CHECK-NEXT: %[[SUM:.*]] = arith.addf %[[OUT]], %[[P]] fastmath<reassoc> : f64
 // CHECK-NEXT: linalg.yield %[[SUM]] : f64
 // CHECK: dist.allreduce %{{.*}} on @m axes [0, 1] sum
 // CHECK: call @distrt_add_box_local
@@ -153,8 +153,10 @@ dist.grid @m [2, 2]
 // CHECK-LABEL: func.func @ttv
 // CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%{{.*}}) step (%{{.*}})
 // CHECK-NOT: scf.for
+// The sum over k may be reassociated (vectorised).
 // CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]
 // CHECK: arith.mulf
+// CHECK-NEXT: arith.addf {{.*}} fastmath<reassoc> : f64
 func.func @ttv(%a: !A, %b: !B, %c: !c) {
   dist.compute "A(i,j) = B(i,j,k) * c(k)" (A = %a, B = %b, c = %c)
       schedule [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2)),
@@ -211,4 +213,21 @@ func.func @main() -> i32 {
   dist.fill %t seed 1 : !T
   %ok = arith.constant 0 : i32
   return %ok : i32
+}
+
+// -----
+
+dist.grid @m [2, 2]
+!T = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> xy">>
+
+// A leaf without reduction loops keeps the exact floating-point add.
+// CHECK-LABEL: func.func @elementwise
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]
+// CHECK: arith.mulf
+// CHECK-NEXT: arith.addf %{{[^ ]*}}, %{{[^ ]*}} : f64
+func.func @elementwise(%a: !T, %b: !T, %c: !T) {
+  dist.compute "A(i,j) = B(i,j) * C(i,j)" (A = %a, B = %b, C = %c)
+      schedule [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2))]
+      : !T, !T, !T
+  return
 }
