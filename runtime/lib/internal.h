@@ -240,4 +240,8 @@ void distrt_requests_finish_all(const char *op);
 /* BLAS threading policy (blas.c). */
 void distrt_blas_setup(void);
 
+/* alloc.c: frees the blocks kept for reuse / how many bytes they hold. */
+void distrt_alloc_cache_flush(void);
+int64_t distrt_alloc_cache_bytes(void);
+
 #endif /* DISTRT_INTERNAL_H */

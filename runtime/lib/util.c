@@ -11,30 +11,7 @@
 
 /*===-- memory -----------------------------------------------------------===*/
 
-void *distrt_alloc(int64_t bytes) {
-  const char *op = "distrt_alloc";
-  if (bytes < 0)
-    distrt_fatal(op, "cannot allocate a negative number of bytes (%lld)",
-                 (long long)bytes);
-  if (bytes > INT64_MAX - 63)
-    distrt_fatal(op, "cannot allocate %lld bytes (too large)",
-                 (long long)bytes);
-  /* Round up to a whole number of 64-byte lines; never ask for 0 bytes. */
-  int64_t size = bytes == 0 ? 64 : (bytes + 63) / 64 * 64;
-  void *p = NULL;
-  if ((uint64_t)size > (uint64_t)SIZE_MAX ||
-      posix_memalign(&p, 64, (size_t)size) != 0 || !p)
-    distrt_fatal(op, "cannot allocate %lld bytes (out of memory)",
-                 (long long)bytes);
-  ++distrt_g.live[DISTRT_COUNT_BUFFERS];
-  return p;
-}
-
-void distrt_free(void *p) {
-  if (p)
-    --distrt_g.live[DISTRT_COUNT_BUFFERS];
-  free(p);
-}
+/* distrt_alloc and distrt_free are in alloc.c. */
 
 int64_t distrt_debug_count(int64_t what) {
   if (what < 0 || what >= DISTRT_NUM_COUNTS)

@@ -35,6 +35,7 @@
 #ifndef DISTRT_DISTRT_H
 #define DISTRT_DISTRT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -327,10 +328,23 @@ int64_t distrt_check_tensor(distrt_grid *g, const char *name, const void *tile,
  *===----------------------------------------------------------------------===*/
 
 /** Allocate `bytes` bytes aligned to 64 bytes (a zero size gives a valid
- *  unique pointer).  Fatal naming the size on failure or negative size. */
+ *  unique pointer).  Fatal naming the size on failure or negative size.
+ *  Blocks of 1 MiB and more are kept when freed (up to 16 blocks and 1 GiB
+ *  in all; DISTRT_ALLOC_CACHE_MB sets the total, 0 turns this off) and
+ *  handed out again for a request between half their size and their size,
+ *  so a kernel called repeatedly does not page-fault its buffers in anew. */
 void *distrt_alloc(int64_t bytes);
-/** Free memory from distrt_alloc (NULL is ignored). */
+/** Free memory from distrt_alloc (NULL is ignored; a pointer the runtime
+ *  did not hand out, or one freed twice, is fatal). */
 void distrt_free(void *p);
+/** The allocation functions of finalize-memref-to-llvm with
+ *  use-generic-functions, which dist-to-llvm uses for memref.alloc and
+ *  memref.dealloc: the same allocator and reuse cache as distrt_alloc,
+ *  but a failed allocation returns NULL (the generated code reports it
+ *  through distrt_check_alloc). */
+void *_mlir_memref_to_llvm_alloc(size_t bytes);
+void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment, size_t bytes);
+void _mlir_memref_to_llvm_free(void *p);
 /** Fatal ("cannot allocate N bytes for WHAT") when `p` is NULL and `bytes`
  *  is positive: compiled programs check every buffer they allocate. */
 void distrt_check_alloc(const void *p, int64_t bytes, const char *what);
