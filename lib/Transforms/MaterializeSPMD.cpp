@@ -986,7 +986,16 @@ struct DistMaterializeSPMDPass
     int64_t dtype = dtypeOf(elt);
     Value g = gridHandle(b, loc, gridRef);
     Value timer;
+    auto allAxes = [&] {
+      return i64(b, loc, (int64_t(1) << model.gridShape.size()) - 1);
+    };
     if (timing) {
+      // The clock starts after a barrier and stops after another one, so
+      // that the maximum over the processes is the computation's makespan:
+      // without them, processes of a computation that does not communicate
+      // could run their parts one after the other on shared cores and each
+      // report only its own part.
+      call(b, loc, "distrt_barrier", {g, allAxes()});
       // Marks the computation for DISTRT_PROFILE (a no-op otherwise);
       // distrt_report_time ends it.
       call(b, loc, "distrt_profile_kernel_begin", {});
@@ -1798,6 +1807,7 @@ struct DistMaterializeSPMDPass
     }
 
     if (timing) {
+      call(b, loc, "distrt_barrier", {g, allAxes()});
       Value end = call(b, loc, "distrt_wtime", {}, {f64Ty});
       Value secs = arith::SubFOp::create(b, loc, end, timer);
       std::string text;

@@ -231,3 +231,29 @@ func.func @elementwise(%a: !T, %b: !T, %c: !T) {
       : !T, !T, !T
   return
 }
+
+// -----
+
+// RUN: dist-opt %s --dist-materialize-spmd=timing=1 -split-input-file | FileCheck %s --check-prefix=TIMING
+
+dist.grid @m [2, 2]
+!T = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> xy">>
+
+// timing: the clock starts after a barrier over the whole grid and stops
+// after another one, so that the maximum over the processes is the makespan
+// even when the computation does not communicate.
+// TIMING-LABEL: func.func @timed
+// TIMING: call @distrt_barrier(%{{.*}}, %c3_i64{{[_0-9]*}}) : (!llvm.ptr, i64) -> ()
+// TIMING-NEXT: call @distrt_profile_kernel_begin()
+// TIMING-NEXT: %[[T0:.*]] = call @distrt_wtime()
+// TIMING: linalg.generic
+// TIMING: call @distrt_barrier(%{{.*}}, %c3_i64{{[_0-9]*}}) : (!llvm.ptr, i64) -> ()
+// TIMING-NEXT: %[[T1:.*]] = call @distrt_wtime()
+// TIMING-NEXT: %[[S:.*]] = arith.subf %[[T1]], %[[T0]]
+// TIMING: call @distrt_report_time(%{{.*}}, %{{.*}}, %[[S]])
+func.func @timed(%a: !T, %b: !T, %c: !T) {
+  dist.compute "A(i,j) = B(i,j) * C(i,j)" (A = %a, B = %b, C = %c)
+      schedule [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2))]
+      : !T, !T, !T
+  return
+}

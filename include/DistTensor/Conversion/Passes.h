@@ -29,7 +29,8 @@ struct DistToLLVMOptions : public PassPipelineOptions<DistToLLVMOptions> {
       llvm::cl::init(false)};
   PassOptions::Option<bool> timing{
       *this, "timing",
-      llvm::cl::desc("Print the time of every computation"),
+      llvm::cl::desc("Print the time of every computation (between two "
+                     "barriers over its grid; the maximum over the ranks)"),
       llvm::cl::init(false)};
   PassOptions::Option<double> tolerance{
       *this, "tolerance",

@@ -44,7 +44,10 @@ def DistMaterializeSPMD : Pass<"dist-materialize-spmd", "ModuleOp"> {
     With `check`, every computation is followed by a reference computed on
     rank 0 from the gathered inputs with the unscheduled statement, and the
     maximum relative error is printed (`distrt_check_result`). With
-    `timing`, the time of each computation (max over ranks) is printed.
+    `timing`, the time of each computation is printed: the clock runs from
+    a barrier over the grid before it to a barrier after it, and the
+    maximum over the ranks is reported (the computation's makespan, also
+    when its processes share cores and do not communicate).
 
     With `overlap` (the default), an input that moves at every step of a
     sequential time loop (a broadcast, a shift after its alignment, an
@@ -66,7 +69,8 @@ def DistMaterializeSPMD : Pass<"dist-materialize-spmd", "ModuleOp"> {
     Option<"check", "check", "bool", /*default=*/"false",
            "Compare every computed output with a reference on rank 0">,
     Option<"timing", "timing", "bool", /*default=*/"false",
-           "Print the time of every computation">,
+           "Print the time of every computation (between two barriers "
+           "over its grid; the maximum over the ranks)">,
     Option<"tolerance", "tolerance", "double", /*default=*/"-1.0",
            "Relative error accepted by check (default: 1e-12 for f64, "
            "1e-4 for f32, 0 for integers)">,
