@@ -53,6 +53,19 @@ if config.dist_have_mpi and config.dist_mpirun:
     # Open MPI as root needs these when a program is launched by a wrapper.
     config.environment["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
     config.environment["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
+    # Open MPI 4.1 makes the top of its session directory tree
+    # ($TMPDIR/ompi.HOST.UID) with a racy mkdir: two mpiruns starting at the
+    # same moment can fail with "File exists" (orte_session_dir). Give them
+    # a tree of their own, made here with that level already in place, and
+    # remove it when lit exits.
+    import atexit
+    import socket
+    import tempfile
+    ompi_tmp = tempfile.mkdtemp(prefix="dist-ompi-")
+    os.makedirs(os.path.join(ompi_tmp, "ompi.%s.%d" % (
+        socket.gethostname().split(".")[0], os.geteuid())), exist_ok=True)
+    atexit.register(shutil.rmtree, ompi_tmp, True)
+    config.environment["OMPI_MCA_orte_tmpdir_base"] = ompi_tmp
     # Quiet, local-only transports (no network probing on CI machines).
     config.environment["OMPI_MCA_btl"] = "self,vader,tcp"
     config.environment["OMPI_MCA_btl_tcp_if_include"] = "lo"
