@@ -9,11 +9,14 @@
  * kernel would page-fault its buffers in anew (a fresh 64 MiB buffer costs
  * about 25 ms of page faults here, as much as a fifth of a GEMM step). Freed
  * blocks of at least CACHE_MIN bytes are therefore kept, at most CACHE_SLOTS
- * of them and CACHE_BYTES in all (DISTRT_ALLOC_CACHE_MB overrides that; 0
- * turns the cache off, which scripts/sanitize.sh does so that AddressSanitizer
- * sees every free), and handed out again for a request between half their
- * size and their size. When an allocation fails the cache is emptied and the
- * allocation tried once more; distrt_finalize empties it too.
+ * of them and CACHE_BYTES in all, and handed out again for a request between
+ * half their size and their size. When an allocation fails the cache is
+ * emptied and the allocation tried once more; distrt_finalize empties it too.
+ *
+ * DISTRT_ALLOC_CACHE_MB sets CACHE_BYTES; 0 turns the cache off, and then
+ * every block is a plain allocator block of exactly the requested size, so
+ * that AddressSanitizer sees every free and every out-of-bounds access (the
+ * lit configuration does this under scripts/sanitize.sh).
  *
  *===----------------------------------------------------------------------===*/
 
@@ -132,12 +135,31 @@ static void *fresh(size_t bytes, size_t align) {
   return p;
 }
 
+/* Whether the cache is on (DISTRT_ALLOC_CACHE_MB is read once, at the first
+ * allocation). With it off, blocks are plain allocator blocks of exactly
+ * the requested size, without a header: AddressSanitizer then sees an
+ * access one element past a buffer, or before it, as out of bounds. */
+static int cache_on(void) {
+  pthread_mutex_lock(&cache.lock);
+  int on = cache_limit() > 0;
+  pthread_mutex_unlock(&cache.lock);
+  return on;
+}
+
 static void *cached_alloc(size_t bytes, size_t align) {
   if (bytes == 0)
     bytes = 1;
   if (align < sizeof(void *))
     align = sizeof(void *);
   void *p = NULL;
+  if (!cache_on()) {
+    if (posix_memalign(&p, align, bytes) != 0)
+      p = NULL;
+    if (p)
+      __atomic_add_fetch(&distrt_g.live[DISTRT_COUNT_BUFFERS], 1,
+                         __ATOMIC_RELAXED);
+    return p;
+  }
   pthread_mutex_lock(&cache.lock);
   if (bytes >= CACHE_MIN && cache.cached > 0)
     p = cache_take_locked(bytes, align);
@@ -159,6 +181,12 @@ static void *cached_alloc(size_t bytes, size_t align) {
 static void cached_free(void *p, const char *op) {
   if (!p)
     return;
+  if (!cache_on()) {
+    __atomic_sub_fetch(&distrt_g.live[DISTRT_COUNT_BUFFERS], 1,
+                       __ATOMIC_RELAXED);
+    free(p);
+    return;
+  }
   struct header *h = header_of(p);
   if (h->magic != HEADER_MAGIC)
     distrt_fatal(op, "%p was not allocated by the dist runtime, or was "
@@ -230,7 +258,9 @@ void *distrt_alloc(int64_t bytes) {
   if (bytes > INT64_MAX - 63 || (uint64_t)bytes > (uint64_t)SIZE_MAX)
     distrt_fatal(op, "cannot allocate %lld bytes (too large)",
                  (long long)bytes);
-  void *p = cached_alloc((size_t)bytes, 64);
+  /* A whole number of 64-byte lines; never 0 bytes. */
+  int64_t size = bytes == 0 ? 64 : (bytes + 63) / 64 * 64;
+  void *p = cached_alloc((size_t)size, 64);
   if (!p)
     distrt_fatal(op, "cannot allocate %lld bytes (out of memory)",
                  (long long)bytes);
