@@ -1094,11 +1094,9 @@ def kernel_gap_text(rows, meta):
                   f"({worst['ranks']} rank(s) × {worst['threads']} thread(s)), " +
                   ("is also above the target. " if worst["ratio_triad"] >= TARGETS["ttv"]
                    else "is the OpenMP variant (`parallelize(ii)`, the threads inside "
-                   "one rank): Open MPI binds a rank to one core by default when it "
-                   "starts at most two, so the rank's threads share that core; "
-                   "unbound (`--mpirun-args '--bind-to none'`) it took 0.0076 s "
-                   "instead of 0.0081 s when this was looked at, still short of two "
-                   "ranks. " if worst["threads"] > 1 else
+                   "one rank; `dist-run` unbinds such ranks, since Open MPI would "
+                   "bind each to one core and stack its threads there): "
+                   f"{split_text(worst)}. " if worst["threads"] > 1 else
                    "is one thread streaming B alone: each (i, j) is a K-element sum "
                    "that ends in a horizontal add and a store, and one core does not "
                    "draw the bandwidth the triad's threads do. ")
