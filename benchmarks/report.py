@@ -1062,6 +1062,7 @@ def gemm_gap_text(rows, meta, sizes, ob1, ncores):
 
 def kernel_gap_text(rows, meta):
     kern = sel(rows, suite="kernel")
+    ncores = meta.get("machine", {}).get("nproc") or 1
     L = []
     tri = {r["threads"]: r for r in ok(sel(kern, kernel="triad"))}
     fresh = fastest(sel(kern, kernel="fresh-copy"))
@@ -1093,7 +1094,10 @@ def kernel_gap_text(rows, meta):
                  (f"The lowest ratio, {worst['ratio_triad']:.3f} "
                   f"({worst['ranks']} rank(s) × {worst['threads']} thread(s)), " +
                   ("is also above the target. " if worst["ratio_triad"] >= TARGETS["ttv"]
-                   else "is the OpenMP variant (`parallelize(ii)`, the threads inside "
+                   else "has more ranks than cores: ranks that share a core take "
+                   "turns, and the switches cost bandwidth the triad's threads do "
+                   "not pay. " if worst["ranks"] * worst["threads"] > ncores else
+                   "is the OpenMP variant (`parallelize(ii)`, the threads inside "
                    "one rank; `dist-run` unbinds such ranks, since Open MPI would "
                    "bind each to one core and stack its threads there): "
                    f"{split_text(worst)}. " if worst["threads"] > 1 else

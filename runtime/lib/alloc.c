@@ -27,7 +27,6 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 
 enum {
   CACHE_SLOTS = 16,
@@ -53,22 +52,33 @@ static struct {
   pthread_mutex_t lock;
   struct slot slot[CACHE_SLOTS];
   int64_t cached; /* bytes held in the slots */
-  int64_t limit;  /* -1: not read from the environment yet */
+  int64_t limit;  /* set once by read_limit */
 } cache = {PTHREAD_MUTEX_INITIALIZER, {{0}}, 0, -1};
 
 static struct header *header_of(void *p) {
   return (struct header *)((char *)p - sizeof(struct header));
 }
 
-static int64_t cache_limit(void) {
-  if (cache.limit < 0) {
-    const char *env = getenv("DISTRT_ALLOC_CACHE_MB");
-    char *end = NULL;
-    long long mb = env && *env ? strtoll(env, &end, 10) : -1;
-    cache.limit = (env && *env && end && *end == '\0' && mb >= 0)
-                      ? (int64_t)mb << 20
-                      : CACHE_BYTES_DEFAULT;
+static pthread_once_t limit_once = PTHREAD_ONCE_INIT;
+
+/* Reads DISTRT_ALLOC_CACHE_MB (once; a malformed value is fatal). */
+static void read_limit(void) {
+  const char *env = getenv("DISTRT_ALLOC_CACHE_MB");
+  if (!env || !*env) {
+    cache.limit = CACHE_BYTES_DEFAULT;
+    return;
   }
+  char *end = NULL;
+  long long mb = strtoll(env, &end, 10);
+  if (*end != '\0' || mb < 0)
+    distrt_fatal("DISTRT_ALLOC_CACHE_MB",
+                 "expected a number of megabytes (0 turns the cache off), "
+                 "got '%s'", env);
+  cache.limit = mb > (INT64_MAX >> 20) ? INT64_MAX : (int64_t)mb << 20;
+}
+
+static int64_t cache_limit(void) {
+  pthread_once(&limit_once, read_limit);
   return cache.limit;
 }
 
@@ -139,12 +149,7 @@ static void *fresh(size_t bytes, size_t align) {
  * allocation). With it off, blocks are plain allocator blocks of exactly
  * the requested size, without a header: AddressSanitizer then sees an
  * access one element past a buffer, or before it, as out of bounds. */
-static int cache_on(void) {
-  pthread_mutex_lock(&cache.lock);
-  int on = cache_limit() > 0;
-  pthread_mutex_unlock(&cache.lock);
-  return on;
-}
+static int cache_on(void) { return cache_limit() > 0; }
 
 static void *cached_alloc(size_t bytes, size_t align) {
   if (bytes == 0)
@@ -198,8 +203,8 @@ static void cached_free(void *p, const char *op) {
     free(h->block);
     return;
   }
-  pthread_mutex_lock(&cache.lock);
   int64_t limit = cache_limit();
+  pthread_mutex_lock(&cache.lock);
   /* Make room: evict the smallest blocks while over the limit or full. */
   while (cache.cached > 0) {
     int empty = -1, smallest = -1;
