@@ -1962,9 +1962,9 @@ struct DistMaterializeSPMDPass
   /// leaf's points are then a box of the iteration space, visited once
   /// each). The pipeline lowers it to loops that the LLVM backend
   /// vectorises (a floating-point sum over reduction loops is marked
-  /// reassociable for that). Fails (the guarded scalar loops are used instead) when a
-  /// range is not exact, the output repeats an index or the output tensor
-  /// is also read.
+  /// reassociable for that). Fails (the guarded scalar loops are used
+  /// instead) when a range is not exact, the output repeats an index or the
+  /// output tensor is also read.
   LogicalResult tryEmitLinalg(OpBuilder &b, ComputeLowering &cl,
                               const IndexStatement &stmt,
                               llvm::StringMap<BoxBuffer> &boxes,
@@ -2043,7 +2043,8 @@ struct DistMaterializeSPMDPass
     // A sum over reduction loops may be reassociated, so that the backend
     // can split it over vector lanes (a distributed reduction reassociates
     // it anyway); without this the leaf's loop stays scalar.
-    bool reduces = llvm::is_contained(iterators, utils::IteratorType::reduction);
+    bool reduces =
+        llvm::is_contained(iterators, utils::IteratorType::reduction);
     auto fastmath = arith::FastMathFlagsAttr::get(
         b.getContext(), reduces ? arith::FastMathFlags::reassoc
                                 : arith::FastMathFlags::none);
@@ -2057,10 +2058,10 @@ struct DistMaterializeSPMDPass
             return Value();
           };
           Value v = emitExpr(gb, l, stmt.rhs.get(), elt, load);
+          Value acc = args.back();
           Value sum =
-              isFloat
-                  ? (Value)arith::AddFOp::create(gb, l, args.back(), v, fastmath)
-                  : (Value)arith::AddIOp::create(gb, l, args.back(), v);
+              isFloat ? (Value)arith::AddFOp::create(gb, l, acc, v, fastmath)
+                      : (Value)arith::AddIOp::create(gb, l, acc, v);
           linalg::YieldOp::create(gb, l, sum);
         });
     return success();
