@@ -207,6 +207,13 @@ public:
       return r;
     }
     auto it = children.find(v);
+    if (it == children.end() || it->second.empty()) {
+      // Neither a loop nor derived into loops: the whole extent (as in
+      // staticRange).
+      r.lo = cst(b, 0);
+      r.size = cst(b, n);
+      return r;
+    }
     const SmallVector<std::string, 2> &kids = it->second;
     const Derivation &d0 = nest.derivations[kids[0]];
     switch (d0.kind) {
