@@ -6,6 +6,7 @@
 
 #include "DistTensor/Analysis/Communication.h"
 #include "DistTensor/Analysis/Semantics.h"
+#include "DistTensor/Dialect/Dist/IR/VariableRange.h"
 
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/STLExtras.h"
@@ -207,66 +208,18 @@ struct Box {
   }
 };
 
-/// Evaluates ranges of variables with fixed loop values, mirroring the code
-/// dist-materialize-spmd emits.
+/// Evaluates ranges of variables with fixed loop values: the arithmetic of
+/// variableRange on integers, the same that dist-materialize-spmd emits.
 class Evaluator {
 public:
-  explicit Evaluator(const ComputeModel &m) : m(m) {
-    for (auto &e : m.nest.derivations)
-      for (const std::string &p : e.getValue().parents)
-        children[p].push_back(e.getKey().str());
-  }
+  explicit Evaluator(const ComputeModel &m)
+      : m(m), derived(derivedVariables(m.nest)) {}
 
   std::pair<int64_t, int64_t> range(StringRef v,
                                     const llvm::StringMap<int64_t> &fixed) {
-    int64_t n = m.nest.extents.lookup(v);
-    if (m.nest.indexOf(v) >= 0) {
-      auto it = fixed.find(v);
-      if (it != fixed.end())
-        return {it->second, 1};
-      return {0, n};
-    }
-    auto it = children.find(v);
-    if (it == children.end() || it->second.empty())
-      return {0, n};
-    const SmallVector<std::string, 2> &kids = it->second;
-    const Derivation &d0 = m.nest.derivations.find(kids[0])->second;
-    switch (d0.kind) {
-    case Derivation::Kind::DivideOuter:
-    case Derivation::Kind::DivideInner:
-    case Derivation::Kind::SplitOuter:
-    case Derivation::Kind::SplitInner: {
-      auto [outer, inner] = *m.nest.splitOf(v);
-      int64_t b = d0.blockSize;
-      auto ro = range(outer, fixed), ri = range(inner, fixed);
-      int64_t lo = ro.first * b + ri.first;
-      int64_t hi = (ro.first + ro.second - 1) * b + ri.first + ri.second;
-      hi = std::min(hi, n);
-      return {lo, std::max<int64_t>(0, hi - lo)};
-    }
-    case Derivation::Kind::Rotated: {
-      auto rr = range(kids[0], fixed);
-      if (rr.second != 1)
-        return {0, n};
-      int64_t s = rr.first;
-      for (const std::string &by : d0.rotatedBy)
-        s += range(by, fixed).first;
-      return {s % n, 1};
-    }
-    case Derivation::Kind::Collapsed: {
-      auto rf = range(kids[0], fixed);
-      if (rf.second != 1)
-        return {0, n};
-      const Derivation &dc = m.nest.derivations.find(kids[0])->second;
-      int64_t innerExtent = m.nest.extents.lookup(dc.parents[1]);
-      if (v == dc.parents[0])
-        return {rf.first / innerExtent, 1};
-      return {rf.first % innerExtent, 1};
-    }
-    case Derivation::Kind::Original:
-      break;
-    }
-    return {0, n};
+    Integers a{fixed};
+    VariableRange<Integers> r = variableRange(m.nest, derived, v, a);
+    return {r.lo, r.size};
   }
 
   Box box(StringRef tensor, const llvm::StringMap<int64_t> &fixed) {
@@ -280,8 +233,32 @@ public:
   }
 
 private:
+  /// variableRange's arithmetic on integers.
+  struct Integers {
+    using Value = int64_t;
+    const llvm::StringMap<int64_t> &fixed;
+    int64_t constant(int64_t c) { return c; }
+    int64_t add(int64_t x, int64_t y) { return x + y; }
+    int64_t sub(int64_t x, int64_t y) { return x - y; }
+    int64_t mul(int64_t x, int64_t y) { return x * y; }
+    int64_t min(int64_t x, int64_t y) { return std::min(x, y); }
+    int64_t max(int64_t x, int64_t y) { return std::max(x, y); }
+    int64_t rem(int64_t x, int64_t y) { return x % y; }
+    int64_t div(int64_t x, int64_t y) { return x / y; }
+    std::optional<int64_t> fixedLoop(StringRef loop) {
+      auto it = fixed.find(loop);
+      if (it == fixed.end())
+        return std::nullopt;
+      return it->second;
+    }
+    bool isPoint(StringRef, const VariableRange<Integers> &r) {
+      return r.size == 1;
+    }
+    void onDerivedPoint(StringRef, int64_t, int64_t) {}
+  };
+
   const ComputeModel &m;
-  llvm::StringMap<SmallVector<std::string, 2>> children;
+  DerivedVariables derived;
 };
 
 /// Ownership facts of a one-level layout, per dimension.

@@ -16,6 +16,7 @@
 #include "DistTensor/Dialect/Dist/IR/DistOps.h"
 #include "DistTensor/Dialect/Dist/IR/IndexNotation.h"
 #include "DistTensor/Dialect/Dist/IR/Schedule.h"
+#include "DistTensor/Dialect/Dist/IR/VariableRange.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -98,20 +99,15 @@ class ComputeLowering {
 public:
   ComputeLowering(ComputeOp op, IndexStatement &stmt, LoopNest &nest,
                   llvm::StringMap<int64_t> &extents)
-      : op(op), stmt(stmt), nest(nest), extents(extents) {
-    for (auto &entry : nest.derivations) {
-      const Derivation &d = entry.getValue();
-      for (const std::string &p : d.parents)
-        children[p].push_back(entry.getKey().str());
-    }
-  }
+      : op(op), stmt(stmt), nest(nest), extents(extents),
+        children(derivedVariables(nest)) {}
 
   ComputeOp op;
   IndexStatement &stmt;
   LoopNest &nest;
   llvm::StringMap<int64_t> &extents;
   /// parent variable -> derived variables.
-  llvm::StringMap<SmallVector<std::string, 2>> children;
+  DerivedVariables children;
   /// Values of fixed loops (distributed loops and enclosing scf.for ivs).
   llvm::StringMap<Value> fixed;
 
@@ -187,104 +183,61 @@ public:
     return arith::ConstantIndexOp::create(b, op.getLoc(), v);
   }
 
+  /// variableRange's arithmetic as emitted index operations. A divided or
+  /// split variable whose range is statically one value adds the guard
+  /// `lo < extent` to `guards` (an uneven tail can put it past the end).
+  struct Emitter {
+    using Value = mlir::Value;
+    ComputeLowering &cl;
+    OpBuilder &b;
+    const llvm::StringSet<> &fixedSet;
+    SmallVectorImpl<Value> *guards;
+    Location loc() const { return cl.op.getLoc(); }
+    Value constant(int64_t c) { return cl.cst(b, c); }
+    Value add(Value x, Value y) {
+      return arith::AddIOp::create(b, loc(), x, y);
+    }
+    Value sub(Value x, Value y) {
+      return arith::SubIOp::create(b, loc(), x, y);
+    }
+    Value mul(Value x, Value y) {
+      return arith::MulIOp::create(b, loc(), x, y);
+    }
+    Value min(Value x, Value y) {
+      return arith::MinSIOp::create(b, loc(), x, y);
+    }
+    Value max(Value x, Value y) {
+      return arith::MaxSIOp::create(b, loc(), x, y);
+    }
+    Value rem(Value x, Value y) {
+      return arith::RemUIOp::create(b, loc(), x, y);
+    }
+    Value div(Value x, Value y) {
+      return arith::DivUIOp::create(b, loc(), x, y);
+    }
+    std::optional<Value> fixedLoop(StringRef loop) {
+      if (!fixedSet.contains(loop))
+        return std::nullopt;
+      return cl.fixed.lookup(loop);
+    }
+    bool isPoint(StringRef var, const VariableRange<Emitter> &) {
+      return cl.staticRange(var, fixedSet).point;
+    }
+    void onDerivedPoint(StringRef var, Value lo, int64_t extent) {
+      if (guards && cl.staticRange(var, fixedSet).point)
+        guards->push_back(arith::CmpIOp::create(
+            b, loc(), arith::CmpIPredicate::slt, lo, constant(extent)));
+    }
+  };
+
   /// The range of `v` given the fixed loop values in `fixed` (other loops
   /// run over their whole extent). `guards` collects `value < extent`
   /// conditions of intermediate variables for point ranges.
   DynRange range(OpBuilder &b, StringRef v, const llvm::StringSet<> &fixedSet,
                  SmallVectorImpl<Value> *guards) {
-    Location loc = op.getLoc();
-    DynRange r;
-    r.info = staticRange(v, fixedSet);
-    int64_t n = extentOf(v);
-    if (isLoop(v)) {
-      if (fixedSet.contains(v)) {
-        r.lo = fixed.lookup(v);
-        r.size = cst(b, 1);
-      } else {
-        r.lo = cst(b, 0);
-        r.size = cst(b, n);
-      }
-      return r;
-    }
-    auto it = children.find(v);
-    if (it == children.end() || it->second.empty()) {
-      // Neither a loop nor derived into loops: the whole extent (as in
-      // staticRange).
-      r.lo = cst(b, 0);
-      r.size = cst(b, n);
-      return r;
-    }
-    const SmallVector<std::string, 2> &kids = it->second;
-    const Derivation &d0 = nest.derivations[kids[0]];
-    switch (d0.kind) {
-    case Derivation::Kind::DivideOuter:
-    case Derivation::Kind::DivideInner:
-    case Derivation::Kind::SplitOuter:
-    case Derivation::Kind::SplitInner: {
-      auto [outer, inner] = *nest.splitOf(v);
-      Value bb = cst(b, d0.blockSize);
-      DynRange ro = range(b, outer, fixedSet, guards);
-      DynRange ri = range(b, inner, fixedSet, guards);
-      // lo = lo_o * b + lo_i; hi = (lo_o + size_o - 1) * b + lo_i + size_i.
-      Value lo = arith::AddIOp::create(
-          b, loc, arith::MulIOp::create(b, loc, ro.lo, bb), ri.lo);
-      Value lastO = arith::SubIOp::create(
-          b, loc, arith::AddIOp::create(b, loc, ro.lo, ro.size), cst(b, 1));
-      Value hi = arith::AddIOp::create(
-          b, loc,
-          arith::AddIOp::create(b, loc,
-                                arith::MulIOp::create(b, loc, lastO, bb),
-                                ri.lo),
-          ri.size);
-      hi = arith::MinSIOp::create(b, loc, hi, cst(b, n));
-      Value size = arith::MaxSIOp::create(
-          b, loc, arith::SubIOp::create(b, loc, hi, lo), cst(b, 0));
-      r.lo = lo;
-      r.size = size;
-      if (guards && r.info.point)
-        guards->push_back(arith::CmpIOp::create(
-            b, loc, arith::CmpIPredicate::slt, lo, cst(b, n)));
-      return r;
-    }
-    case Derivation::Kind::Rotated: {
-      DynRange rr = range(b, kids[0], fixedSet, guards);
-      if (!rr.info.point) {
-        r.lo = cst(b, 0);
-        r.size = cst(b, n);
-        return r;
-      }
-      // t = (r + sum of rotating variables) mod n.
-      Value s = rr.lo;
-      for (const std::string &by : d0.rotatedBy) {
-        DynRange rb = range(b, by, fixedSet, guards);
-        s = arith::AddIOp::create(b, loc, s, rb.lo);
-      }
-      r.lo = arith::RemUIOp::create(b, loc, s, cst(b, n));
-      r.size = cst(b, 1);
-      return r;
-    }
-    case Derivation::Kind::Collapsed: {
-      DynRange rf = range(b, kids[0], fixedSet, guards);
-      if (!rf.info.point) {
-        r.lo = cst(b, 0);
-        r.size = cst(b, n);
-        return r;
-      }
-      const Derivation &dc = nest.derivations[kids[0]];
-      int64_t innerExtent = extentOf(dc.parents[1]);
-      if (v == dc.parents[0])
-        r.lo = arith::DivUIOp::create(b, loc, rf.lo, cst(b, innerExtent));
-      else
-        r.lo = arith::RemUIOp::create(b, loc, rf.lo, cst(b, innerExtent));
-      r.size = cst(b, 1);
-      return r;
-    }
-    case Derivation::Kind::Original:
-      break;
-    }
-    r.lo = cst(b, 0);
-    r.size = cst(b, n);
-    return r;
+    Emitter e{*this, b, fixedSet, guards};
+    VariableRange<Emitter> r = variableRange(nest, children, v, e);
+    return DynRange{r.lo, r.size, staticRange(v, fixedSet)};
   }
 };
 
