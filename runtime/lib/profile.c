@@ -267,6 +267,11 @@ distrt_profile_backend(const struct distrt_backend *be) {
 void distrt_profile_kernel_begin(void) {
   if (!P.on)
     return;
+  /* From the first marked computation on only time inside them counts:
+   * forget what was charged before it (a redistribution, fill, ...), which
+   * the totals would otherwise hold against the computations' time. */
+  if (!P.kernels)
+    memset(P.acc, 0, sizeof P.acc);
   P.kernels = 1;
   P.in_kernel = 1;
   memcpy(P.mark, P.acc, sizeof P.mark);
