@@ -99,11 +99,19 @@ int64_t checkTile(const ModeTuples &t, const std::vector<int64_t> &grid,
   }
   return bad;
 }
+/// The grid axes a step runs over, as the runtime's bit mask.
+int64_t modeMask(const RedistributionStep &step) {
+  int64_t mask = 0;
+  for (int64_t m : step.modes)
+    mask |= int64_t(1) << m;
+  return mask;
+}
+
 /// One step, as dist-materialize-spmd emits it.
-void runStep(distrt_grid *g, RedistributionStep::Kind kind, int64_t mask,
-             const int64_t *a, const void *cur, const int64_t *b, void *next,
-             int64_t dtype) {
-  switch (kind) {
+void runStep(distrt_grid *g, const RedistributionStep &step, const int64_t *a,
+             const void *cur, const int64_t *b, void *next, int64_t dtype) {
+  int64_t mask = modeMask(step);
+  switch (step.kind) {
   case RedistributionStep::Kind::LocalSlice:
     distrt_redist_slice(g, a, cur, b, next, dtype);
     break;
@@ -129,6 +137,63 @@ void runStep(distrt_grid *g, RedistributionStep::Kind kind, int64_t mask,
     distrt_redist_kind(g, mask, a, cur, b, next, dtype);
     break;
   }
+}
+
+/// A plan's steps; an empty plan (the layouts are equal) runs as one local
+/// slice into the destination layout, as the lowering does.
+std::vector<RedistributionStep> stepsOf(const RedistributionPlan &plan,
+                                        const ModeTuples &to,
+                                        const Blocks &toBlocks = {}) {
+  std::vector<RedistributionStep> steps = plan.steps;
+  if (steps.empty()) {
+    RedistributionStep copy;
+    copy.kind = RedistributionStep::Kind::LocalSlice;
+    copy.after = to;
+    copy.blocksAfter = toBlocks;
+    steps.push_back(copy);
+  }
+  return steps;
+}
+
+/// The runtime descriptor of a layout whose dimension d is of kind
+/// `kind[d]` (1 blocked, 2 cyclic, 3 block-cyclic) with block `block[d]`
+/// over the axes `t[d]` (whole when empty).
+llvm::SmallVector<int64_t> kindDescriptor(const std::vector<int64_t> &shape,
+                                          const ModeTuples &t,
+                                          const std::vector<int64_t> &kind,
+                                          const std::vector<int64_t> &block) {
+  int64_t ndims = int64_t(shape.size());
+  llvm::SmallVector<int64_t> desc{ndims};
+  for (int64_t d = 0; d < ndims; ++d) {
+    desc.push_back(shape[d]);
+    desc.push_back(t[d].empty() ? 0 : kind[d]);
+    desc.push_back(t[d].empty() ? shape[d] : block[d]);
+    desc.push_back(int64_t(t[d].size()));
+    llvm::append_range(desc, t[d]);
+  }
+  desc.push_back(0);
+  return desc;
+}
+
+/// The planner's blocks for that layout on `grid` (what
+/// blockedModeTuplesOf derives): a blocked dimension's block is its extent
+/// over the processes it is split across.
+Blocks plannerBlocks(const std::vector<int64_t> &shape, const ModeTuples &t,
+                     const std::vector<int64_t> &grid,
+                     const std::vector<int64_t> &kind,
+                     const std::vector<int64_t> &block) {
+  int64_t ndims = int64_t(shape.size());
+  Blocks b(ndims, 0);
+  for (int64_t d = 0; d < ndims; ++d) {
+    if (t[d].empty())
+      continue;
+    int64_t Q = 1;
+    for (int64_t a : t[d])
+      Q *= grid[a];
+    int64_t x = kind[d] == 1 ? (shape[d] + Q - 1) / Q : block[d];
+    b[d] = std::max<int64_t>(1, std::min<int64_t>(x, shape[d]));
+  }
+  return b;
 }
 
 /// Independent model of block-cyclic ownership: in dimension d the
@@ -261,13 +326,8 @@ int main(int argc, char **argv) {
     }
     if (plan) {
       ++planned;
-      std::vector<RedistributionStep> steps = plan->steps;
-      if (steps.empty()) {
-        RedistributionStep copy;
-        copy.kind = RedistributionStep::Kind::LocalSlice;
-        copy.after = to;
-        steps.push_back(copy);
-      }
+      std::vector<RedistributionStep> steps =
+          stepsOf(*plan, to);
       multi += steps.size() > 1;
       void *cur = stile;
       ModeTuples curT = from;
@@ -275,10 +335,8 @@ int main(int argc, char **argv) {
         llvm::SmallVector<int64_t> a = modeTupleDescriptor(curT, shape);
         llvm::SmallVector<int64_t> b = modeTupleDescriptor(step.after, shape);
         void *next = alloc(b);
-        int64_t mask = 0;
-        for (int64_t m : step.modes)
-          mask |= int64_t(1) << m;
-        runStep(g, step.kind, mask, a.data(), cur, b.data(), next, dtype);
+        int64_t mask = modeMask(step);
+        runStep(g, step, a.data(), cur, b.data(), next, dtype);
         ++kinds[int(step.kind)];
         int64_t bad =
             checkTile(step.after, grid, coords, shape, next, dtype, seed,
@@ -349,43 +407,16 @@ int main(int argc, char **argv) {
         tb[d] = tk[d] == 3 ? 2 + rnd(3) : 1;
       }
     }
-    auto descOf = [&](const ModeTuples &t, const std::vector<int64_t> &kind,
-                      const std::vector<int64_t> &block) {
-      llvm::SmallVector<int64_t> desc{ndims};
-      for (int64_t d = 0; d < ndims; ++d) {
-        desc.push_back(shape[d]);
-        desc.push_back(t[d].empty() ? 0 : kind[d]);
-        desc.push_back(t[d].empty() ? shape[d] : block[d]);
-        desc.push_back(int64_t(t[d].size()));
-        llvm::append_range(desc, t[d]);
-      }
-      desc.push_back(0);
-      return desc;
-    };
-    // The planner's blocks (what blockedModeTuplesOf derives).
-    auto blocksOf = [&](const ModeTuples &t, const std::vector<int64_t> &kind,
-                        const std::vector<int64_t> &block) {
-      Blocks b(ndims, 0);
-      for (int64_t d = 0; d < ndims; ++d) {
-        if (t[d].empty())
-          continue;
-        int64_t Q = 1;
-        for (int64_t a : t[d])
-          Q *= grid[a];
-        int64_t x = kind[d] == 1 ? (shape[d] + Q - 1) / Q : block[d];
-        b[d] = std::max<int64_t>(1, std::min<int64_t>(x, shape[d]));
-      }
-      return b;
-    };
-    Blocks fromB = blocksOf(from, fk, fb), toB = blocksOf(to, tk, tb);
+    Blocks fromB = plannerBlocks(shape, from, grid, fk, fb);
+    Blocks toB = plannerBlocks(shape, to, grid, tk, tb);
     distrt_grid *g = distrt_grid_create(gdims, grid.data());
     std::vector<int64_t> coords(gdims);
     for (int64_t a = 0; a < gdims; ++a)
       coords[a] = distrt_grid_coord(g, a);
     int64_t dtype = k % 2 ? DISTRT_F64 : DISTRT_F32;
     int64_t es = tu_esize(dtype), seed = 1700 + k;
-    llvm::SmallVector<int64_t> sdesc = descOf(from, fk, fb);
-    llvm::SmallVector<int64_t> ddesc = descOf(to, tk, tb);
+    llvm::SmallVector<int64_t> sdesc = kindDescriptor(shape, from, fk, fb);
+    llvm::SmallVector<int64_t> ddesc = kindDescriptor(shape, to, tk, tb);
     auto alloc = [&](const llvm::SmallVector<int64_t> &desc) {
       return std::calloc(size_t(distrt_layout_tile_capacity(g, desc.data())),
                          size_t(es));
@@ -413,14 +444,8 @@ int main(int argc, char **argv) {
     }
     if (plan) {
       ++bPlanned;
-      std::vector<RedistributionStep> steps = plan->steps;
-      if (steps.empty()) {
-        RedistributionStep copy;
-        copy.kind = RedistributionStep::Kind::LocalSlice;
-        copy.after = to;
-        copy.blocksAfter = toB;
-        steps.push_back(copy);
-      }
+      std::vector<RedistributionStep> steps =
+          stepsOf(*plan, to, toB);
       bMulti += steps.size() > 1;
       bool sawKind = false;
       void *cur = stile;
@@ -431,10 +456,8 @@ int main(int argc, char **argv) {
             last ? ddesc
                  : modeTupleDescriptor(step.after, shape, {}, step.blocksAfter);
         void *next = alloc(b);
-        int64_t mask = 0;
-        for (int64_t m : step.modes)
-          mask |= int64_t(1) << m;
-        runStep(g, step.kind, mask, a.data(), cur, b.data(), next, dtype);
+        int64_t mask = modeMask(step);
+        runStep(g, step, a.data(), cur, b.data(), next, dtype);
         ++bKinds[int(step.kind)];
         sawKind |= step.kind == RedistributionStep::Kind::KindChange;
         int64_t bad = checkBlockedTile(step.after, step.blocksAfter, grid,
@@ -499,36 +522,8 @@ int main(int argc, char **argv) {
       tk[d] = 1 + rnd(3);
       tb[d] = tk[d] == 3 ? 2 + rnd(2) : 1;
     }
-    auto descOf = [&](const ModeTuples &t, const std::vector<int64_t> &kind,
-                      const std::vector<int64_t> &block) {
-      llvm::SmallVector<int64_t> desc{ndims};
-      for (int64_t d = 0; d < ndims; ++d) {
-        desc.push_back(shape[d]);
-        desc.push_back(t[d].empty() ? 0 : kind[d]);
-        desc.push_back(t[d].empty() ? shape[d] : block[d]);
-        desc.push_back(int64_t(t[d].size()));
-        llvm::append_range(desc, t[d]);
-      }
-      desc.push_back(0);
-      return desc;
-    };
-    auto blocksOf = [&](const ModeTuples &t, const std::vector<int64_t> &grid,
-                        const std::vector<int64_t> &kind,
-                        const std::vector<int64_t> &block) {
-      Blocks b(ndims, 0);
-      for (int64_t d = 0; d < ndims; ++d) {
-        if (t[d].empty())
-          continue;
-        int64_t Q = 1;
-        for (int64_t a : t[d])
-          Q *= grid[a];
-        int64_t x = kind[d] == 1 ? (shape[d] + Q - 1) / Q : block[d];
-        b[d] = std::max<int64_t>(1, std::min<int64_t>(x, shape[d]));
-      }
-      return b;
-    };
-    Blocks fromB = blocksOf(from, gridA, fk, fb);
-    Blocks toB = blocksOf(to, gridB, tk, tb);
+    Blocks fromB = plannerBlocks(shape, from, gridA, fk, fb);
+    Blocks toB = plannerBlocks(shape, to, gridB, tk, tb);
     distrt_grid *ga = distrt_grid_create(int64_t(gridA.size()), gridA.data());
     distrt_grid *gb = distrt_grid_create(int64_t(gridB.size()), gridB.data());
     std::vector<int64_t> coordsB(gridB.size());
@@ -536,8 +531,8 @@ int main(int argc, char **argv) {
       coordsB[a] = distrt_grid_coord(gb, int64_t(a));
     int64_t dtype = k % 2 ? DISTRT_F32 : DISTRT_F64;
     int64_t es = tu_esize(dtype), seed = 2500 + k;
-    llvm::SmallVector<int64_t> sdesc = descOf(from, fk, fb);
-    llvm::SmallVector<int64_t> ddesc = descOf(to, tk, tb);
+    llvm::SmallVector<int64_t> sdesc = kindDescriptor(shape, from, fk, fb);
+    llvm::SmallVector<int64_t> ddesc = kindDescriptor(shape, to, tk, tb);
     auto alloc = [&](distrt_grid *g, const llvm::SmallVector<int64_t> &desc) {
       return std::calloc(size_t(distrt_layout_tile_capacity(g, desc.data())),
                          size_t(es));
@@ -592,24 +587,16 @@ int main(int argc, char **argv) {
         std::vector<int64_t> coordsF(fgrid.size());
         for (size_t a = 0; a < fgrid.size(); ++a)
           coordsF[a] = distrt_grid_coord(gf, int64_t(a));
-        std::vector<RedistributionStep> steps = plan->steps;
-        if (steps.empty()) {
-          RedistributionStep copy;
-          copy.kind = RedistributionStep::Kind::LocalSlice;
-          copy.after = rt;
-          copy.blocksAfter = rtB;
-          steps.push_back(copy);
-        }
+        std::vector<RedistributionStep> steps =
+            stepsOf(*plan, rt, rtB);
         void *cur = stile;
         llvm::SmallVector<int64_t> a = modeTupleDescriptor(rf, shape, {}, rfB);
         for (const RedistributionStep &step : steps) {
           llvm::SmallVector<int64_t> b =
               modeTupleDescriptor(step.after, shape, {}, step.blocksAfter);
           void *next = alloc(gf, b);
-          int64_t mask = 0;
-          for (int64_t m : step.modes)
-            mask |= int64_t(1) << m;
-          runStep(gf, step.kind, mask, a.data(), cur, b.data(), next, dtype);
+          int64_t mask = modeMask(step);
+          runStep(gf, step, a.data(), cur, b.data(), next, dtype);
           ++tgSteps;
           int64_t bad = checkBlockedTile(step.after, step.blocksAfter, fgrid,
                                          coordsF, shape, next, dtype, seed,
@@ -748,12 +735,8 @@ int main(int argc, char **argv) {
                what.c_str(),
                stringifyStep(want).c_str())) {
       ++nrKinds[kind];
-      int64_t mask = 0;
-      for (int64_t m : step->modes)
-        mask |= int64_t(1) << m;
       void *dtile = alloc(ddesc);
-      runStep(g, step->kind, mask, sdesc.data(), stile, ddesc.data(), dtile,
-              dtype);
+      runStep(g, *step, sdesc.data(), stile, ddesc.data(), dtile, dtype);
       int64_t bad = checkTile(to, grid, coords, shape, dtile, dtype, seed,
                               distrt_layout_tile_size(g, ddesc.data()), toF);
       EXPECT(bad == 0, "%s: %lld wrong elements after the %s", what.c_str(),
