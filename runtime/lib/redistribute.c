@@ -394,6 +394,27 @@ static void member_coords(const distrt_grid *g, int64_t axes, int64_t j,
   }
 }
 
+/* Number of elements member j of this process's group over `axes` holds in
+ * layout L. */
+static int64_t member_tile(const distrt_grid *g, int64_t axes, const cyc_t *L,
+                           int64_t j) {
+  int64_t c[RMAX], ext[RMAX], st[RMAX];
+  member_coords(g, axes, j, c);
+  return cyc_tile(g, L, c, ext, st);
+}
+
+/* The largest member_tile over the np members of the group. */
+static int64_t largest_member_tile(const distrt_grid *g, int64_t axes,
+                                   const cyc_t *L, int64_t np) {
+  int64_t cap = 0;
+  for (int64_t j = 0; j < np; ++j) {
+    int64_t v = member_tile(g, axes, L, j);
+    if (v > cap)
+      cap = v;
+  }
+  return cap;
+}
+
 static void *xalloc(const char *op, int64_t bytes) {
   void *p = malloc((size_t)(bytes > 0 ? bytes : 1));
   if (!p)
@@ -500,13 +521,7 @@ void distrt_redist_allgather(distrt_grid *g, int64_t axes,
   /* Every member sends its whole tile, padded to the largest of the group
    * (one MPI_Allgather); member j's tile lands in the box j's source and my
    * destination share, which must be all of j's tile. */
-  int64_t cap = 0, c[RMAX], ext[RMAX], st[RMAX];
-  for (int64_t j = 0; j < np; ++j) {
-    member_coords(g, axes, j, c);
-    int64_t v = cyc_tile(g, &x.S, c, ext, st);
-    if (v > cap)
-      cap = v;
-  }
+  int64_t cap = largest_member_tile(g, axes, &x.S, np);
   char *all = xalloc(op, distrt_mul(op, "allgather buffer", np * cap, x.es));
   char *mine = xalloc(op, cap * x.es);
   if (x.svol > 0)
@@ -580,9 +595,7 @@ void distrt_redist_permute(distrt_grid *g, int64_t axes, const int64_t *sdesc,
       memcpy(dtile, stile, (size_t)(x.svol * x.es));
     return;
   }
-  int64_t c[RMAX], ext[RMAX], st[RMAX];
-  member_coords(g, axes, src, c);
-  int64_t rcount = cyc_tile(g, &x.S, c, ext, st);
+  int64_t rcount = member_tile(g, axes, &x.S, src);
   if (rcount != x.dvol)
     distrt_fatal(op, "partner holds %lld elements for a tile of %lld "
                      "(internal error)",
@@ -1087,13 +1100,7 @@ void distrt_redist_gather(distrt_grid *g, int64_t axes, const int64_t *sdesc,
                    (long long)a);
   if (!x.active)
     return;
-  int64_t cap = 0, c[RMAX], ext[RMAX], st[RMAX];
-  for (int64_t j = 0; j < x.np; ++j) {
-    member_coords(g, axes, j, c);
-    int64_t v = cyc_tile(g, &x.S, c, ext, st);
-    if (v > cap)
-      cap = v;
-  }
+  int64_t cap = largest_member_tile(g, axes, &x.S, x.np);
   if (cap == 0)
     return;
   char *all = x.me == root ? xalloc(op, distrt_mul(op, "gather buffer",
@@ -1124,9 +1131,7 @@ void distrt_redist_bcast(distrt_grid *g, int64_t axes, const int64_t *sdesc,
                      "axis of the step: not a broadcast");
   if (!x.active)
     return;
-  int64_t c[RMAX], ext[RMAX], st[RMAX];
-  member_coords(g, axes, root, c);
-  int64_t n = cyc_tile(g, &x.S, c, ext, st);
+  int64_t n = member_tile(g, axes, &x.S, root);
   if (n != x.dvol)
     distrt_fatal(op, "root tile of %lld elements for a tile of %lld "
                      "(internal error)",
