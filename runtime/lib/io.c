@@ -379,21 +379,26 @@ static int store_row(void *p, int64_t local, int64_t grow) {
   return 0;
 }
 
-static void check_path(const char *op, const char *path) {
+/* The checks both directions start with: grid, type, path and tile; fills
+ * `v` with the rank's tile view and returns the element size. */
+static int64_t io_begin(const char *op, distrt_grid *g, const int64_t *desc,
+                        const void *tile, int64_t dtype, const char *path,
+                        struct distrt_tile_view *v) {
+  distrt_grid_check(op, g);
+  int64_t es = distrt_dtype_size(op, dtype);
   if (!path || !*path)
     distrt_fatal(op, "the file path is NULL or empty");
+  distrt_layout_view(op, g, desc, v);
+  if (v->size > 0)
+    distrt_check_buf(op, "tile", tile, v->size);
+  return es;
 }
 
 void distrt_layout_load(distrt_grid *g, const int64_t *desc, void *tile,
                         int64_t dtype, const char *path) {
   const char *op = "dist.load";
-  distrt_grid_check(op, g);
-  int64_t es = distrt_dtype_size(op, dtype);
-  check_path(op, path);
   struct distrt_tile_view v;
-  distrt_layout_view(op, g, desc, &v);
-  if (v.size > 0)
-    distrt_check_buf(op, "tile", tile, v.size);
+  int64_t es = io_begin(op, g, desc, tile, dtype, path, &v);
 
   io_err e = {{0}, 0};
   int fd = open(path, O_RDONLY);
@@ -424,13 +429,8 @@ void distrt_layout_load(distrt_grid *g, const int64_t *desc, void *tile,
 void distrt_layout_store(distrt_grid *g, const int64_t *desc,
                          const void *tile, int64_t dtype, const char *path) {
   const char *op = "dist.store";
-  distrt_grid_check(op, g);
-  int64_t es = distrt_dtype_size(op, dtype);
-  check_path(op, path);
   struct distrt_tile_view v;
-  distrt_layout_view(op, g, desc, &v);
-  if (v.size > 0)
-    distrt_check_buf(op, "tile", tile, v.size);
+  int64_t es = io_begin(op, g, desc, tile, dtype, path, &v);
   int64_t hb = header_bytes(v.ndims);
   int64_t total = distrt_mul(op, "the file size", v.elements, es);
   if (total > INT64_MAX - hb)
