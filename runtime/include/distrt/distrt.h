@@ -556,13 +556,56 @@ void distrt_sum_reference(distrt_grid *g, int64_t root, const void *in,
 void distrt_layout_gather(distrt_grid *g, const int64_t *desc,
                           const void *tile, int64_t dtype, void *global,
                           int64_t root);
-/** Collective: gather to rank 0, compare with `ref` (rank 0 only), print
- *  "dist: check NAME: max relative error E (tolerance T) on N rank(s):
- *  PASS|FAIL" and return 1 on pass, 0 on failure, on every rank.  After a
- *  failed check, distrt_finalize() ends the process with status 1. */
+/** Collective: rank 0 broadcasts `ref` (the whole tensor, row-major, read
+ *  on rank 0 only); every process compares EVERY element of its own tile
+ *  (all replicas; processes off a fixed face compare nothing) with it,
+ *  with the measure of distrt_max_rel_error, reduced over the grid.  Rank 0
+ *  prints "dist: check NAME: max relative error E (tolerance T) on N
+ *  rank(s): PASS|FAIL (checksum H)", H an FNV-1a hash of the copy gathered
+ *  to rank 0; a failure is preceded by "dist: check NAME: first mismatch on
+ *  rank R at element (i,j,...): got X, expected Y" (the lowest such rank,
+ *  then its lowest row-major element).  Returns 1 on pass (E <= tol, never
+ *  for NaN), 0 on failure, on every rank.  After a failed check,
+ *  distrt_finalize() ends the process with status 1. */
 int64_t distrt_check_result(distrt_grid *g, const char *name,
                             const int64_t *desc, const void *tile,
                             int64_t dtype, const void *ref, double tol);
+/* Reference evaluator of index notation (the oracle of --check; it shares
+ * no code with the compiler's lowering).  Purely local.  The statement
+ * grammar is the compiler's:
+ *   statement ::= access ('=' | '+=') expr
+ *   expr ::= term (('+' | '-') term)*      term ::= factor ('*' factor)*
+ *   factor ::= '-' factor | number | access | '(' expr ')'
+ *   access ::= name ('(' (index (',' index)*)? ')')?
+ * A bare name is an order-0 tensor (one element); numbers are read with
+ * strtod (print them with %.17g to round-trip).  The left-hand side's index
+ * variables are free; every other variable is summed over the smallest
+ * sub-expression (parse-tree node) containing all its uses, except that an
+ * addition or subtraction never sums: each operand using the variable sums
+ * it on its own and an operand not using it is counted once.  So
+ * "A(i,j) = B(i,k) * C(k,j) + D(i,j)" is B.C + D, "a = B(i) + C(j)" is
+ * sum_i B(i) + sum_j C(j) and "A(i) = B(i,k) + D(i) + B(i,k) * C(k)" is
+ * sum_k B(i,k) + D(i) + sum_k B(i,k) C(k).  Floats are evaluated in double
+ * and rounded to the element type when stored; integers wrap (two's
+ * complement) in their width, and a constant in an integer statement is
+ * (int64_t)constant.  An empty extent gives an empty sum (0). */
+typedef struct distrt_reference distrt_reference;
+/** Starts a reference evaluation of `stmt` over elements of type `dtype`
+ *  (DISTRT_F32 .. DISTRT_I64).  Fatal on a malformed statement (the message
+ *  names the column) or one nested more than 256 levels deep. */
+distrt_reference *distrt_reference_begin(const char *stmt, int64_t dtype);
+/** Binds tensor `name` (rank `rank`, extents shape[0..rank-1], row-major
+ *  data).  Every tensor named in the statement must be bound exactly once
+ *  (a name not in the statement, or bound twice, is fatal); the output's
+ *  buffer holds the old values for `+=`. */
+void distrt_reference_bind(distrt_reference *r, const char *name,
+                           int64_t rank, const int64_t *shape, void *data);
+/** Evaluates into the output's buffer (overwrites for '=', adds for '+=';
+ *  the output may also be read on the right-hand side: it reads the old
+ *  values), then frees r.  Fatal if a tensor is unbound, an access's index
+ *  count differs from the bound rank, or an index variable is used with two
+ *  different extents. */
+void distrt_reference_run(distrt_reference *r);
 /** Collective: print "dist: time NAME: T s on N rank(s)" on rank 0, with T
  *  the maximum of `seconds` over the grid. */
 void distrt_report_time(distrt_grid *g, const char *name, double seconds);
