@@ -654,6 +654,12 @@ static OpRedistributionPlan planTwoGrids(GridOp gs, GridOp gd,
                "common refinement";
     return r;
   }
+  if (int64_t(fine->size()) > kMaxDims) {
+    r.reason = "the grids' common refinement has " +
+               std::to_string(fine->size()) +
+               " axes, more than the runtime's " + std::to_string(kMaxDims);
+    return r;
+  }
   Blocks bs, bd;
   FixedAxes fs, fd;
   std::optional<ModeTuples> from = blockedModeTuplesOf(src, ms, fs, bs);

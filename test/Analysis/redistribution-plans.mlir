@@ -300,11 +300,27 @@ func.func @ef(%e: !E, %f: !F) {
 // -----
 
 dist.grid @g [4]
-dist.grid @h [2, 3]
+dist.grid @h node[2], cpu[2]
 !G = !dist.tensor<13xf64, #dist.layout<@g, "[(0)]">>
-!H = !dist.tensor<13xf64, #dist.layout<@h, "[(0)]">>
+!H = !dist.tensor<13xf64, #dist.layout<@h, "x -> x", "x -> *">>
+// Grids of one size, one of them with two levels.
 // CHECK: remark: plan: general exchange (the source and destination are on different grids (planned only for one-level cpu grids of the same size))
 func.func @f(%g: !G, %h: !H) {
   dist.redistribute %g into %h : !G into !H
+  return
+}
+
+// -----
+
+// [4, 4, 4, 4, 4, 4, 4, 4] and [2, 4, 4, 4, 4, 4, 4, 8] (65536 processes
+// each) nest, but their common refinement has 15 axes: more than the
+// runtime's grids have (DISTRT_MAX_DIMS), so the general exchange.
+dist.grid @r [4, 4, 4, 4, 4, 4, 4, 4]
+dist.grid @s [2, 4, 4, 4, 4, 4, 4, 8]
+!R = !dist.tensor<65536xf64, #dist.layout<@r, "[(0,1,2,3,4,5,6,7)]">>
+!S = !dist.tensor<65536xf64, #dist.layout<@s, "[(0,1,2,3,4,5,6,7)]">>
+// CHECK: remark: plan: general exchange (the grids' common refinement has 15 axes, more than the runtime's 8)
+func.func @f(%r: !R, %s: !S) {
+  dist.redistribute %r into %s : !R into !S
   return
 }

@@ -100,6 +100,16 @@ LogicalResult GridOp::verify() {
              << i << " is made of gpus but has a further level inside it; "
              << "only the innermost level may be gpu";
   }
+  // The runtime flattens every level into one grid of at most kMaxDims
+  // axes.
+  int64_t axes = 0;
+  for (Attribute a : getLevels())
+    axes += cast<GridLevelAttr>(a).getShape().size();
+  if (axes > kMaxDims)
+    return emitOpError("has ")
+           << axes << " grid axes (all levels together) but the runtime "
+           << "supports at most " << kMaxDims
+           << " (DISTRT_MAX_DIMS); merge axes, e.g. [2, 2] into [4]";
   std::optional<int64_t> total = 1;
   for (Attribute a : getLevels())
     for (int64_t e : cast<GridLevelAttr>(a).getShape())
@@ -211,9 +221,42 @@ LogicalResult LoadOp::verify() { return verifyTensorPath(*this, getPath()); }
 
 LogicalResult StoreOp::verify() { return verifyTensorPath(*this, getPath()); }
 
+/// Processes of every level of `grid` together (the ranks a program on it
+/// runs with), or nothing beyond kMaxProcessors.
+static std::optional<int64_t> totalProcesses(GridOp grid) {
+  std::optional<int64_t> total = 1;
+  for (Attribute a : grid.getLevels())
+    for (int64_t e : cast<GridLevelAttr>(a).getShape())
+      if (total)
+        total = mulWithin(*total, e, kMaxProcessors);
+  return total;
+}
+
 LogicalResult RedistributeOp::verifySymbolUses(SymbolTableCollection &symbols) {
-  return verifyTensorLayouts(
-      *this, TypeRange{getSource().getType(), getDest().getType()}, symbols);
+  if (failed(verifyTensorLayouts(
+          *this, TypeRange{getSource().getType(), getDest().getType()},
+          symbols)))
+    return failure();
+  // One program runs on one number of ranks: a redistribution between
+  // grids of different sizes could never run (each grid's size is checked
+  // against the rank count at run time). Grids of one size and different
+  // shapes are fine.
+  FlatSymbolRefAttr srcRef = getSource().getType().getLayout().getGrid();
+  FlatSymbolRefAttr dstRef = getDest().getType().getLayout().getGrid();
+  auto src = symbols.lookupNearestSymbolFrom<GridOp>(*this, srcRef);
+  auto dst = symbols.lookupNearestSymbolFrom<GridOp>(*this, dstRef);
+  if (!src || !dst || src == dst)
+    return success();
+  std::optional<int64_t> ns = totalProcesses(src), nd = totalProcesses(dst);
+  if (ns && nd && *ns != *nd)
+    return emitOpError("source is on grid ")
+           << srcRef << " of " << *ns << " processes but the destination is "
+           << "on grid " << dstRef << " of " << *nd
+           << "; a program runs on one number of ranks, so both grids need "
+              "the same number of processes (put the destination on a grid "
+              "of "
+           << *ns << " processes)";
+  return success();
 }
 
 LogicalResult RedistributeOp::verify() {

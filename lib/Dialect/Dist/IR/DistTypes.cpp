@@ -69,6 +69,11 @@ DistTensorType::verify(function_ref<InFlightDiagnostic()> emitError,
       !elementType.isInteger(32) && !elementType.isInteger(64))
     return emitError() << "distributed tensors hold f32, f64, i32 or i64, not "
                        << elementType;
+  if ((int64_t)shape.size() > kMaxDims)
+    return emitError() << "tensor has rank " << shape.size()
+                       << " but the runtime supports at most " << kMaxDims
+                       << " dimensions (DISTRT_MAX_DIMS); merge dimensions "
+                          "into fewer";
   for (auto [d, e] : llvm::enumerate(shape))
     if (e < 1)
       return emitError() << "dimension " << d << " has extent " << e

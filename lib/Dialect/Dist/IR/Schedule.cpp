@@ -567,6 +567,42 @@ public:
     return false;
   }
 
+  /// A leaf kernel calls BLAS, whose sizes and leading dimensions are
+  /// 32-bit integers. Along each of the leaf's variables (`roles`, statement
+  /// variables) an access passes at most the variable's extent as a size
+  /// and at most the product of the extents behind it as a leading
+  /// dimension (the row length of a row-major buffer); both must fit.
+  bool blasSizesFit(const ScheduleCommand &c, ArrayRef<std::string> roles) {
+    SmallVector<const Access *> all{&stmt.lhs};
+    llvm::append_range(all, stmt.rhsAccesses());
+    auto advice = "; BLAS sizes and leading dimensions are 32-bit. Remove "
+                  "the substitute command (the leaf then runs as compiled "
+                  "loops) or use smaller tensors";
+    for (const Access *a : all) {
+      int64_t behind = 1; // product of the extents after dimension d
+      for (int64_t d = a->indices.size() - 1; d >= 0; --d) {
+        const std::string &v = a->indices[d];
+        int64_t extent = nest.extents.lookup(v);
+        if (llvm::is_contained(roles, v)) {
+          if (extent > kMaxBlasSize)
+            return fail("'" + a->tensor + "' has extent " + Twine(extent) +
+                        " along '" + v + "' (dimension " + Twine(d) +
+                        "), more than " + Twine(kMaxBlasSize) + ", the " +
+                        c.kernel + " leaf's BLAS call can take" + advice);
+          if (behind > kMaxBlasSize)
+            return fail("'" + a->tensor + "' has rows of " + Twine(behind) +
+                        " elements behind '" + v + "' (dimension " +
+                        Twine(d) + "), a leading dimension of more than " +
+                        Twine(kMaxBlasSize) + " for the " + c.kernel +
+                        " leaf's BLAS call" + advice);
+        }
+        // Tensors hold at most kMaxTensorElements, so this stays in range.
+        behind *= extent;
+      }
+    }
+    return true;
+  }
+
   bool substitute(const ScheduleCommand &c) {
     if (!nest.kernel.empty())
       return fail("the statement already has a substituted leaf");
@@ -630,6 +666,8 @@ public:
       if (roles[0] != 1 || roles[1] != 1 || roles[2] != 1 || roles[3] != 1)
         return fail("the variables do not form mttkrp: it needs i, l, j "
                     "and k of A(i,l) = B(i,j,k) * C(j,l) * D(k,l)");
+      if (!blasSizesFit(c, origins))
+        return false;
       nest.substituteVars.assign(vars.begin(), vars.end());
       nest.kernel = c.kernel;
       return true;
@@ -659,6 +697,8 @@ public:
     if (m != 1 || nn != 1 || k != 1)
       return fail("the variables do not form gemm: it needs one row, one "
                   "column and one reduction variable");
+    if (!blasSizesFit(c, origins))
+      return false;
     nest.substituteVars.assign(vars.begin(), vars.end());
     nest.kernel = c.kernel;
     return true;

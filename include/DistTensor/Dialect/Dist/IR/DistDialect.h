@@ -31,6 +31,15 @@ namespace dist {
 /// reject larger machines and tensors with a diagnostic).
 constexpr int64_t kMaxProcessors = int64_t(1) << 20;
 constexpr int64_t kMaxTensorElements = int64_t(1) << 50;
+/// Most grid axes of a machine (all levels together) and most dimensions
+/// of a tensor: the runtime's DISTRT_MAX_DIMS (runtime/include/distrt/
+/// distrt.h). DistDialect.cpp includes that header and static_asserts that
+/// the two agree, so the verifier and the runtime keep one limit.
+constexpr int64_t kMaxDims = 8;
+/// Largest size or leading dimension a BLAS call takes (BLAS integers are
+/// 32-bit): a leaf substituted by a BLAS kernel needs every size it passes
+/// within this.
+constexpr int64_t kMaxBlasSize = 2147483647; // INT32_MAX
 
 /// a * b, or nothing on overflow of `limit` (a, b >= 0).
 inline std::optional<int64_t> mulWithin(int64_t a, int64_t b, int64_t limit) {

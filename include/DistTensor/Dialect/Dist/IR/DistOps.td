@@ -32,7 +32,9 @@ def Dist_GridOp : Dist_Op<"grid", [Symbol]> {
 
     Processor coordinates map to ranks row-major (the last grid dimension
     varies fastest); the grid of a program started with the wrong number of
-    ranks stops at run time with a message naming both numbers.
+    ranks stops at run time with a message naming both numbers. A machine
+    has at most 8 axes, all levels together (the runtime's
+    `DISTRT_MAX_DIMS`), and at most 2^20 processors.
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
                        TypedArrayAttrBase<Dist_GridLevelAttr,
@@ -202,8 +204,10 @@ def Dist_RedistributeOp : Dist_Op<"redistribute", [
   let description = [{
     Copies the global tensor `source` into `dest`, which has the same shape
     and element type but another layout (possibly on another grid of the
-    same size). Afterwards every processor holds in `dest` exactly the
-    elements the destination layout gives it.
+    same size: the verifier rejects grids with different numbers of
+    processes, since a program runs on one number of ranks). Afterwards
+    every processor holds in `dest` exactly the elements the destination
+    layout gives it.
 
     ```mlir
     dist.redistribute %a into %b : !tA into !tB

@@ -17,7 +17,8 @@ def Dist_TensorType : Dist_Type<"DistTensor", "tensor"> {
   let description = [{
     A global tensor of static shape and element type (`f32`, `f64`, `i32`
     or `i64`) whose elements are spread over the processors of a machine as
-    its layout says. Values of this type are handles to distributed
+    its layout says. At most 8 dimensions (the runtime's `DISTRT_MAX_DIMS`)
+    and 2^50 elements. Values of this type are handles to distributed
     storage (like a memref): operations read and write them in place.
 
     ```mlir
