@@ -8,6 +8,8 @@
 //   term      ::= factor ('*' factor)*
 //   factor    ::= '-' factor | number | access | '(' expr ')'
 //   access    ::= name ('(' (index (',' index)*)? ')')?
+//   number    ::= (digit+ ('.' digit*)? | '.' digit+) ([eE] [+-]? digit+)?
+//                 (a finite double; nonzero unless written as zero)
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +19,7 @@
 #include "llvm/ADT/StringSet.h"
 
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 
 using namespace mlir;
@@ -146,6 +149,68 @@ private:
     return lhs;
   }
 
+  /// Consumes decimal digits; returns how many.
+  size_t digits() {
+    size_t n = 0;
+    for (; pos < text.size() && isdigit(static_cast<unsigned char>(text[pos]));
+         ++pos)
+      ++n;
+    return n;
+  }
+
+  /// A decimal constant: digits with an optional fraction and exponent
+  /// (`2`, `0.5`, `.5`, `1e-3`). Hexadecimal (`0x1p3`), `inf` and `nan`
+  /// are not constants, and a constant must be a finite double that does
+  /// not round a nonzero value to zero.
+  std::unique_ptr<IndexExpr> parseConstant() {
+    size_t start = pos;
+    size_t mantissa = digits();
+    if (pos < text.size() && text[pos] == '.') {
+      ++pos;
+      mantissa += digits();
+    }
+    size_t mantissaEnd = pos;
+    if (mantissa > 0 && pos < text.size() &&
+        (text[pos] == 'e' || text[pos] == 'E')) {
+      ++pos;
+      if (pos < text.size() && (text[pos] == '+' || text[pos] == '-'))
+        ++pos;
+      if (digits() == 0)
+        pos = mantissaEnd; // not an exponent: reported as malformed below
+    }
+    auto wordChar = [&](size_t i) {
+      return i < text.size() &&
+             (isalnum(static_cast<unsigned char>(text[i])) ||
+              text[i] == '_' || text[i] == '.');
+    };
+    if (mantissa == 0 || wordChar(pos)) {
+      size_t end = pos;
+      while (wordChar(end))
+        ++end;
+      pos = start;
+      fail("malformed number '" + text.slice(start, end).str() +
+           "'; constants are decimal: digits with an optional fraction and "
+           "exponent, e.g. 2, 0.5 or 1e-3");
+      return nullptr;
+    }
+    std::string lexeme = text.slice(start, pos).str();
+    double v = std::strtod(lexeme.c_str(), nullptr);
+    bool nonzero = llvm::any_of(text.slice(start, mantissaEnd),
+                                [](char d) { return d >= '1' && d <= '9'; });
+    if (!std::isfinite(v) || (v == 0 && nonzero)) {
+      pos = start;
+      fail("constant '" + lexeme + "' is out of the range of a double (" +
+           (v == 0 ? "it would round to 0" : "it would be infinite") +
+           "); write a constant of magnitude between about 4.9e-324 and "
+           "1.8e308, or 0");
+      return nullptr;
+    }
+    auto e = std::make_unique<IndexExpr>();
+    e->kind = IndexExpr::Kind::Constant;
+    e->constant = v;
+    return e;
+  }
+
   std::unique_ptr<IndexExpr> parseFactor() {
     skip();
     if (pos >= text.size()) {
@@ -172,20 +237,8 @@ private:
       return inner;
     }
     char c = text[pos];
-    if (isdigit(static_cast<unsigned char>(c)) || c == '.') {
-      std::string tail = text.substr(pos).str();
-      char *end = nullptr;
-      double v = std::strtod(tail.c_str(), &end);
-      if (end == tail.c_str()) {
-        fail("malformed number");
-        return nullptr;
-      }
-      pos += end - tail.c_str();
-      auto e = std::make_unique<IndexExpr>();
-      e->kind = IndexExpr::Kind::Constant;
-      e->constant = v;
-      return e;
-    }
+    if (isdigit(static_cast<unsigned char>(c)) || c == '.')
+      return parseConstant();
     auto e = std::make_unique<IndexExpr>();
     e->kind = IndexExpr::Kind::Access;
     if (!parseAccess(e->access))
