@@ -839,8 +839,33 @@ struct DistMaterializeSPMDPass
 
   /// Emits `out op= expr` for one iteration point. `index(x)` gives the
   /// value of statement variable x; `element(access)` loads an operand.
+  /// Summed variables at whose first value each addend counts (see
+  /// addendGuards); `indexOf(x)` gives the global value of variable x.
+  struct Guards {
+    const AddendGuards &addends;
+    function_ref<Value(StringRef)> indexOf;
+  };
+
+  /// `v` where every variable of `vars` is at its first value, 0 elsewhere.
+  Value guardAddend(OpBuilder &b, Location loc, Value v, Type elt,
+                    ArrayRef<std::string> vars, const Guards &g) {
+    Value ok;
+    for (const std::string &x : vars) {
+      Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          g.indexOf(x), idx(b, loc, 0));
+      ok = ok ? (Value)arith::AndIOp::create(b, loc, ok, first) : first;
+    }
+    Value zero = isa<FloatType>(elt)
+                     ? (Value)arith::ConstantOp::create(
+                           b, loc, elt, b.getFloatAttr(elt, 0.0))
+                     : (Value)arith::ConstantOp::create(
+                           b, loc, elt, b.getIntegerAttr(elt, 0));
+    return arith::SelectOp::create(b, loc, ok, v, zero);
+  }
+
   Value emitExpr(OpBuilder &b, Location loc, const IndexExpr *e, Type elt,
-                 function_ref<Value(const Access &)> load) {
+                 function_ref<Value(const Access &)> load,
+                 const Guards &guards) {
     bool isFloat = isa<FloatType>(elt);
     switch (e->kind) {
     case IndexExpr::Kind::Access:
@@ -852,7 +877,7 @@ struct DistMaterializeSPMDPass
       return arith::ConstantOp::create(
           b, loc, elt, b.getIntegerAttr(elt, (int64_t)e->constant));
     case IndexExpr::Kind::Neg: {
-      Value v = emitExpr(b, loc, e->lhs.get(), elt, load);
+      Value v = emitExpr(b, loc, e->lhs.get(), elt, load, guards);
       if (isFloat)
         return arith::NegFOp::create(b, loc, v);
       Value zero = arith::ConstantOp::create(b, loc, elt,
@@ -862,8 +887,16 @@ struct DistMaterializeSPMDPass
     case IndexExpr::Kind::Add:
     case IndexExpr::Kind::Sub:
     case IndexExpr::Kind::Mul: {
-      Value l = emitExpr(b, loc, e->lhs.get(), elt, load);
-      Value r = emitExpr(b, loc, e->rhs.get(), elt, load);
+      Value l = emitExpr(b, loc, e->lhs.get(), elt, load, guards);
+      Value r = emitExpr(b, loc, e->rhs.get(), elt, load, guards);
+      if (e->kind != IndexExpr::Kind::Mul) {
+        auto lg = guards.addends.find(e->lhs.get());
+        if (lg != guards.addends.end())
+          l = guardAddend(b, loc, l, elt, lg->second, guards);
+        auto rg = guards.addends.find(e->rhs.get());
+        if (rg != guards.addends.end())
+          r = guardAddend(b, loc, r, elt, rg->second, guards);
+      }
       if (e->kind == IndexExpr::Kind::Add)
         return isFloat ? (Value)arith::AddFOp::create(b, loc, l, r)
                        : (Value)arith::AddIOp::create(b, loc, l, r);
@@ -906,7 +939,9 @@ struct DistMaterializeSPMDPass
       Value off = boxOffset(b, loc, box, indicesOf(a));
       return memref::LoadOp::create(b, loc, box.memref, ValueRange{off});
     };
-    Value v = emitExpr(b, loc, stmt.rhs.get(), elt, load);
+    AddendGuards addends = addendGuards(stmt);
+    Value v = emitExpr(b, loc, stmt.rhs.get(), elt, load,
+                       Guards{addends, valueOf});
     BoxBuffer &out = boxes[stmt.lhs.tensor];
     Value off = boxOffset(b, loc, out, indicesOf(stmt.lhs));
     Value old = memref::LoadOp::create(b, loc, out.memref, ValueRange{off});
@@ -945,6 +980,12 @@ struct DistMaterializeSPMDPass
     Type elt = outType.getElementType();
     int64_t dtype = dtypeOf(elt);
     Value g = gridHandle(b, loc, gridRef);
+    // With check, whole copies of the inputs (and of the output for `+=`)
+    // as they are before the computation, for the reference (outside the
+    // timed region).
+    llvm::StringMap<Value> before;
+    if (check)
+      before = gatherForCheck(b, loc, stmt, types, values, g, elt);
     Value timer;
     auto allAxes = [&] {
       return i64(b, loc, (int64_t(1) << model.gridShape.size()) - 1);
@@ -1091,16 +1132,28 @@ struct DistMaterializeSPMDPass
     Value outTile = tileOf(op, values[stmt.lhs.tensor]);
     if (!outTile)
       return failure();
-    Value outDesc = constArray(b, loc, layoutDescriptor(outType));
-    // With check and `+=`, keep the output as it was for the reference.
-    Value before;
-    if (check && stmt.accumulate) {
-      before = memref::AllocOp::create(
-          b, loc, MemRefType::get({outType.getNumElements()}, elt));
-      call(b, loc, "distrt_layout_gather",
-           {g, outDesc, ptrOf(b, loc, outTile), i64(b, loc, dtype),
-            ptrOf(b, loc, before), i64(b, loc, 0)});
+    // The verifier rejects an output bound to the same value as an input;
+    // through function parameters the same tensor can still arrive under
+    // two names, which only the running program can see.
+    {
+      std::string where;
+      llvm::raw_string_ostream ws(where);
+      if (auto fl = loc->findInstanceOf<FileLineColLoc>())
+        ws << fl.getFilename().getValue() << ":" << fl.getLine() << ":"
+           << fl.getColumn() << ": ";
+      stmt.print(ws);
+      for (const std::string &t : stmt.tensorNames()) {
+        if (t == stmt.lhs.tensor || values[t] == values[stmt.lhs.tensor])
+          continue;
+        Value inTile = tileOf(op, values[t]);
+        if (!inTile)
+          return failure();
+        call(b, loc, "distrt_check_distinct",
+             {ptrOf(b, loc, outTile), ptrOf(b, loc, inTile),
+              constString(b, loc, where), constString(b, loc, t)});
+      }
     }
+    Value outDesc = constArray(b, loc, layoutDescriptor(outType));
     if (!stmt.accumulate)
       call(b, loc, "distrt_layout_zero",
            {g, outDesc, ptrOf(b, loc, outTile), i64(b, loc, dtype)});
@@ -1625,33 +1678,66 @@ struct DistMaterializeSPMDPass
     // The leaf: GEMM when the operands fit, scalar loops otherwise.
     // MTTKRP leaf: the Khatri-Rao product of the two matrices goes into a
     // scratch buffer allocated here, once.
+    // A substituted leaf that cannot apply is an error, unless the user
+    // asked for scalar loops instead (leaf-fallback).
+    auto cannotSubstitute = [&](StringRef why) -> LogicalResult {
+      if (leafFallback) {
+        op.emitWarning() << "substitute(..., " << nest.kernel
+                         << ") cannot apply (" << why
+                         << "); using scalar loops (leaf-fallback)";
+        return success();
+      }
+      return op.emitError()
+             << "substitute(..., " << nest.kernel << ") cannot apply: "
+             << why
+             << "; change the schedule or the layouts, remove the "
+                "substitute command, or ask for scalar loops in its place "
+                "with the pass option leaf-fallback (dist-run "
+                "--leaf-fallback)";
+    };
     MttkrpRoles roles;
     Value krBuf;
-    bool mttkrpLeaf = nest.kernel == "mttkrp" &&
-                      mttkrpRoles(stmt, nest, roles) &&
-                      mttkrpFits(cl, stmt, roles, fixedAt(leafLevel), elt);
+    bool mttkrpLeaf = false;
     std::optional<int64_t> krCap;
-    if (mttkrpLeaf) {
+    if (nest.kernel == "mttkrp") {
       llvm::StringSet<> fs = fixedAt(leafLevel);
-      krCap = mulWithin(cl.staticRange(roles.j, fs).maxSize,
-                        cl.staticRange(roles.k, fs).maxSize,
-                        kMaxTensorElements);
-      if (krCap)
-        krCap = mulWithin(*krCap, cl.staticRange(roles.l, fs).maxSize,
+      std::string why;
+      if (!mttkrpRoles(stmt, nest, roles))
+        why = "the statement is not A(i,l) = B(i,j,k) * C(j,l) * D(k,l)";
+      else if (!mttkrpFits(cl, stmt, roles, fs, elt))
+        why = "the element type is not f32 or f64, or a leaf range is not "
+              "the same whole interval at every step";
+      else {
+        krCap = mulWithin(cl.staticRange(roles.j, fs).maxSize,
+                          cl.staticRange(roles.k, fs).maxSize,
                           kMaxTensorElements);
-      // A product too large to hold: the scalar loops instead.
-      mttkrpLeaf = krCap.has_value();
+        if (krCap)
+          krCap = mulWithin(*krCap, cl.staticRange(roles.l, fs).maxSize,
+                            kMaxTensorElements);
+        if (!krCap)
+          why = "its Khatri-Rao product buffer would exceed the element "
+                "limit";
+      }
+      mttkrpLeaf = why.empty();
+      if (!mttkrpLeaf && failed(cannotSubstitute(why)))
+        return failure();
     }
     if (mttkrpLeaf)
       krBuf = allocChecked(b, loc, MemRefType::get({*krCap}, elt), {},
                            "the Khatri-Rao buffer of the mttkrp leaf");
 
     std::function<void(OpBuilder &, unsigned)> nestLoops;
+    bool gemmWarned = false;
     auto emitLeaf = [&](OpBuilder &ib) -> LogicalResult {
-      if (nest.kernel == "gemm" &&
-          succeeded(tryEmitGemm(ib, cl, stmt, boxes, leafLevel,
-                                fixedAt(leafLevel), elt)))
-        return success();
+      if (nest.kernel == "gemm") {
+        std::string why;
+        if (succeeded(tryEmitGemm(ib, cl, stmt, boxes, leafLevel,
+                                  fixedAt(leafLevel), elt, why)))
+          return success();
+        if (!gemmWarned && failed(cannotSubstitute(why)))
+          return failure();
+        gemmWarned = true;
+      }
       if (mttkrpLeaf) {
         emitMttkrp(ib, cl, stmt, roles, boxes, fixedAt(leafLevel), elt, krBuf,
                    [&](OpBuilder &fb) { nestLoops(fb, leafLevel); });
@@ -2008,6 +2094,7 @@ struct DistMaterializeSPMDPass
     auto fastmath = arith::FastMathFlagsAttr::get(
         b.getContext(), reduces ? arith::FastMathFlags::reassoc
                                 : arith::FastMathFlags::none);
+    AddendGuards addends = addendGuards(stmt);
     linalg::GenericOp::create(
         b, loc, inputs, ValueRange{output}, maps, iterators,
         [&](OpBuilder &gb, Location l, ValueRange args) {
@@ -2017,7 +2104,14 @@ struct DistMaterializeSPMDPass
                 return args[i];
             return Value();
           };
-          Value v = emitExpr(gb, l, stmt.rhs.get(), elt, load);
+          // A variable's global value: the leaf's lower bound plus the
+          // generic's iteration index.
+          auto indexOf = [&](StringRef x) -> Value {
+            Value it = linalg::IndexOp::create(gb, l, position[x]);
+            return arith::AddIOp::create(gb, l, ranges[x].lo, it);
+          };
+          Value v = emitExpr(gb, l, stmt.rhs.get(), elt, load,
+                             Guards{addends, indexOf});
           Value acc = args.back();
           Value sum =
               isFloat ? (Value)arith::AddFOp::create(gb, l, acc, v, fastmath)
@@ -2032,16 +2126,21 @@ struct DistMaterializeSPMDPass
                             const IndexStatement &stmt,
                             llvm::StringMap<BoxBuffer> &boxes,
                             unsigned leafLevel,
-                            const llvm::StringSet<> &fixedSet, Type elt) {
+                            const llvm::StringSet<> &fixedSet, Type elt,
+                            std::string &whyNot) {
+    auto cannot = [&](const Twine &why) {
+      whyNot = why.str();
+      return failure();
+    };
     Location loc = cl.op.getLoc();
     SmallVector<const Access *> ins = stmt.rhsAccesses();
-    if (ins.size() != 2 || !stmt.isPureProduct())
-      return failure();
-    // Constants or negation in the product: use loops.
-    if (stmt.rhs->kind != IndexExpr::Kind::Mul ||
+    if (ins.size() != 2 || stmt.rhs->kind != IndexExpr::Kind::Mul ||
         stmt.rhs->lhs->kind != IndexExpr::Kind::Access ||
         stmt.rhs->rhs->kind != IndexExpr::Kind::Access)
-      return failure();
+      return cannot("the right-hand side is not a product of two accesses "
+                    "(no constants, negation, sums or third operand)");
+    if (!elt.isF64() && !elt.isF32())
+      return cannot("the element type is not f32 or f64");
     // Roles of the leaf variables' origins.
     std::string m, n, k;
     for (const std::string &v : cl.nest.substituteVars) {
@@ -2060,7 +2159,8 @@ struct DistMaterializeSPMDPass
     // column index of each operand its last dimension.
     for (const std::string &x : {m, n, k})
       if (!cl.staticRange(x, fixedSet).exact)
-        return failure();
+        return cannot("the leaf's range of '" + x +
+                      "' is not one interval at every step");
     auto lastIs = [](const Access *a, StringRef x) {
       return !a->indices.empty() && a->indices.back() == x;
     };
@@ -2072,15 +2172,18 @@ struct DistMaterializeSPMDPass
     else if (lastIs(ins[0], m))
       transA = true;
     else
-      return failure();
+      return cannot(ins[0]->tensor + "'s last index is neither '" + m +
+                    "' nor '" + k + "'");
     if (lastIs(ins[1], n))
       transB = false;
     else if (lastIs(ins[1], k))
       transB = true;
     else
-      return failure();
+      return cannot(ins[1]->tensor + "'s last index is neither '" + k +
+                    "' nor '" + n + "'");
     if (!lastIs(&stmt.lhs, n))
-      return failure();
+      return cannot("the output " + stmt.lhs.tensor +
+                    "'s last index is not the column index '" + n + "'");
     // Values of every statement variable at the leaf's origin.
     llvm::StringMap<DynRange> ranges;
     for (const std::string &x : stmt.indexVariables())
@@ -2105,8 +2208,6 @@ struct DistMaterializeSPMDPass
       }
       return toI64(b, loc, s);
     };
-    if (!elt.isF64() && !elt.isF32())
-      return failure();
     Value one = arith::ConstantOp::create(b, loc, f64Ty,
                                           b.getF64FloatAttr(1.0));
     StringRef fn = elt.isF64() ? "distrt_gemm_t_f64" : "distrt_gemm_t_f32";
@@ -2121,99 +2222,84 @@ struct DistMaterializeSPMDPass
     return success();
   }
 
-  /// Reference check on rank 0: gather inputs, compute the unscheduled
-  /// statement, compare with the gathered output.
+  /// Whole copies, on rank 0, of every input and (for `+=`) of the output
+  /// as they are before the computation.
+  llvm::StringMap<Value> gatherForCheck(OpBuilder &b, Location loc,
+                                        const IndexStatement &stmt,
+                                        llvm::StringMap<DistTensorType> &types,
+                                        llvm::StringMap<Value> &values,
+                                        Value g, Type elt) {
+    llvm::StringMap<Value> globals;
+    for (const std::string &t : stmt.tensorNames()) {
+      DistTensorType type = types[t];
+      Value whole = memref::AllocOp::create(
+          b, loc, MemRefType::get({type.getNumElements()}, elt));
+      globals[t] = whole;
+      if (t != stmt.lhs.tensor || stmt.accumulate)
+        call(b, loc, "distrt_layout_gather",
+             {g, constArray(b, loc, layoutDescriptor(type)),
+              ptrOf(b, loc, tiles.lookup(values[t])),
+              i64(b, loc, dtypeOf(elt)), ptrOf(b, loc, whole),
+              i64(b, loc, 0)});
+    }
+    return globals;
+  }
+
+  /// Reference check: rank 0 evaluates the unscheduled statement over the
+  /// copies `globals` made before the computation with the runtime's own
+  /// evaluator of index notation (distrt_reference_*, which shares no code
+  /// with this lowering), and the runtime compares every copy of the output
+  /// on every process with it. Every copy of every input must still equal
+  /// its copy from before.
   void emitCheck(OpBuilder &b, ComputeOp op, const IndexStatement &stmt,
                  llvm::StringMap<DistTensorType> &types,
                  llvm::StringMap<Value> &values, Value g, Type elt,
-                 Value before) {
+                 llvm::StringMap<Value> &globals) {
     Location loc = op.getLoc();
     Value rank = call(b, loc, "distrt_grid_rank", {g}, {i64Ty});
     Value isRoot = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                          rank, i64(b, loc, 0));
-    llvm::StringMap<BoxBuffer> globals;
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    stmt.print(os);
     SmallVector<std::string> names = stmt.tensorNames();
-    for (const std::string &t : names) {
-      DistTensorType type = types[t];
-      BoxBuffer box;
-      box.memref = t == stmt.lhs.tensor && before
-                       ? before
-                       : (Value)memref::AllocOp::create(
-                             b, loc,
-                             MemRefType::get({type.getNumElements()}, elt));
-      for (int64_t e : type.getShape()) {
-        box.lo.push_back(idx(b, loc, 0));
-        box.size.push_back(idx(b, loc, e));
-      }
-      globals[t] = box;
-      if (t != stmt.lhs.tensor)
-        call(b, loc, "distrt_layout_gather",
-             {g, constArray(b, loc, layoutDescriptor(type)),
-              ptrOf(b, loc, tiles.lookup(values[t])), i64(b, loc, dtypeOf(elt)),
-              ptrOf(b, loc, box.memref), i64(b, loc, 0)});
-    }
-    // Reference on rank 0: the unscheduled statement over whole tensors
-    // (for `+=`, on top of the output as it was before the computation).
-    BoxBuffer &ref = globals[stmt.lhs.tensor];
     scf::IfOp::create(b, loc, isRoot, [&](OpBuilder &tb, Location l) {
-      Value zero = isa<FloatType>(elt)
-                       ? (Value)arith::ConstantOp::create(
-                             tb, l, elt, tb.getFloatAttr(elt, 0.0))
-                       : (Value)arith::ConstantOp::create(
-                             tb, l, elt, tb.getIntegerAttr(elt, 0));
-      int64_t total = types[stmt.lhs.tensor].getNumElements();
-      if (!stmt.accumulate)
-        scf::ForOp::create(
-            tb, l, idx(tb, l, 0), idx(tb, l, total), idx(tb, l, 1),
-            ValueRange{},
-            [&](OpBuilder &fb, Location fl, Value i, ValueRange) {
-              memref::StoreOp::create(fb, fl, zero, ref.memref,
-                                      ValueRange{i});
-              scf::YieldOp::create(fb, fl);
-            });
-      SmallVector<std::string> vars = stmt.indexVariables();
-      llvm::StringMap<int64_t> ext;
-      SmallVector<const Access *> all{&stmt.lhs};
-      llvm::append_range(all, stmt.rhsAccesses());
-      for (const Access *a : all)
-        for (auto [d, x] : llvm::enumerate(a->indices))
-          ext[x] = types[a->tensor].getShape()[d];
-      llvm::StringMap<Value> vals;
-      std::function<void(OpBuilder &, unsigned)> loops =
-          [&](OpBuilder &lb, unsigned k) {
-            if (k == vars.size()) {
-              emitPointUpdate(lb, l, elt, globals, stmt,
-                              [&](StringRef x) { return vals[x]; });
-              return;
-            }
-            scf::ForOp::create(lb, l, idx(lb, l, 0), idx(lb, l, ext[vars[k]]),
-                               idx(lb, l, 1), ValueRange{},
-                               [&](OpBuilder &fb, Location fl, Value iv,
-                                   ValueRange) {
-                                 vals[vars[k]] = iv;
-                                 loops(fb, k + 1);
-                                 scf::YieldOp::create(fb, fl);
-                               });
-          };
-      loops(tb, 0);
+      Value ref = call(tb, l, "distrt_reference_begin",
+                       {constString(tb, l, text), i64(tb, l, dtypeOf(elt))},
+                       {ptrTy});
+      for (const std::string &t : names) {
+        ArrayRef<int64_t> shape = types[t].getShape();
+        SmallVector<int64_t> dims(shape);
+        if (dims.empty())
+          dims.push_back(1); // an order-0 tensor: rank 0, one element
+        call(tb, l, "distrt_reference_bind",
+             {ref, constString(tb, l, t), i64(tb, l, shape.size()),
+              constArray(tb, l, dims), ptrOf(tb, l, globals[t])});
+      }
+      call(tb, l, "distrt_reference_run", {ref});
       scf::YieldOp::create(tb, l);
     });
     double tol = tolerance;
     if (tol < 0)
       tol = elt.isF64() ? 1e-12 : elt.isF32() ? 1e-4 : 0.0;
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    stmt.print(os);
-    DistTensorType outType = types[stmt.lhs.tensor];
-    call(b, loc, "distrt_check_result",
-         {g, constString(b, loc, text),
-          constArray(b, loc, layoutDescriptor(outType)),
-          ptrOf(b, loc, tiles.lookup(values[stmt.lhs.tensor])),
-          i64(b, loc, dtypeOf(elt)), ptrOf(b, loc, ref.memref),
-          arith::ConstantOp::create(b, loc, f64Ty, b.getF64FloatAttr(tol))},
-         {i64Ty});
+    auto checkAgainst = [&](StringRef fn, StringRef t, StringRef label,
+                            double tolerance) {
+      call(b, loc, fn,
+           {g, constString(b, loc, label),
+            constArray(b, loc, layoutDescriptor(types[t])),
+            ptrOf(b, loc, tiles.lookup(values[t])),
+            i64(b, loc, dtypeOf(elt)), ptrOf(b, loc, globals[t]),
+            arith::ConstantOp::create(b, loc, f64Ty,
+                                      b.getF64FloatAttr(tolerance))},
+           {i64Ty});
+    };
+    checkAgainst("distrt_check_result", stmt.lhs.tensor, text, tol);
     for (const std::string &t : names)
-      memref::DeallocOp::create(b, loc, globals[t].memref);
+      if (t != stmt.lhs.tensor)
+        checkAgainst("distrt_check_unchanged", t,
+                     "input " + t + " of " + text, 0.0);
+    for (const std::string &t : names)
+      memref::DeallocOp::create(b, loc, globals[t]);
   }
 };
 

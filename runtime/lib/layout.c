@@ -1024,10 +1024,12 @@ static void bcast_all(const char *op, distrt_grid *g, void *buf,
   }
 }
 
-int64_t distrt_check_result(distrt_grid *g, const char *name,
-                            const int64_t *desc, const void *tile,
-                            int64_t dtype, const void *ref, double tol) {
-  const char *op = "distrt_check_result";
+/* distrt_check_result, and distrt_check_unchanged when `quiet` (which
+ * prints only when the check fails). */
+static int64_t check_against(const char *op, distrt_grid *g, const char *name,
+                             const int64_t *desc, const void *tile,
+                             int64_t dtype, const void *ref, double tol,
+                             int quiet) {
   distrt_require_init(op);
   distrt_grid_check(op, g);
   int64_t es = distrt_dtype_size(op, dtype);
@@ -1065,7 +1067,7 @@ int64_t distrt_check_result(distrt_grid *g, const char *name,
   int64_t ok = err <= tol; /* false for NaN */
   if (!ok)
     report_first_mismatch(op, g, &L, name, tile, dtype, whole, &c);
-  if (g->rank == 0) {
+  if (g->rank == 0 && (!quiet || !ok)) {
     /* FNV-1a over the gathered result's bytes: equal checksums mean
      * bitwise-equal results (the determinism tests compare them). */
     uint64_t h = 1469598103934665603ULL;
@@ -1077,12 +1079,26 @@ int64_t distrt_check_result(distrt_grid *g, const char *name,
            name, err, tol, (long long)g->size, ok ? "PASS" : "FAIL",
            (unsigned long long)h);
     fflush(stdout);
-    free(global);
   }
+  free(global);
   free(whole);
   if (!ok)
     distrt_g.checks_failed++;
   return ok;
+}
+
+int64_t distrt_check_result(distrt_grid *g, const char *name,
+                            const int64_t *desc, const void *tile,
+                            int64_t dtype, const void *ref, double tol) {
+  return check_against("distrt_check_result", g, name, desc, tile, dtype, ref,
+                       tol, 0);
+}
+
+int64_t distrt_check_unchanged(distrt_grid *g, const char *name,
+                               const int64_t *desc, const void *tile,
+                               int64_t dtype, const void *ref, double tol) {
+  return check_against("distrt_check_unchanged", g, name, desc, tile, dtype,
+                       ref, tol, 1);
 }
 
 void distrt_report_time(distrt_grid *g, const char *name, double seconds) {

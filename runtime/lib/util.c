@@ -108,3 +108,13 @@ void distrt_check_alloc(const void *p, int64_t bytes, const char *what) {
     distrt_fatal("allocation", "cannot allocate %lld bytes for %s",
                  (long long)bytes, what ? what : "a buffer");
 }
+
+void distrt_check_distinct(const void *out, const void *in, const char *what,
+                           const char *name) {
+  if (out && out == in)
+    distrt_fatal(what ? what : "dist.compute",
+                 "the output and input %s are the same tensor; a computation "
+                 "cannot read the tensor it writes (copy it into a separate "
+                 "tensor first)",
+                 name ? name : "?");
+}

@@ -100,3 +100,28 @@ func.func @f(%a: !T, %b: !T, %c: !T) {
                 parallelize(ko), substitute({ii, ji, ki}, gemm)] : !T, !T, !T
   return
 }
+
+// -----
+
+// A substitute that cannot apply is an error, not scalar loops in silence.
+dist.grid @m [2, 2]
+!T = !dist.tensor<8x8xi32, #dist.layout<@m, "xy -> xy">>
+func.func @f(%a: !T, %b: !T, %c: !T) {
+  // expected-error @+1 {{substitute(..., gemm) cannot apply: the element type is not f32 or f64; change the schedule or the layouts, remove the substitute command, or ask for scalar loops in its place with the pass option leaf-fallback (dist-run --leaf-fallback)}}
+  dist.compute "A(i,j) = B(i,k) * C(k,j)" (A = %a, B = %b, C = %c)
+      schedule [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2)),
+                substitute({ii, ji, k}, gemm)] : !T, !T, !T
+  return
+}
+
+// -----
+
+dist.grid @m [2, 2]
+!T = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> xy">>
+func.func @f(%a: !T, %b: !T, %c: !T) {
+  // expected-error @+1 {{substitute(..., gemm) cannot apply: the output A's last index is not the column index 'j'}}
+  dist.compute "A(j,i) = B(i,k) * C(k,j)" (A = %a, B = %b, C = %c)
+      schedule [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2)),
+                substitute({ii, ji, k}, gemm)] : !T, !T, !T
+  return
+}

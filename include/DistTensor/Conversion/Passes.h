@@ -58,6 +58,11 @@ struct DistToLLVMOptions : public PassPipelineOptions<DistToLLVMOptions> {
       llvm::cl::desc("Overlap time-stepped communication with computation "
                      "(double buffering; false: blocking transfers)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> leafFallback{
+      *this, "leaf-fallback",
+      llvm::cl::desc("Scalar loops, with a warning, where a substitute "
+                     "command cannot apply (default: an error)"),
+      llvm::cl::init(false)};
 };
 
 /// Adds the full lowering from dist IR to the LLVM dialect to `pm`.

@@ -21,9 +21,12 @@ def DistMaterializeSPMD : Pass<"dist-materialize-spmd", "ModuleOp"> {
       results are accumulated into the owners' tiles
       (`distrt_accumulate_box`); tensors communicated at a distributed loop
       (and tensors with no communicate command) are fetched once;
-    - `substitute(..., gemm)` leaves become `distrt_gemm_f32/f64` calls on
-      the buffers when the operands' last dimensions fit a row-major GEMM,
-      otherwise scalar loops;
+    - `substitute(..., gemm)` leaves become `distrt_gemm_t_f32/f64` calls on
+      the buffers, and `substitute(..., mttkrp)` a Khatri-Rao product and a
+      GEMM; a substitution that cannot apply (operands whose last
+      dimensions do not fit a row-major GEMM, an integer element type,
+      leaf ranges that are not whole intervals) is an error, or scalar
+      loops with a warning under `leaf-fallback`;
     - `dist.redistribute` follows the plan of `dist-plan-redistribution`
       when both layouts have mode tuples (blocked, cyclic or block-cyclic
       dimensions, no skew) on one grid, or on two grids of the same size
@@ -42,8 +45,12 @@ def DistMaterializeSPMD : Pass<"dist-materialize-spmd", "ModuleOp"> {
       compared with its gathered source.
 
     With `check`, every computation is followed by a reference computed on
-    rank 0 from the gathered inputs with the unscheduled statement, and the
-    maximum relative error is printed (`distrt_check_result`). With
+    rank 0 from the inputs gathered before it, by the runtime's own
+    evaluator of the unscheduled statement (`distrt_reference_*`, which
+    shares no code with this lowering); every copy of the output on every
+    process is compared with it and the maximum relative error is printed
+    (`distrt_check_result`), and every copy of every input must be
+    unchanged (`distrt_check_unchanged`). With
     `timing`, the time of each computation is printed: the clock runs from
     a barrier over the grid before it to a barrier after it, and the
     maximum over the ranks is reported (the computation's makespan, also
@@ -84,7 +91,11 @@ def DistMaterializeSPMD : Pass<"dist-materialize-spmd", "ModuleOp"> {
            "benchmarks/calibrate)">,
     Option<"overlap", "overlap", "bool", /*default=*/"true",
            "Double buffer time-stepped inputs: start the next step's "
-           "transfer non-blocking before computing the current step">
+           "transfer non-blocking before computing the current step">,
+    Option<"leafFallback", "leaf-fallback", "bool", /*default=*/"false",
+           "Where a substitute command cannot apply (operands that do not "
+           "fit the kernel, an integer type), use scalar "
+           "loops with a warning instead of failing">
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::arith::ArithDialect",

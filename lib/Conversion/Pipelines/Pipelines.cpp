@@ -28,6 +28,7 @@ void dist::buildDistToLLVMPipeline(OpPassManager &pm,
     pm.addPass(createDistInsertRedistributions());
   pm.addPass(createDistSimplifyRedistributions());
   spmd.overlap = options.overlap;
+  spmd.leafFallback = options.leafFallback;
   pm.addPass(createDistMaterializeSPMD(spmd));
   pm.addPass(createDistSimplifyRedistributions());
   pm.addPass(createConvertDistToRuntime());

@@ -348,6 +348,12 @@ void _mlir_memref_to_llvm_free(void *p);
 /** Fatal ("cannot allocate N bytes for WHAT") when `p` is NULL and `bytes`
  *  is positive: compiled programs check every buffer they allocate. */
 void distrt_check_alloc(const void *p, int64_t bytes, const char *what);
+/** Fatal ("WHAT: the output and input NAME are the same tensor ...") when
+ *  `out` and `in` are the same non-NULL tile: compiled programs check that
+ *  a computation does not read the tensor it writes through another name
+ *  (a function called with the same tensor for two parameters). */
+void distrt_check_distinct(const void *out, const void *in, const char *what,
+                           const char *name);
 
 /*===----------------------------------------------------------------------===*
  * Local GEMM, row-major: C[m x n] = alpha * A[m x k] * B[k x n] + beta * C.
@@ -570,6 +576,13 @@ void distrt_layout_gather(distrt_grid *g, const int64_t *desc,
 int64_t distrt_check_result(distrt_grid *g, const char *name,
                             const int64_t *desc, const void *tile,
                             int64_t dtype, const void *ref, double tol);
+/** Collective: distrt_check_result for a tensor that a computation only
+ *  read (`ref`, on rank 0, is its gathered copy from before): silent when
+ *  every copy on every process still equals it, else the same first
+ *  mismatch and FAIL lines. */
+int64_t distrt_check_unchanged(distrt_grid *g, const char *name,
+                               const int64_t *desc, const void *tile,
+                               int64_t dtype, const void *ref, double tol);
 /* Reference evaluator of index notation (the oracle of --check; it shares
  * no code with the compiler's lowering).  Purely local.  The statement
  * grammar is the compiler's:

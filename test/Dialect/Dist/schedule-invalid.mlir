@@ -261,6 +261,31 @@ func.func @f(%a: !A, %b: !B, %c: !A, %d: !A) {
 
 // -----
 
+// A constant or a negation in the product has no place in a library call
+// (the mttkrp leaf used to drop the minus sign silently).
+dist.grid @m [2, 2]
+!A = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> xy">>
+!B = !dist.tensor<8x8x8xf64, #dist.layout<@m, "xyz -> xy">>
+func.func @f(%a: !A, %b: !B, %c: !A, %d: !A) {
+  // expected-error @+1 {{mttkrp needs a statement of the form A(i,l) = B(i,j,k) * C(j,l) * D(k,l)}}
+  dist.compute "A(i,l) = -B(i,j,k) * C(j,l) * D(k,l)" (A = %a, B = %b, C = %c, D = %d)
+      schedule [substitute({i, l, j, k}, mttkrp)] : !A, !B, !A, !A
+  return
+}
+
+// -----
+
+dist.grid @m [2, 2]
+!T = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> xy">>
+func.func @f(%a: !T, %b: !T, %c: !T) {
+  // expected-error @+1 {{substitute({i, j, k}, gemm): gemm needs a statement of the form Out = In1 * In2 (no constants, negation or sums)}}
+  dist.compute "A(i,j) = 2 * B(i,k) * C(k,j)" (A = %a, B = %b, C = %c)
+      schedule [substitute({i, j, k}, gemm)] : !T, !T, !T
+  return
+}
+
+// -----
+
 dist.grid @m [2, 2]
 !T = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> xy">>
 func.func @f(%a: !T, %b: !T, %c: !T) {

@@ -15,15 +15,24 @@
 
 #include "DistTensor/Dialect/Dist/IR/IndexNotation.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringSet.h"
 
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 using namespace mlir;
 using namespace mlir::dist;
+
+/// How deep a statement's expression may nest: parentheses and negations
+/// around any point, and operators (negation included) on any path from
+/// the root to a leaf, each at most this many. The parser and every walk of
+/// the expression recurse that deep; 50,000 levels overflowed the stack.
+static constexpr unsigned kMaxExpressionDepth = 256;
 
 namespace {
 class StatementParser {
@@ -55,11 +64,41 @@ private:
   std::string &error;
   size_t &column;
   size_t pos = 0;
+  /// Parentheses and negations open around the current position (the
+  /// parser recurses once for each).
+  unsigned nesting = 0;
+  /// Height of every operator node built so far: operators (negation
+  /// included) on its longest path to a leaf; leaves are absent (0).
+  llvm::DenseMap<const IndexExpr *, unsigned> heights;
 
   bool fail(const std::string &message) {
     error = message;
     column = pos;
     return false;
+  }
+
+  bool tooDeep() {
+    return fail("the expression nests more than " +
+                std::to_string(kMaxExpressionDepth) +
+                " levels deep (parentheses, negations and operators); "
+                "split it into several statements");
+  }
+  /// Enters a parenthesis or negation whose token ends at `pos`.
+  bool enter() {
+    if (nesting >= kMaxExpressionDepth) {
+      --pos; // at the token
+      return tooDeep();
+    }
+    ++nesting;
+    return true;
+  }
+  /// Records the height of the operator node `e`; fails beyond the limit
+  /// (every later walk of the expression recurses that deep).
+  bool recordHeight(const IndexExpr *e) {
+    unsigned h = 1 + std::max(heights.lookup(e->lhs.get()),
+                              heights.lookup(e->rhs.get()));
+    heights[e] = h;
+    return h <= kMaxExpressionDepth || tooDeep();
   }
   void skip() {
     while (pos < text.size() && isspace(static_cast<unsigned char>(text[pos])))
@@ -116,6 +155,8 @@ private:
     e->kind = kind;
     e->lhs = std::move(lhs);
     e->rhs = std::move(rhs);
+    if (!recordHeight(e.get()))
+      return nullptr;
     return e;
   }
 
@@ -218,15 +259,23 @@ private:
       return nullptr;
     }
     if (consume("-")) {
+      if (!enter())
+        return nullptr;
+      auto leave = llvm::make_scope_exit([&] { --nesting; });
       std::unique_ptr<IndexExpr> operand = parseFactor();
       if (!operand)
         return nullptr;
       auto e = std::make_unique<IndexExpr>();
       e->kind = IndexExpr::Kind::Neg;
       e->lhs = std::move(operand);
+      if (!recordHeight(e.get()))
+        return nullptr;
       return e;
     }
     if (consume("(")) {
+      if (!enter())
+        return nullptr;
+      auto leave = llvm::make_scope_exit([&] { --nesting; });
       std::unique_ptr<IndexExpr> inner = parseExpr();
       if (!inner)
         return nullptr;
@@ -298,9 +347,15 @@ void printExpr(llvm::raw_ostream &os, const IndexExpr *e, int parentPrec,
   case IndexExpr::Kind::Access:
     printAccess(os, e->access);
     break;
-  case IndexExpr::Kind::Constant:
-    os << e->constant;
+  case IndexExpr::Kind::Constant: {
+    // The shortest of %.15g and %.17g that reads back as the same double.
+    char buf[64];
+    snprintf(buf, sizeof(buf), "%.15g", e->constant);
+    if (std::strtod(buf, nullptr) != e->constant)
+      snprintf(buf, sizeof(buf), "%.17g", e->constant);
+    os << buf;
     break;
+  }
   case IndexExpr::Kind::Neg:
     os << "-";
     printExpr(os, e->lhs.get(), 3, false);
@@ -369,4 +424,67 @@ void IndexStatement::print(llvm::raw_ostream &os) const {
   printAccess(os, lhs);
   os << (accumulate ? " += " : " = ");
   printExpr(os, rhs.get(), 0, false);
+}
+
+namespace {
+/// Every index variable used in the subtree of `e`.
+void collectVariables(const IndexExpr *e, llvm::StringSet<> &out) {
+  if (!e)
+    return;
+  if (e->kind == IndexExpr::Kind::Access) {
+    for (const std::string &v : e->access.indices)
+      out.insert(v);
+    return;
+  }
+  collectVariables(e->lhs.get(), out);
+  collectVariables(e->rhs.get(), out);
+}
+
+/// Walks down from the root with the summed variables that no product above
+/// has summed yet (`open`): a product sums those both factors use; each
+/// addend of an addition is guarded by the open ones it does not use.
+void guardAddends(const IndexExpr *e, const llvm::SmallVector<std::string> &open,
+                  AddendGuards &out) {
+  if (!e || open.empty())
+    return;
+  switch (e->kind) {
+  case IndexExpr::Kind::Access:
+  case IndexExpr::Kind::Constant:
+    return;
+  case IndexExpr::Kind::Neg:
+    guardAddends(e->lhs.get(), open, out);
+    return;
+  case IndexExpr::Kind::Mul: {
+    llvm::StringSet<> l, r;
+    collectVariables(e->lhs.get(), l);
+    collectVariables(e->rhs.get(), r);
+    llvm::SmallVector<std::string> rest;
+    for (const std::string &v : open)
+      if (!(l.contains(v) && r.contains(v)))
+        rest.push_back(v);
+    guardAddends(e->lhs.get(), rest, out);
+    guardAddends(e->rhs.get(), rest, out);
+    return;
+  }
+  case IndexExpr::Kind::Add:
+  case IndexExpr::Kind::Sub:
+    for (const IndexExpr *addend : {e->lhs.get(), e->rhs.get()}) {
+      llvm::StringSet<> used;
+      collectVariables(addend, used);
+      llvm::SmallVector<std::string> inside, guard;
+      for (const std::string &v : open)
+        (used.contains(v) ? inside : guard).push_back(v);
+      if (!guard.empty())
+        out[addend] = guard;
+      guardAddends(addend, inside, out);
+    }
+    return;
+  }
+}
+} // namespace
+
+AddendGuards mlir::dist::addendGuards(const IndexStatement &stmt) {
+  AddendGuards out;
+  guardAddends(stmt.rhs.get(), stmt.reductionVariables(), out);
+  return out;
 }

@@ -567,6 +567,15 @@ public:
     return false;
   }
 
+  /// A product of plain accesses: what a library leaf computes (constants,
+  /// negation and sums have no place in its call).
+  static bool productOfAccesses(const IndexExpr *e) {
+    if (e->kind == IndexExpr::Kind::Access)
+      return true;
+    return e->kind == IndexExpr::Kind::Mul && productOfAccesses(e->lhs.get()) &&
+           productOfAccesses(e->rhs.get());
+  }
+
   /// A leaf kernel calls BLAS, whose sizes and leading dimensions are
   /// 32-bit integers. Along each of the leaf's variables (`roles`, statement
   /// variables) an access passes at most the variable's extent as a size
@@ -643,7 +652,7 @@ public:
       if (vars.size() != 4)
         return fail("mttkrp replaces exactly 4 loops, got " +
                     Twine(vars.size()));
-      if (ins.size() != 3 || !stmt.isPureProduct() ||
+      if (ins.size() != 3 || !productOfAccesses(stmt.rhs.get()) ||
           stmt.lhs.indices.size() != 2)
         return fail("mttkrp needs a statement of the form "
                     "A(i,l) = B(i,j,k) * C(j,l) * D(k,l)");
@@ -676,8 +685,9 @@ public:
     if (vars.size() != 3)
       return fail("gemm replaces exactly 3 loops, got " +
                   Twine(vars.size()));
-    if (ins.size() != 2 || !stmt.isPureProduct())
-      return fail("gemm needs a statement of the form Out = In1 * In2");
+    if (ins.size() != 2 || !productOfAccesses(stmt.rhs.get()))
+      return fail("gemm needs a statement of the form Out = In1 * In2 "
+                  "(no constants, negation or sums)");
     int m = 0, nn = 0, k = 0;
     for (auto [v, o] : llvm::zip(vars, origins)) {
       bool inOut = uses(&stmt.lhs, o), in1 = uses(ins[0], o),

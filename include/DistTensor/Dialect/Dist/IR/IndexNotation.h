@@ -12,6 +12,7 @@
 #ifndef DISTTENSOR_DIALECT_DIST_IR_INDEXNOTATION_H
 #define DISTTENSOR_DIALECT_DIST_IR_INDEXNOTATION_H
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
@@ -58,8 +59,25 @@ struct IndexStatement {
   /// with no addition or subtraction.
   bool isPureProduct() const;
   /// Prints the statement in canonical spacing: `A(i,j) = B(i,k) * C(k,j)`.
+  /// Constants are printed so that they read back exactly.
   void print(llvm::raw_ostream &os) const;
 };
+
+/// Where each summed index variable is summed. A summed variable is summed
+/// over the smallest sub-expression that contains all its uses, where an
+/// addition or subtraction never sums: `B(i,j) + C(i) + D(i,j)` is
+/// `sum_j B(i,j) + C(i) + sum_j D(i,j)` (as TACO and DISTAL read it). A
+/// product sums the variables that both of its factors use.
+///
+/// The lowering evaluates the right-hand side at every point of the loop nest
+/// over all the statement's variables and adds up. That equals the scoped
+/// sum when each addend of an addition or subtraction counts only at the
+/// first value (0) of the summed variables that are still unsummed there and
+/// that the addend does not use. `addendGuards` returns, for each such
+/// addend, those variables (addends that need none are absent).
+using AddendGuards =
+    llvm::DenseMap<const IndexExpr *, llvm::SmallVector<std::string>>;
+AddendGuards addendGuards(const IndexStatement &stmt);
 
 /// Parses `text`. On failure returns false and sets `error` to a message and
 /// `errorColumn` to the 0-based column it refers to.
