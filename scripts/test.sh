@@ -14,6 +14,9 @@ lit="/usr/lib/llvm-22/bin/lit"
 jobs="${DIST_TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}"
 log="$build/test-results.txt"
 start=$(date +%s)
+# The property test (test/proptest/proptest-*.test) writes one summary line
+# per part here; the merged line is printed below.
+rm -f "$build"/test/proptest/summary-*.txt
 "$lit" -sv -j "$jobs" "$@" "$build/test" 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 secs=$(( $(date +%s) - start ))
@@ -27,5 +30,8 @@ skipped=$(( $(count Unsupported || true) + $(count Skipped || true) + $(count Ex
 passed=$(( passed + xfail ))
 if [ "$rc" != 0 ] && [ "$failed" = 0 ]; then failed=1; fi
 echo "lit finished in ${secs}s (status $rc)"
+if ls "$build"/test/proptest/summary-*.txt >/dev/null 2>&1; then
+  python3 "$root/test/proptest/proptest.py" --merge "$build"/test/proptest/summary-*.txt || true
+fi
 echo "dist: $passed passed, $failed failed, $skipped skipped"
 exit "$rc"

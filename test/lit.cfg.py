@@ -50,6 +50,7 @@ if config.dist_have_mpi and config.dist_mpirun:
         ("%mpirun", "timeout -k 5 %s %s %s" % (mpi_timeout, config.dist_mpirun, flags)))
     config.substitutions.append(
         ("%dist-run", "dist-run --timeout %s" % mpi_timeout))
+    config.substitutions.append(("%mpi_timeout", mpi_timeout))
     # Open MPI as root needs these when a program is launched by a wrapper.
     config.environment["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
     config.environment["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"

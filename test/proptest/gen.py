@@ -1,0 +1,901 @@
+#!/usr/bin/env python3
+"""Random dist programs for the property test (Python 3, stdlib only).
+
+Each computation (one `dist.compute` with its tensors, fills and a store of
+its output) is a pure function of (seed, index):
+
+    gen.py --seed 1 --index 17            # one program with a @main
+    gen.py --seed 1 --count 20 --func     # the functions only
+
+It picks a machine of 1-8 ranks in 1-3 dimensions, a statement of output
+order 0-4 with 1-4 operands (`+`, `-`, `*`, unary minus, constants, summed
+indices), an element type (i32, i64, f32, f64), a layout per tensor (DISTAL
+strings blocked / cyclic / block-cyclic, replicated `*`, fixed to a face,
+the canonical form with several modes per dimension, skews and fixed modes,
+the thesis' mode tuples) and a schedule built by simulating the loop nest
+(divide, split, reorder, collapse/fuse, distribute with and without a grid,
+rotate, communicate at any level, parallelize, substitute gemm / mttkrp,
+overlap on/off). Most schedules are plausible; about one in eight gets one
+deliberate mistake (a rejection is expected, but an accepted one must still
+compute the right values).
+
+Integer statements use small integer constants and a bound on |result|
+(fill values are in [-8, 8)) so nothing overflows.
+"""
+
+import argparse
+import math
+import os
+import random
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import oracle  # noqa: E402
+
+ELTS = ["f64", "f32", "i32", "i64"]
+VARS = "ijklmn"
+TENSORS = "ABCDE"
+MAX_ITER = 2048          # product of every index variable's extent
+MAX_EXTENT = 12
+
+
+def prod(xs):
+    r = 1
+    for x in xs:
+        r *= x
+    return r
+
+
+def wchoice(rng, pairs):
+    total = sum(w for _, w in pairs)
+    x = rng.random() * total
+    for v, w in pairs:
+        x -= w
+        if x < 0:
+            return v
+    return pairs[-1][0]
+
+
+# --- machines -----------------------------------------------------------------
+
+def factorizations(n, d):
+    """Ordered factorizations of n into d factors >= 1."""
+    if d == 1:
+        return [[n]]
+    out = []
+    for f in range(1, n + 1):
+        if n % f == 0:
+            for rest in factorizations(n // f, d - 1):
+                out.append([f] + rest)
+    return out
+
+
+def gen_grid(rng):
+    n = wchoice(rng, [(1, 2), (2, 3), (3, 2), (4, 4), (5, 1), (6, 2), (7, 1), (8, 3)])
+    d = wchoice(rng, [(1, 3), (2, 4), (3, 2)])
+    return rng.choice(factorizations(n, d))
+
+
+# --- statements ---------------------------------------------------------------
+
+class Expr:
+    def __init__(self, kind, a=None, b=None, access=None, value=None):
+        self.kind, self.a, self.b, self.access, self.value = kind, a, b, access, value
+
+
+PREC = {"+": 1, "-": 1, "*": 2, "neg": 3, "access": 4, "const": 4}
+
+
+def fmt_const(v, integer):
+    if integer or v == int(v):
+        return "%d" % int(v)
+    return repr(v)
+
+
+def print_expr(e, rng, integer):
+    k = e.kind
+    if k == "access":
+        name, idx = e.access
+        return name + ("(" + ",".join(idx) + ")" if idx else "")
+    if k == "const":
+        return fmt_const(e.value, integer)
+    if k == "neg":
+        inner = print_expr(e.a, rng, integer)
+        if PREC[e.a.kind] < 3 or e.a.kind == "neg":
+            inner = "(" + inner + ")"
+        return "-" + inner
+    p = PREC[k]
+    left = print_expr(e.a, rng, integer)
+    right = print_expr(e.b, rng, integer)
+    if PREC[e.a.kind] < p or (rng.random() < 0.1 and e.a.kind in "+-*"):
+        left = "(" + left + ")"
+    if PREC[e.b.kind] < p or (PREC[e.b.kind] == p and k != "+") or \
+            (rng.random() < 0.1 and e.b.kind in "+-*"):
+        right = "(" + right + ")"
+    return left + " " + k + " " + right
+
+
+class Tensor:
+    def __init__(self, name, indices, shape):
+        self.name = name
+        self.indices = indices      # index variables of its (first) access
+        self.shape = shape
+        self.layout = None
+        self.seed = 0
+
+
+class Computation:
+    def __init__(self, seed, index):
+        self.seed = seed
+        self.index = index
+        self.grid = []
+        self.elt = "f64"
+        self.stmt = ""
+        self.tensors = []           # output first
+        self.schedule = []
+        self.insert = True          # --insert-redistributions
+        self.overlap_opt = ""       # --overlap on|off or "" (default)
+        self.mistake = ""           # the deliberate mistake, if any
+        self.extra_type = {}        # name -> type text override (mistakes)
+
+    @property
+    def ranks(self):
+        return prod(self.grid)
+
+    @property
+    def tag(self):
+        return "s%d_i%d" % (self.seed, self.index)
+
+    @property
+    def gname(self):
+        return "g_" + self.tag
+
+    def full_type(self, t):
+        if t.name in self.extra_type:
+            return self.extra_type[t.name]
+        shape = "x".join(str(n) for n in t.shape)
+        return "!dist.tensor<%s%s, #dist.layout<@%s, %s>>" % (
+            shape + "x" if shape else "", self.elt, self.gname, t.layout)
+
+    def ttype(self, t):
+        """The type alias of tensor t (defined by func_text)."""
+        return "!%s_%s" % (self.tag, t.name)
+
+    def run_options(self):
+        opts = []
+        if not self.insert:
+            opts += ["--insert-redistributions", "off"]
+        if self.overlap_opt:
+            opts += ["--overlap", self.overlap_opt]
+        return opts
+
+    def key(self):
+        """Computations with one key can share a program (one mpirun)."""
+        return (self.ranks, self.insert, self.overlap_opt)
+
+    def header(self):
+        lines = ["// proptest: seed %d index %d ranks %d" % (self.seed, self.index, self.ranks)]
+        if self.run_options():
+            lines.append("// proptest-options: " + " ".join(self.run_options()))
+        if self.mistake:
+            lines.append("// proptest-mistake: " + self.mistake)
+        return lines
+
+    def func_text(self):
+        """The grid and a function that computes on its arguments (the
+        tensors, as in examples/distal)."""
+        L = ["dist.grid @%s [%s]" % (self.gname, ", ".join(str(x) for x in self.grid))]
+        for t in self.tensors:
+            L.append("%s = %s" % (self.ttype(t), self.full_type(t)))
+        args = ", ".join("%%%s: %s" % (t.name, self.ttype(t)) for t in self.tensors)
+        L.append("func.func @pt_%s(%s) {" % (self.tag, args))
+        binds = ", ".join("%s = %%%s" % (t.name, t.name) for t in self.tensors)
+        sched = ""
+        if self.schedule:
+            sched = "\n      schedule [" + ",\n                ".join(self.schedule) + "]"
+        L.append('  dist.compute "%s" (%s)%s\n      : %s' % (
+            self.stmt, binds, sched, ", ".join(self.ttype(t) for t in self.tensors)))
+        L.append("  return")
+        L.append("}")
+        return "\n".join(L) + "\n"
+
+    def main_block(self):
+        """The part of @main that allocates and fills the tensors, calls the
+        function and stores the output to out_<tag>.dtensor (relative to
+        the run's working directory)."""
+        v = lambda t: "%%%s_%s" % (self.tag, t.name)
+        L = ["  // computation %s" % self.tag]
+        for t in self.tensors:
+            L.append("  %s = dist.alloc : %s" % (v(t), self.ttype(t)))
+        for t in self.tensors:
+            L.append("  dist.fill %s seed %d : %s" % (v(t), t.seed, self.ttype(t)))
+        L.append("  func.call @pt_%s(%s) : (%s) -> ()" % (
+            self.tag, ", ".join(v(t) for t in self.tensors),
+            ", ".join(self.ttype(t) for t in self.tensors)))
+        out = self.tensors[0]
+        L.append('  dist.store %s to "out_%s.dtensor" : %s' % (v(out), self.tag, self.ttype(out)))
+        return "\n".join(L) + "\n"
+
+    def program_text(self):
+        return "\n".join(self.header()) + "\n\n" + self.func_text() + "\n" + main_text([self])
+
+
+def main_text(comps):
+    L = ["func.func @main() -> i32 {"]
+    for c in comps:
+        L.append(c.main_block().rstrip("\n"))
+    L += ["  %ok = arith.constant 0 : i32", "  return %ok : i32", "}"]
+    return "\n".join(L) + "\n"
+
+
+def batch_text(comps):
+    return "".join(c.func_text() + "\n" for c in comps) + main_text(comps)
+
+
+def gen_statement(rng, c):
+    """Fills c.stmt, c.tensors (with shapes) and returns (free, summed, ext,
+    kernel) where kernel is None, 'gemm' or 'mttkrp' (a statement of that
+    form)."""
+    integer = c.elt in ("i32", "i64")
+    form = wchoice(rng, [("random", 82), ("gemm", 12), ("mttkrp", 6)])
+    reused = []
+    if form != "random" and integer and rng.random() < 0.8:
+        c.elt = rng.choice(["f32", "f64"])
+        integer = False
+    if form == "gemm":
+        # Out(b.., r, s) = In1(.., r, k) * In2(k, s) with random transposes
+        # and an optional batch variable on Out and In1.
+        batch = rng.random() < 0.25
+        names = ["i", "j", "k", "l"]
+        r, s, k = "i", "j", "k"
+        out = ([ "l"] if batch else []) + [r, s]
+        in1 = [r, k] if rng.random() < 0.75 else [k, r]
+        if batch:
+            in1 = ["l"] + in1
+        in2 = [k, s] if rng.random() < 0.75 else [s, k]
+        free = out[:]
+        summed = [k]
+        accs = [("B", in1), ("C", in2)]
+        expr = Expr("*", Expr("access", access=accs[0]), Expr("access", access=accs[1]))
+        if rng.random() < 0.12:     # not quite gemm: a constant factor
+            expr = Expr("*", Expr("const", value=2), expr)
+        ops = accs
+        allvars = free + summed
+        del names
+    elif form == "mttkrp":
+        free, summed = ["i", "l"], ["j", "k"]
+        ops = [("B", ["i", "j", "k"]), ("C", ["j", "l"]), ("D", ["k", "l"])]
+        expr = Expr("*", Expr("*", Expr("access", access=ops[0]), Expr("access", access=ops[1])),
+                    Expr("access", access=ops[2]))
+        out = free[:]
+        allvars = free + summed
+    else:
+        order = wchoice(rng, [(0, 2), (1, 3), (2, 5), (3, 2), (4, 1)])
+        nsum = wchoice(rng, [(0, 4), (1, 5), (2, 2), (3, 1)])
+        nsum = min(nsum, 6 - order)
+        if order == 0 and nsum == 0 and (prod(c.grid) > 1 or rng.random() < 0.5):
+            nsum = 1
+        pool = list(VARS)
+        rng.shuffle(pool)
+        free = sorted(pool[:order], key=VARS.index) if rng.random() < 0.6 else pool[:order]
+        summed = pool[order:order + nsum]
+        allvars = free + summed
+        nops = wchoice(rng, [(1, 3), (2, 5), (3, 3), (4, 2)])
+        if not allvars:
+            nops = min(nops, 2)
+        ops = []
+        for n in range(nops):
+            rank = min(len(allvars), wchoice(rng, [(0, 1), (1, 3), (2, 4), (3, 2), (4, 1)]))
+            ops.append([TENSORS[1 + n], rng.sample(allvars, rank)])
+        # every summed variable is used; most free variables are too
+        for v in summed + [f for f in free if rng.random() < 0.9]:
+            if not any(v in o[1] for o in ops):
+                cand = [o for o in ops if len(o[1]) < 4]
+                if not cand:
+                    cand = ops
+                o = rng.choice(cand)
+                if len(o[1]) >= 4:
+                    o[1][rng.randrange(4)] = v
+                else:
+                    o[1].insert(rng.randrange(len(o[1]) + 1), v)
+        for v in summed:           # a replacement may have dropped one
+            if not any(v in o[1] for o in ops):
+                summed = [s for s in summed if any(s in o[1] for o in ops)]
+                break
+        allvars = free + summed
+        ops = [(n, idx) for n, idx in ops]
+        # reuse an input under another access sometimes (same name twice)
+        leaves = [Expr("access", access=o) for o in ops]
+        if rng.random() < 0.015 and ops and ops[0][1]:
+            n0, idx0 = ops[0]
+            perm = idx0[:]
+            rng.shuffle(perm)
+            leaves.append(Expr("access", access=(n0, perm)))
+            reused.append(perm)
+        for _ in range(wchoice(rng, [(0, 6), (1, 3), (2, 1)])):
+            if integer:
+                val = rng.choice([1, 2, 3])
+            else:
+                val = rng.choice([0.5, 1.5, 2, 3, 0.25])
+            leaves.append(Expr("const", value=val))
+        for i, lf in enumerate(leaves):
+            if rng.random() < 0.1:
+                leaves[i] = Expr("neg", lf)
+        rng.shuffle(leaves)
+        while len(leaves) > 1:
+            a = leaves.pop(rng.randrange(len(leaves)))
+            b = leaves.pop(rng.randrange(len(leaves)))
+            op = wchoice(rng, [("*", 5), ("+", 3), ("-", 2)])
+            e = Expr(op, a, b)
+            if rng.random() < 0.08:
+                e = Expr("neg", e)
+            leaves.append(e)
+        expr = leaves[0]
+        out = free[:]
+
+    # extents: some divisible by the grid's extents, bounded iteration space
+    ext = {}
+    for v in allvars:
+        if rng.random() < 0.35:
+            p = rng.choice(c.grid)
+            m = rng.randint(1, max(1, MAX_EXTENT // p))
+            ext[v] = p * m
+        else:
+            ext[v] = rng.randint(1, MAX_EXTENT)
+    for e in reused:                # one tensor, one shape: equal extents
+        for v in e:
+            ext[v] = ext[e[0]]
+    while prod(ext.values()) > MAX_ITER:
+        v = max(ext, key=lambda x: ext[x])
+        ext[v] = max(1, ext[v] * 2 // 3)
+
+    acc = rng.random() < 0.2
+    lhs = "A" + ("(" + ",".join(out) + ")" if out else "")
+    stmt = lhs + (" += " if acc else " = ") + print_expr(expr, rng, integer)
+    c.stmt = stmt
+    A = Tensor("A", out, [ext[v] for v in out])
+    c.tensors = [A]
+    for n, idx in ops:
+        if not any(t.name == n for t in c.tensors):
+            c.tensors.append(Tensor(n, idx, [ext[v] for v in idx]))
+    # integer overflow guard: shrink extents of summed variables until safe
+    if integer:
+        limit = 2 ** 30 if c.elt == "i32" else 2 ** 60
+        for _ in range(50):
+            st = oracle.Statement(stmt)
+            shapes = {t.name: t.shape for t in c.tensors}
+            if oracle.bound(st, shapes) < limit:
+                break
+            v = max(summed, key=lambda x: ext[x]) if summed else max(ext, key=lambda x: ext[x])
+            ext[v] = max(1, ext[v] // 2)
+            for t in c.tensors:
+                t.shape = [ext[x] for x in t.indices]
+    kernel = None if form == "random" else form
+    # the verifier's loop order: the output's variables, then the summed ones
+    # in order of first appearance
+    st = oracle.Statement(stmt)
+    return st.free, st.summed, ext, kernel
+
+
+# --- layouts ------------------------------------------------------------------
+
+DIM_LETTERS = "xyzw"
+
+
+def kind_suffix(rng, spelled_blocked):
+    k = wchoice(rng, [("blocked", 6), ("cyclic", 2), ("bc", 2)])
+    if k == "blocked":
+        return " blocked" if spelled_blocked else ""
+    if k == "cyclic":
+        return " cyclic"
+    return " block_cyclic(%d)" % rng.randint(1, 4)
+
+
+def gen_layout(rng, rank, grid, mistakes):
+    d = len(grid)
+    style = wchoice(rng, [("distal", 35), ("canonical", 35), ("thesis", 10),
+                          ("replicated", 10), ("face", 10)])
+    if style in ("distal", "face", "replicated"):
+        left = DIM_LETTERS[:rank]
+        right = []
+        free = list(left)
+        rng.shuffle(free)
+        for m in range(d):
+            if style == "replicated":
+                right.append("*")
+                continue
+            r = rng.random()
+            if free and r < 0.65:
+                right.append(free.pop())
+            elif style == "face" and r < 0.9 or r < 0.1:
+                right.append(str(rng.randrange(grid[m])))
+            else:
+                right.append("*")
+        if style == "face" and not any(x.isdigit() for x in right):
+            m = rng.randrange(d)
+            right[m] = str(rng.randrange(grid[m]))
+        if len(right) > 1 and rng.random() < 0.1 and right[-1] == "*":
+            right = right[:-1]      # machine dimensions beyond those written
+        if mistakes and rng.random() < 0.3:
+            m = rng.randrange(d)
+            right[m] = str(grid[m])  # coordinate outside the extent
+            mistakes.append("layout-coordinate-out-of-range")
+        s = '"%s -> %s"' % (left, "".join(right))
+        if rank and any(x.isalpha() for x in right):
+            s += kind_suffix(rng, False)
+        return s
+    if style == "thesis" and rank:
+        modes = list(range(d))
+        rng.shuffle(modes)
+        tuples = [[] for _ in range(rank)]
+        for m in modes:
+            if rng.random() < 0.7:
+                tuples[rng.randrange(rank)].append(m)
+        body = ",".join("(" + ",".join(str(m) for m in t) + ")" for t in tuples)
+        unused = [m for m in range(d) if not any(m in t for t in tuples)]
+        if unused and rng.random() < 0.4:
+            e = rng.sample(unused, rng.randint(1, len(unused)))
+            if rng.random() < 0.5:
+                return '"[%s; (%s), 0]"' % (body, ",".join(str(m) for m in e))
+            return '"[%s]|(%s)"' % (body, ",".join(str(m) for m in e))
+        return '"[%s]"' % body
+    # canonical form
+    modes = list(range(d))
+    rng.shuffle(modes)
+    tuples = [[] for _ in range(rank)]
+    fixed = []
+    for m in modes:
+        r = rng.random()
+        if rank and r < 0.65:
+            tuples[rng.randrange(rank)].append(m)
+        elif r < 0.8:
+            fixed.append((m, rng.randrange(grid[m])))
+    owner = {m: i for i, t in enumerate(tuples) for m in t}
+    skews = [[] for _ in range(rank)]
+    skewed = set()
+    for i in rng.sample(range(rank), rank):
+        if not tuples[i] or rng.random() > 0.3:
+            continue
+        # a skew mode must not partition this dimension nor a skewed one,
+        # and no skewed dimension may already be skewed by this one's modes
+        if any(owner.get(s) == i for j in skewed for s in skews[j]):
+            continue
+        cand = [m for m in range(d) if owner.get(m) != i and owner.get(m) not in skewed]
+        if not cand:
+            continue
+        skews[i] = rng.sample(cand, rng.randint(1, min(2, len(cand))))
+        skewed.add(i)
+    if mistakes and rng.random() < 0.3 and rank >= 1 and d >= 1:
+        tuples[0] = tuples[0] + [tuples[0][0] if tuples[0] else 0] * 2   # mode twice
+        mistakes.append("layout-mode-twice")
+    dims = []
+    for i in range(rank):
+        if not tuples[i]:
+            dims.append("()")
+            continue
+        s = "(" + ", ".join(str(m) for m in tuples[i]) + ")" + kind_suffix(rng, True)
+        if skews[i]:
+            s += " skew(" + ", ".join(str(m) for m in skews[i]) + ")"
+        dims.append(s)
+    s = "[" + ", ".join(dims) + "]"
+    if fixed:
+        s += " | (" + ", ".join("%d = %d" % f for f in fixed) + ")"
+    return s
+
+
+# --- schedules ----------------------------------------------------------------
+
+class Loop:
+    def __init__(self, name, extent, origin):
+        self.name = name
+        self.extent = extent
+        self.origin = set(origin)   # statement variables it derives from
+        self.dist = False
+        self.leaf = False
+        self.rotated = False
+
+
+class Nest:
+    """The loop nest the verifier would build, enough to write plausible
+    commands (names, extents, positions, distribution)."""
+
+    def __init__(self, vars_, ext):
+        self.loops = [Loop(v, ext[v], [v]) for v in vars_]
+        self.defined = set(vars_)
+        self.cmds = []
+
+    def names(self):
+        return [l.name for l in self.loops]
+
+    def pos(self, name):
+        return self.names().index(name)
+
+    def get(self, name):
+        return self.loops[self.pos(name)]
+
+    def fresh(self, base):
+        n = base
+        k = 2
+        while n in self.defined:
+            n = "%s%d" % (base, k)
+            k += 1
+        self.defined.add(n)
+        return n
+
+    def _two(self, v, parts_outer, inner_ext, o=None, i=None):
+        l = self.get(v)
+        o = o or self.fresh(v + "o")
+        i = i or self.fresh(v + "i")
+        lo, li = Loop(o, parts_outer, l.origin), Loop(i, inner_ext, l.origin)
+        p = self.pos(v)
+        self.loops[p:p + 1] = [lo, li]
+        return o, i
+
+    def divide(self, v, parts):
+        n = self.get(v).extent
+        b = -(-n // parts)
+        o, i = self._two(v, parts, b)
+        self.cmds.append("divide(%s, %s, %s, %d)" % (v, o, i, parts))
+        return o, i
+
+    def split(self, v, chunk):
+        n = self.get(v).extent
+        o, i = self._two(v, -(-n // chunk), chunk)
+        self.cmds.append("split(%s, %s, %s, %d)" % (v, o, i, chunk))
+        return o, i
+
+    def reorder(self, order, emit=True):
+        positions = sorted(self.pos(n) for n in order)
+        loops = [self.get(n) for n in order]
+        for p, l in zip(positions, loops):
+            self.loops[p] = l
+        if emit:
+            self.cmds.append("reorder({%s})" % ", ".join(order))
+
+    def collapse(self, a, b, word="collapse"):
+        la, lb = self.get(a), self.get(b)
+        f = self.fresh("f")
+        nl = Loop(f, la.extent * lb.extent, la.origin | lb.origin)
+        nl.dist = False
+        p = self.pos(a)
+        self.loops[p:p + 2] = [nl]
+        self.cmds.append("%s(%s, %s, %s)" % (word, a, b, f))
+        return f
+
+    def rotate(self, t, by):
+        l = self.get(t)
+        r = self.fresh(t + "r")
+        nl = Loop(r, l.extent, l.origin)
+        nl.rotated = True
+        self.loops[self.pos(t)] = nl
+        self.cmds.append("rotate(%s, {%s}, %s)" % (t, ", ".join(by), r))
+        return r
+
+    def local(self):
+        return [l for l in self.loops if not l.dist and not l.leaf]
+
+    def distributed(self):
+        return [l for l in self.loops if l.dist]
+
+
+def gen_schedule(rng, c, free, summed, ext, kernel, mistakes):
+    grid = c.grid
+    d = len(grid)
+    N = prod(grid)
+    vars_ = free + summed
+    nest = Nest(vars_, ext)
+    tensors = [t.name for t in c.tensors]
+
+    # 1. distribution
+    dist_names = []
+    want_dist = N > 1 or rng.random() < 0.5
+    if want_dist and nest.loops:
+        recipe = wchoice(rng, [("compound", 50), ("manual", 40), ("none", 2)])
+        if recipe == "compound" and len(nest.loops) >= d:
+            r = rng.random()
+            if r < 0.55:
+                # the outermost loops, as DISTAL's algorithms do
+                targets = nest.names()[:d]
+                if rng.random() < 0.3:
+                    rng.shuffle(targets)
+            else:
+                targets = rng.sample(nest.names(), d)
+                if r < 0.95:
+                    # bring them outermost first (else: a rejection)
+                    order = targets + [n for n in nest.names() if n not in targets]
+                    if order != nest.names():
+                        nest.reorder(order)
+            outs, ins = [], []
+            for v, p in zip(targets, grid):
+                o, i = nest._two(v, p, -(-nest.get(v).extent // p))
+                outs.append(o)
+                ins.append(i)
+            nest.reorder(outs + ins, emit=False)
+            for o in outs:
+                nest.get(o).dist = True
+            if rng.random() < 0.5:
+                g = "@" + c.gname
+            else:
+                g = "Grid(%s)" % ", ".join(str(p) for p in grid)
+            nest.cmds.append("distribute({%s}, {%s}, {%s}, %s)" % (
+                ", ".join(targets), ", ".join(outs), ", ".join(ins), g))
+            dist_names = outs
+        elif recipe != "none":
+            # one outer loop per grid dimension: divide, split or collapse
+            for p in grid:
+                cand = [l for l in nest.loops if not l.dist and l.name not in dist_names]
+                if not cand:
+                    break
+                style = wchoice(rng, [("divide", 5), ("split", 2), ("collapse", 2), ("as-is", 1)])
+                if style == "as-is":
+                    same = [l for l in cand if l.extent == p]
+                    if same:
+                        dist_names.append(rng.choice(same).name)
+                        continue
+                    style = "divide"
+                if style == "collapse" and len(cand) >= 2 and p > 1:
+                    fs = [f for f in range(1, p + 1) if p % f == 0]
+                    f1 = rng.choice(fs)
+                    f2 = p // f1
+                    a, b = rng.sample(cand, 2)
+                    ao, _ = nest.divide(a.name, f1)
+                    bo, _ = nest.divide(b.name, f2)
+                    # make bo directly follow ao
+                    order = [l.name for l in nest.loops if l.name != bo]
+                    order.insert(order.index(ao) + 1, bo)
+                    if order != nest.names():
+                        nest.reorder(order)
+                    word = "fuse" if rng.random() < 0.3 else "collapse"
+                    dist_names.append(nest.collapse(ao, bo, word))
+                    continue
+                l = rng.choice(cand)
+                if style == "split":
+                    chunk = -(-l.extent // p)
+                    if -(-l.extent // chunk) == p:
+                        o, _ = nest.split(l.name, chunk)
+                        dist_names.append(o)
+                        continue
+                o, _ = nest.divide(l.name, p)
+                dist_names.append(o)
+            rest = [n for n in nest.names() if n not in dist_names]
+            order = dist_names + rest
+            if order != nest.names():
+                nest.reorder(order)
+            for n in dist_names:
+                nest.get(n).dist = True
+            if rng.random() < 0.5:
+                nest.cmds.append("distribute({%s})" % ", ".join(dist_names))
+            else:
+                for n in dist_names:
+                    nest.cmds.append("distribute(%s)" % n)
+
+    # 2. local loop shaping
+    for _ in range(wchoice(rng, [(0, 4), (1, 4), (2, 2), (3, 1)])):
+        loc = nest.local()
+        if not loc:
+            break
+        op = wchoice(rng, [("split", 3), ("divide", 3), ("reorder", 3), ("collapse", 1)])
+        l = rng.choice(loc)
+        if op == "split":
+            nest.split(l.name, rng.randint(1, max(1, l.extent)))
+        elif op == "divide":
+            nest.divide(l.name, rng.randint(1, max(1, l.extent)))
+        elif op == "reorder" and len(loc) >= 2:
+            sub = rng.sample([x.name for x in loc], rng.randint(2, len(loc)))
+            nest.reorder(sub)
+        elif op == "collapse":
+            p = nest.pos(l.name)
+            if p + 1 < len(nest.loops) and not nest.loops[p + 1].dist:
+                nest.collapse(l.name, nest.loops[p + 1].name,
+                              "fuse" if rng.random() < 0.3 else "collapse")
+
+    # 3. rotate a time loop by distributed loops
+    dl = nest.distributed()
+    if dl and rng.random() < 0.3:
+        loc = nest.local()
+        if loc:
+            pref = [l for l in loc if l.origin & set(summed)]
+            t = rng.choice(pref if pref and rng.random() < 0.7 else loc)
+            by = rng.sample([l.name for l in dl], rng.randint(1, len(dl)))
+            nest.rotate(t.name, by)
+
+    later = []
+    # 4. leaf kernel
+    if kernel and rng.random() < 0.8:
+        if kernel == "gemm":
+            st = oracle.Statement(c.stmt)
+            a1, a2 = st.accesses[0].indices, st.accesses[1].indices
+            k = summed[0]
+            out_idx = c.tensors[0].indices
+            row = [v for v in a1 if v in out_idx and v not in a2][-1]
+            col = [v for v in a2 if v in out_idx and v not in a1][-1]
+            kvars = [row, col, k]
+        else:
+            kvars = ["i", "j", "k", "l"]
+        leaf = []
+        for v in kvars:
+            ls = [l for l in nest.loops if l.origin == {v} and not l.dist and not l.rotated]
+            if ls:
+                leaf.append(ls[-1].name)
+        if len(leaf) == len(kvars):
+            if kernel == "gemm" and rng.random() < 0.5:
+                rng.shuffle(leaf)
+            others = [n for n in nest.names() if n not in leaf]
+            if others + leaf != nest.names():
+                nest.reorder(others + leaf)
+            for n in leaf:
+                nest.get(n).leaf = True
+            later.append("substitute({%s}, %s)" % (", ".join(leaf), kernel))
+
+    # 5. communicate at any level
+    groups = {}
+    candidates = [l.name for l in nest.loops if not l.leaf]
+    for t in tensors:
+        if candidates and rng.random() < 0.6:
+            groups.setdefault(rng.choice(candidates), []).append(t)
+    comm_at = {}
+    for v, ts in groups.items():
+        if len(ts) > 1 and rng.random() < 0.3:
+            for t in ts:
+                later.append("communicate(%s, %s)" % (t, v))
+        else:
+            later.append("communicate(%s, %s)" % (ts[0] if len(ts) == 1 else "{" + ", ".join(ts) + "}", v))
+        for t in ts:
+            comm_at[t] = v
+
+    # 6. parallelize a local loop over output variables only; every tensor is
+    # then communicated outside it (the default point is the innermost loop)
+    if rng.random() < 0.2:
+        cand = []
+        for l in nest.local():
+            if l.origin & set(summed):
+                continue
+            p = nest.pos(l.name)
+            if any(x.leaf for x in nest.loops[p + 1:]):
+                continue
+            cand.append(l.name)
+        if cand:
+            v = rng.choice(cand)
+            p = nest.pos(v)
+            outside = nest.names()[:p]
+            inner = set(nest.names()[p:])
+            if outside:
+                later = [x for x in later if not (x.startswith("communicate") and
+                                                  x.rsplit(", ", 1)[1].rstrip(")") in inner)]
+                moved = [t for t in tensors if comm_at.get(t) not in outside]
+                at = rng.choice(outside)
+                later.append("communicate(%s, %s)" % (
+                    moved[0] if len(moved) == 1 else "{" + ", ".join(moved) + "}", at))
+                later.append("parallelize(%s)" % v)
+
+    rng.shuffle(later)
+    # a substitute first, then communicates (any order is legal)
+    later.sort(key=lambda s: 0 if s.startswith("substitute") and rng.random() < 0.5 else 1)
+    cmds = nest.cmds + later
+
+    # 7. overlap on/off anywhere
+    if rng.random() < 0.3:
+        cmds.insert(rng.randint(0, len(cmds)), "overlap(%s)" % rng.choice(["on", "off"]))
+
+    # 8. one deliberate mistake
+    if mistakes is not None and rng.random() < 0.6:
+        cmds = mistake(rng, c, nest, cmds, tensors, mistakes)
+    return cmds
+
+
+def mistake(rng, c, nest, cmds, tensors, mistakes):
+    names = nest.names()
+    dl = [l.name for l in nest.distributed()]
+    loc = [l.name for l in nest.local()]
+    options = ["unknown-var", "reused-name", "zero-factor", "grid-rank", "overlap-twice",
+               "comm-unknown-tensor", "comm-consumed", "unknown-command", "no-distribution",
+               "not-outermost", "collapse-not-adjacent", "substitute-not-kernel",
+               "grid-extent"]
+    if dl:
+        options += ["parallelize-distributed"]
+    if loc:
+        options += ["rotate-by-local"]
+    kind = rng.choice(options)
+    mistakes.append(kind)
+    v = rng.choice(names) if names else "i"
+    if kind == "unknown-var":
+        cmds.insert(rng.randint(0, len(cmds)), "split(q, qo, qi, 2)")
+    elif kind == "reused-name":
+        cmds.append("split(%s, %s, %si, 2)" % (v, v, v))
+    elif kind == "zero-factor":
+        cmds.append("%s(%s, %sx, %sy, %d)" % (rng.choice(["split", "divide"]), v, v, v, rng.choice([0, -1])))
+    elif kind == "grid-rank":
+        g = c.grid + [1]
+        cmds.insert(0, "distribute({%s}, {%s}, {%s}, Grid(%s))" % (
+            ", ".join(["i"] * len(g)), ", ".join("x%d" % k for k in range(len(g))),
+            ", ".join("y%d" % k for k in range(len(g))), ", ".join(map(str, g))))
+    elif kind == "overlap-twice":
+        cmds += ["overlap(on)", "overlap(off)"]
+    elif kind == "comm-unknown-tensor":
+        cmds.append("communicate(Z, %s)" % v)
+    elif kind == "comm-consumed":
+        cmds.insert(0, "communicate(%s, %s)" % (rng.choice(tensors), v))
+        cmds.append("split(%s, %sa, %sb, 2)" % (v, v, v))
+    elif kind == "unknown-command":
+        cmds.append("tile(%s, 2)" % v)
+    elif kind == "no-distribution":
+        cmds = [x for x in cmds if not x.startswith("distribute")]
+    elif kind == "not-outermost":
+        if loc and dl:
+            cmds.append("reorder({%s, %s})" % (loc[-1], dl[0]))
+        else:
+            cmds.append("reorder({%s})" % ", ".join(reversed(names)))
+    elif kind == "collapse-not-adjacent":
+        if len(names) >= 3:
+            cmds.append("collapse(%s, %s, fz)" % (names[0], names[2]))
+        else:
+            cmds.append("collapse(%s, %s, fz)" % (v, v))
+    elif kind == "substitute-not-kernel":
+        cmds.append("substitute({%s}, %s)" % (", ".join(names[-3:]), rng.choice(["gemm", "mttkrp", "syrk"])))
+    elif kind == "grid-extent":
+        # the machine's extents in another order, or all on dimension 0
+        g = list(reversed(c.grid)) if len(set(c.grid)) > 1 else [prod(c.grid)] + [1] * (len(c.grid) - 1)
+        if g == c.grid:
+            g = c.grid + [1]
+        comp = [k for k, x in enumerate(cmds) if x.startswith("distribute({") and x.count("{") == 3]
+        if comp:
+            k = comp[0]
+            cmds[k] = cmds[k][:cmds[k].rindex("}, ") + 3] + "Grid(%s))" % ", ".join(map(str, g))
+        else:
+            cmds.append("distribute({%s}, {gz}, {gy}, Grid(%d))" % (v, prod(c.grid) + 1))
+    elif kind == "parallelize-distributed":
+        cmds.append("parallelize(%s)" % rng.choice(dl))
+    elif kind == "rotate-by-local":
+        cmds.append("rotate(%s, {%s}, rz)" % (rng.choice(loc), rng.choice(loc)))
+    return cmds
+
+
+# --- one computation ------------------------------------------------------------
+
+def generate(seed, index):
+    rng = random.Random("dist-proptest:%d:%d" % (seed, index))
+    c = Computation(seed, index)
+    c.grid = gen_grid(rng)
+    c.elt = wchoice(rng, [("f64", 4), ("f32", 2), ("i32", 2), ("i64", 2)])
+    free, summed, ext, kernel = gen_statement(rng, c)
+    mistakes = [] if rng.random() < 0.12 else None
+    for k, t in enumerate(c.tensors):
+        t.layout = gen_layout(rng, len(t.shape), c.grid, mistakes if mistakes is not None and not mistakes else None)
+        t.seed = index * 10 + k + 1
+    c.schedule = gen_schedule(rng, c, free, summed, ext, kernel,
+                              mistakes if mistakes is not None and not mistakes else None)
+    if mistakes is not None and not mistakes:
+        # a statement-level mistake: element type or extents disagree
+        t = rng.choice(c.tensors)
+        if t.shape and rng.random() < 0.5:
+            shape = t.shape[:]
+            shape[0] += 1
+            c.extra_type[t.name] = c.full_type(t).replace(
+                "<" + "x".join(map(str, t.shape)) + "x", "<" + "x".join(map(str, shape)) + "x", 1)
+            mistakes.append("extent-mismatch")
+        else:
+            other = rng.choice([e for e in ELTS if e != c.elt])
+            c.extra_type[t.name] = c.full_type(t).replace("x" + c.elt if t.shape else "<" + c.elt,
+                                                      "x" + other if t.shape else "<" + other, 1)
+            mistakes.append("element-type-mismatch")
+    c.mistake = ", ".join(mistakes or [])
+    c.insert = rng.random() < 0.75
+    c.overlap_opt = wchoice(rng, [("", 8), ("off", 1), ("on", 1)])
+    return c
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--index", type=int, default=0)
+    ap.add_argument("--count", type=int, default=1)
+    ap.add_argument("--func", action="store_true", help="functions only, no @main")
+    a = ap.parse_args()
+    for i in range(a.index, a.index + a.count):
+        c = generate(a.seed, i)
+        sys.stdout.write(c.func_text() if a.func else c.program_text())
+        sys.stdout.write("\n")
+
+
+if __name__ == "__main__":
+    main()
