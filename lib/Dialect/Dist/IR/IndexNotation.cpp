@@ -261,7 +261,7 @@ private:
     if (consume("-")) {
       if (!enter())
         return nullptr;
-      auto leave = llvm::make_scope_exit([&] { --nesting; });
+      llvm::scope_exit leave([&] { --nesting; });
       std::unique_ptr<IndexExpr> operand = parseFactor();
       if (!operand)
         return nullptr;
@@ -275,7 +275,7 @@ private:
     if (consume("(")) {
       if (!enter())
         return nullptr;
-      auto leave = llvm::make_scope_exit([&] { --nesting; });
+      llvm::scope_exit leave([&] { --nesting; });
       std::unique_ptr<IndexExpr> inner = parseExpr();
       if (!inner)
         return nullptr;
