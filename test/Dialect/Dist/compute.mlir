@@ -11,8 +11,8 @@ dist.grid @c [2, 2, 2]
 !M3 = !dist.tensor<8x4xf64, #dist.layout<@c, "xy -> x**">>
 
 // CHECK-LABEL: func @statements
-func.func @statements(%a: !T, %b: !T, %c: !T, %v: !V, %s: !S, %t: !T3,
-                      %m: !M3, %n: !M3, %o: !M3) {
+func.func @statements(%a: !T, %b: !T, %c: !T, %v: !V, %w: !V, %s: !S,
+                      %t: !T3, %m: !M3, %n: !M3, %o: !M3) {
   // CHECK: %[[A:.*]] = dist.alloc : !dist.tensor<8x8xf64, #dist.layout<@m, [(0) blocked, (1) blocked]>>
   %x = dist.alloc : !T
   // CHECK: dist.fill %[[A]] seed 42 : !dist.tensor<8x8xf64
@@ -24,7 +24,7 @@ func.func @statements(%a: !T, %b: !T, %c: !T, %v: !V, %s: !S, %t: !T3,
   dist.compute "A(i,j) += 2.5 * (B(i,j) - C(j,i)) + B(i,j)" (A = %a, B = %b, C = %c) : !T, !T, !T
   // Matrix-vector and a full reduction into a scalar.
   // CHECK: dist.compute "y(i) = M(i,j) * x(j)"
-  dist.compute "y(i) = M(i,j) * x(j)" (y = %v, M = %a, x = %v) : !V, !T, !V
+  dist.compute "y(i) = M(i,j) * x(j)" (y = %v, M = %a, x = %w) : !V, !T, !V
   // CHECK: dist.compute "s = B(i,j) * C(i,j)"
   dist.compute "s = B(i,j) * C(i,j)" (s = %s, B = %b, C = %c) : !S, !T, !T
   // Three operands, implicit sums over j and k (MTTKRP).

@@ -424,6 +424,20 @@ LogicalResult ComputeOp::verify() {
              << stmt.lhs.tensor
              << "' also appears on the right-hand side; write the result "
                 "into a different tensor (or use '+=')";
+  // The output may not be an input under another name: the computation
+  // would overwrite data it still reads (inputs may share a value).
+  Value output = getTensorNamed(stmt.lhs.tensor);
+  for (auto [n, v] : llvm::zip(getNames(), getTensors())) {
+    StringRef name = cast<StringAttr>(n).getValue();
+    if (name != stmt.lhs.tensor && v == output)
+      return emitOpError("the output '")
+             << stmt.lhs.tensor << "' and the input '" << name
+             << "' are bound to the same tensor value, so the computation "
+                "would overwrite data it still reads; copy the value into a "
+                "separate tensor first (dist.alloc, then dist.redistribute "
+                "or a dist.compute \"T(...) = "
+             << name << "(...)\") and bind one of them to the copy";
+  }
 
   // Element types agree.
   Type elementType = types[stmt.lhs.tensor].getElementType();
