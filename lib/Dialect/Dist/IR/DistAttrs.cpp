@@ -9,6 +9,7 @@
 
 #include "DistTensor/Dialect/Dist/IR/DistDialect.h"
 #include "DistTensor/Dialect/Dist/IR/DistOps.h"
+#include "DistTensor/Dialect/Dist/IR/Schedule.h"
 
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/STLExtras.h"
@@ -797,6 +798,8 @@ static ArrayAttr parseScheduleCommands(AsmParser &parser) {
     StringRef name;
     if (parser.parseKeyword(&name))
       return failure();
+    if (std::string why = unsupportedScheduleCommand(name); !why.empty())
+      return parser.emitError(loc) << why;
     if (!scheduleCommandNames().contains(name))
       return parser.emitError(loc)
              << "unknown scheduling command '" << name

@@ -126,6 +126,16 @@ bool argInt(ArrayAttr cmd, unsigned i, int64_t &out) {
 }
 } // namespace
 
+std::string mlir::dist::unsupportedScheduleCommand(StringRef name) {
+  if (name == "precompute")
+    return "precompute is not supported yet: a computation has no "
+           "temporaries of its own (DISTAL's precompute stages a "
+           "sub-expression in a workspace whose layout the schedule would "
+           "have to give); write the temporary as its own dist.compute with "
+           "its own distribution and use its result in this statement";
+  return "";
+}
+
 bool mlir::dist::decodeSchedule(ScheduleAttr schedule,
                                 SmallVectorImpl<ScheduleCommand> &commands,
                                 std::string &error) {
@@ -217,6 +227,10 @@ bool mlir::dist::decodeSchedule(ScheduleAttr schedule,
       if (nargs != 1 || !argName(cmd, 1, c.lists[0]) ||
           (c.lists[0][0] != "on" && c.lists[0][0] != "off"))
         return bad("(on) or (off)");
+    } else if (std::string why = unsupportedScheduleCommand(name);
+               !why.empty()) {
+      error = why;
+      return false;
     } else {
       error = ("unknown scheduling command '" + name + "'").str();
       return false;

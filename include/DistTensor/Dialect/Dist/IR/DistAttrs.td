@@ -179,8 +179,10 @@ def Dist_ScheduleAttr : Dist_Attr<"Schedule", "schedule"> {
     `distribute(i)` / `distribute({i, j})`, the compound
     `distribute({targets}, {dist}, {local}, Grid(...) | @machine)`,
     `communicate(T | {T...}, v)`, `rotate(t, {vars}, r)`,
-    `parallelize(v)` and `substitute({vars}, kernel)` with kernel `gemm`.
-    Each command is stored as an array `[name, args...]`.
+    `parallelize(v)`, `substitute({vars}, kernel)` with kernel `gemm` or
+    `mttkrp`, and `overlap(on | off)`. DISTAL's `precompute` is rejected
+    (a computation has no temporaries; write the temporary as its own
+    `dist.compute`). Each command is stored as an array `[name, args...]`.
   }];
   let parameters = (ins "ArrayAttr":$commands);
   let hasCustomAssemblyFormat = 1;

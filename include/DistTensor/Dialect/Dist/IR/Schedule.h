@@ -62,6 +62,10 @@ struct ScheduleCommand {
   std::string str() const;
 };
 
+/// For a DISTAL scheduling command that dist does not support (`precompute`),
+/// why and what to write instead; empty for every other name.
+std::string unsupportedScheduleCommand(llvm::StringRef name);
+
 /// Decodes the commands of `schedule`; returns false and sets `error` on a
 /// malformed command array.
 bool decodeSchedule(ScheduleAttr schedule,
