@@ -20,6 +20,7 @@ func.func @main() -> i32 {
   %a1 = dist.alloc : !V
   %a2 = dist.alloc : !V
   %a3 = dist.alloc : !V
+  %a4 = dist.alloc : !V
   %s = dist.alloc : !S
   %bi = dist.alloc : !MI
   %di = dist.alloc : !I
@@ -39,6 +40,10 @@ func.func @main() -> i32 {
   // parentheses, the constant is not repeated
   dist.compute "A(i) = D(i) * (C(k) - 1)" (A = %a3, D = %d, C = %c)
       schedule [distribute({i}, {io}, {ii}, Grid(2))] : !V, !V, !K
+  // (D(i) + 1) * sum_k C(k) = 4 * 8 = 32: k is summed inside the factor
+  // that uses it, the other factor's constant is not guarded
+  dist.compute "A(i) = (D(i) + 1) * C(k)" (A = %a4, D = %d, C = %c)
+      schedule [distribute({i}, {io}, {ii}, Grid(2))] : !V, !V, !K
   // sum_i D(i) + 2 = 6 * 3 + 2 = 20
   dist.compute "s = D(i) + 2" (s = %s, D = %d)
       schedule [distribute({i}, {io}, {ii}, Grid(2))] : !S, !V
@@ -50,6 +55,7 @@ func.func @main() -> i32 {
   dist.store %a1 to "a1.dtensor" : !V
   dist.store %a2 to "a2.dtensor" : !V
   dist.store %a3 to "a3.dtensor" : !V
+  dist.store %a4 to "a4.dtensor" : !V
   dist.store %s to "s.dtensor" : !S
   dist.store %ai to "ai.dtensor" : !I
   %ok = arith.constant 0 : i32

@@ -458,12 +458,16 @@ void guardAddends(const IndexExpr *e, const llvm::SmallVector<std::string> &open
     llvm::StringSet<> l, r;
     collectVariables(e->lhs.get(), l);
     collectVariables(e->rhs.get(), r);
-    llvm::SmallVector<std::string> rest;
-    for (const std::string &v : open)
-      if (!(l.contains(v) && r.contains(v)))
-        rest.push_back(v);
-    guardAddends(e->lhs.get(), rest, out);
-    guardAddends(e->rhs.get(), rest, out);
+    // A variable one factor uses is summed inside that factor; the other
+    // factor does not depend on it and needs no guard for it.
+    llvm::SmallVector<std::string> inLhs, inRhs;
+    for (const std::string &v : open) {
+      if (l.contains(v) && r.contains(v))
+        continue;
+      (l.contains(v) ? inLhs : inRhs).push_back(v);
+    }
+    guardAddends(e->lhs.get(), inLhs, out);
+    guardAddends(e->rhs.get(), inRhs, out);
     return;
   }
   case IndexExpr::Kind::Add:
