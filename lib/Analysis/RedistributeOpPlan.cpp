@@ -79,6 +79,15 @@ mlir::dist::refineModeTuples(const ModeTuples &t,
   return r;
 }
 
+/// Why the planner found no plan.
+static std::string noPlanReason(const CostModel &model, unsigned maxSteps) {
+  return "no sequence of at most " + std::to_string(maxSteps) +
+         " collectives found" +
+         (model.memoryBound ? " that holds at most the larger of the source "
+                              "and destination tiles per process"
+                            : "");
+}
+
 /// Plans a redistribution between two grids of the same size on their
 /// common refinement.
 static OpRedistributionPlan planTwoGrids(GridOp gs, GridOp gd,
@@ -140,8 +149,7 @@ static OpRedistributionPlan planTwoGrids(GridOp gs, GridOp gd,
   r.plan = planBlockedRedistribution(r.from, r.fromBlocks, r.to, r.toBlocks,
                                      r.mesh, shape, model, maxSteps);
   if (!r.plan)
-    r.reason = "no sequence of at most " + std::to_string(maxSteps) +
-               " collectives found";
+    r.reason = noPlanReason(model, maxSteps);
   return r;
 }
 
@@ -192,8 +200,7 @@ OpRedistributionPlan mlir::dist::planRedistributeOp(RedistributeOp op,
                                        r.toBlocks, r.mesh, shape, model,
                                        maxSteps);
     if (!r.plan)
-      r.reason = "no sequence of at most " + std::to_string(maxSteps) +
-                 " collectives found";
+      r.reason = noPlanReason(model, maxSteps);
     return r;
   }
   if (!r.fromFixed.empty() || !r.toFixed.empty()) {
@@ -215,7 +222,6 @@ OpRedistributionPlan mlir::dist::planRedistributeOp(RedistributeOp op,
   }
   r.plan = planRedistribution(r.from, r.to, r.mesh, shape, model, maxSteps);
   if (!r.plan)
-    r.reason = "no sequence of at most " + std::to_string(maxSteps) +
-               " collectives found";
+    r.reason = noPlanReason(model, maxSteps);
   return r;
 }

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DistTensor/Analysis/Redistribution.h"
+#include "DistTensor/Analysis/Semantics.h"
 
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/STLExtras.h"
@@ -228,14 +229,43 @@ mlir::dist::classifyRedistribution(const ModeTuples &from,
   return std::nullopt;
 }
 
-std::optional<RedistributionPlan>
-mlir::dist::planRedistribution(const ModeTuples &from, const ModeTuples &to,
-                               llvm::ArrayRef<int64_t> mesh,
-                               llvm::ArrayRef<int64_t> shape,
-                               const CostModel &model, unsigned maxSteps) {
+bool mlir::dist::withinMemoryBound(int64_t tile, ArrayRef<int64_t> ownTiles) {
+  return llvm::any_of(ownTiles, [&](int64_t own) { return tile <= own; });
+}
+
+int64_t mlir::dist::largestTile(const ModeTuples &t, const Blocks &blocks,
+                                ArrayRef<int64_t> mesh,
+                                ArrayRef<int64_t> shape) {
+  int64_t n = 1;
+  for (auto [d, tuple] : llvm::enumerate(t)) {
+    int64_t b = d < blocks.size() ? std::max<int64_t>(blocks[d], 1) : 1;
+    PartitionKind kind = tuple.empty() ? PartitionKind::none
+                         : b == 1      ? PartitionKind::cyclic
+                                       : PartitionKind::block_cyclic;
+    // Each factor is at most the extent: the product at most the tensor's
+    // element count.
+    n *= DimDistribution::get(kind, shape[d], prodModes(mesh, tuple), b)
+             .maxLocalExtent();
+  }
+  return n;
+}
+
+/// The cheapest sequence from `from` to `to`, every layout on the way
+/// (the destination included) dealt in `blocks` and, with a `limit`, holding
+/// at most that many elements per process.
+static std::optional<RedistributionPlan>
+planSteps(const ModeTuples &from, const ModeTuples &to, ArrayRef<int64_t> mesh,
+          ArrayRef<int64_t> shape, const CostModel &model, unsigned maxSteps,
+          const Blocks &blocks, std::optional<int64_t> limit) {
+  auto fits = [&](const ModeTuples &t) {
+    return !limit || withinMemoryBound(largestTile(t, blocks, mesh, shape),
+                                       {*limit});
+  };
   RedistributionPlan plan;
   if (from == to)
     return plan;
+  if (!fits(to))
+    return std::nullopt;
   if (std::optional<RedistributionStep> s =
           classifyRedistribution(from, to, mesh, shape, model)) {
     plan.steps.push_back(*s);
@@ -311,6 +341,8 @@ mlir::dist::planRedistribution(const ModeTuples &from, const ModeTuples &to,
         }
     }
     for (const ModeTuples &t : next) {
+      if (!fits(t))
+        continue;
       std::optional<RedistributionStep> step =
           classifyRedistribution(s, t, mesh, shape, model);
       if (!step)
@@ -326,6 +358,17 @@ mlir::dist::planRedistribution(const ModeTuples &from, const ModeTuples &to,
     }
   }
   return std::nullopt;
+}
+
+std::optional<RedistributionPlan>
+mlir::dist::planRedistribution(const ModeTuples &from, const ModeTuples &to,
+                               ArrayRef<int64_t> mesh, ArrayRef<int64_t> shape,
+                               const CostModel &model, unsigned maxSteps) {
+  std::optional<int64_t> limit;
+  if (model.memoryBound)
+    limit = std::max(largestTile(from, {}, mesh, shape),
+                     largestTile(to, {}, mesh, shape));
+  return planSteps(from, to, mesh, shape, model, maxSteps, {}, limit);
 }
 
 std::optional<RedistributionPlan> mlir::dist::planBlockedRedistribution(
@@ -346,10 +389,20 @@ std::optional<RedistributionPlan> mlir::dist::planBlockedRedistribution(
     if (before[d] != after[d])
       changed.push_back(d);
   }
-  std::optional<RedistributionPlan> rest =
-      planRedistribution(from, to, mesh, shape, model, maxSteps);
-  if (!rest)
-    return std::nullopt;
+  // The kind change runs first (the other steps on blocks `after`) or last
+  // (on `before`). Under the memory bound each way is planned on its own
+  // blocks, and no layout on the way may hold more per process than the
+  // source or the destination.
+  std::optional<int64_t> limit;
+  if (model.memoryBound)
+    limit = std::max(largestTile(from, before, mesh, shape),
+                     largestTile(to, after, mesh, shape));
+  std::optional<RedistributionPlan> restAfter =
+      planSteps(from, to, mesh, shape, model, maxSteps, after, limit);
+  std::optional<RedistributionPlan> restBefore =
+      !limit || changed.empty()
+          ? restAfter
+          : planSteps(from, to, mesh, shape, model, maxSteps, before, limit);
   // The kind change over `tuples`: the modes of the changed dimensions
   // dealt over more than one process (others hold the whole dimension, in
   // the same order under any block, so their tile is unchanged).
@@ -368,7 +421,17 @@ std::optional<RedistributionPlan> mlir::dist::planBlockedRedistribution(
   };
   std::optional<RedistributionStep> first = kindStep(from);
   std::optional<RedistributionStep> last = kindStep(to);
-  bool kindFirst = !last || (first && first->cost <= last->cost);
+  bool canFirst =
+      restAfter && (!first || !limit ||
+                    withinMemoryBound(largestTile(from, after, mesh, shape),
+                                      {*limit}));
+  bool canLast = restBefore && last;
+  if (!canFirst && !canLast)
+    return std::nullopt;
+  bool kindFirst =
+      canFirst && (!canLast || !last || (first && first->cost <= last->cost));
+  const std::optional<RedistributionPlan> &rest =
+      kindFirst ? restAfter : restBefore;
   RedistributionPlan plan;
   if (kindFirst && first)
     plan.steps.push_back(*first);

@@ -16,6 +16,7 @@
 #include "DistTensor/Transforms/Passes.h"
 
 #include "DistTensor/Analysis/Communication.h"
+#include "DistTensor/Analysis/Redistribution.h"
 #include "DistTensor/Analysis/Semantics.h"
 #include "DistTensor/Dialect/Dist/IR/DistOps.h"
 
@@ -126,9 +127,11 @@ struct DistInsertRedistributionsPass
         continue;
       // Never trade memory for messages behind the user's back: the copy
       // may not hold more per process than the tensor's own tiles (an
-      // implied layout that replicates a dimension usually would).
-      if (maxTile(type, *layout, model->gridShape) >
-          maxTile(type, type.getLayout(), model->gridShape))
+      // implied layout that replicates a dimension usually would), the
+      // planner's memory bound.
+      if (!withinMemoryBound(
+              maxTile(type, *layout, model->gridShape),
+              {maxTile(type, type.getLayout(), model->gridShape)}))
         continue;
       tryInsert(op, plan.tensor, plan.output, type, *layout);
     }

@@ -80,6 +80,7 @@ struct DistPlanRedistributionPass
     CostModel model;
     model.alpha = alpha;
     model.beta = beta;
+    model.memoryBound = !relaxMemoryBound;
     if (!costFile.empty()) {
       std::string err = readCostModel(costFile, model);
       if (!err.empty()) {

@@ -68,11 +68,34 @@ struct RedistributionPlan {
   double cost = 0;
 };
 
-/// The alpha-beta model: seconds per message and per element.
+/// The alpha-beta model: seconds per message and per element; and whether
+/// plans keep to the memory bound.
 struct CostModel {
   double alpha = 1e-6;
   double beta = 1e-9;
+  /// A plan passes only through layouts that hold per process at most the
+  /// larger of the source and destination tiles (withinMemoryBound). Off,
+  /// the cheapest plan under alpha-beta is taken even when an intermediate
+  /// layout holds several times a process's data (for small tensors, e.g.
+  /// an allgather then a slice instead of all-to-alls).
+  bool memoryBound = true;
 };
+
+/// The memory rule of redistribution, one for the planner and for
+/// dist-insert-redistributions: a layout a redistribution passes through,
+/// or a copy inserted for a computation, holds per process at most as many
+/// elements as the largest of `ownTiles`, the largest tiles of layouts the
+/// program itself gives the tensor (a redistribution's source and
+/// destination; the tensor's own layout for an inserted copy).
+bool withinMemoryBound(int64_t tile, llvm::ArrayRef<int64_t> ownTiles);
+
+/// Elements of the largest tile of a tensor of extents `shape` laid out as
+/// mode tuples `t` on `mesh`, each partitioned dimension dealt in blocks of
+/// `blocks[d]` (empty: all 1), as DimDistribution (and so LevelDistribution)
+/// counts them.
+int64_t largestTile(const ModeTuples &t, const Blocks &blocks,
+                    llvm::ArrayRef<int64_t> mesh,
+                    llvm::ArrayRef<int64_t> shape);
 
 /// The single thesis collective that takes `from` to `to`, if one applies
 /// (no-op plans have no steps). `mesh` gives the extent of every mode and
@@ -83,7 +106,8 @@ classifyRedistribution(const ModeTuples &from, const ModeTuples &to,
                        llvm::ArrayRef<int64_t> shape, const CostModel &model);
 
 /// The cheapest sequence of collectives (at most `maxSteps`) from `from` to
-/// `to`, or nothing if none is found within the bound.
+/// `to` (within the memory bound unless `model` relaxes it), or nothing if
+/// none is found within the bounds.
 std::optional<RedistributionPlan>
 planRedistribution(const ModeTuples &from, const ModeTuples &to,
                    llvm::ArrayRef<int64_t> mesh, llvm::ArrayRef<int64_t> shape,

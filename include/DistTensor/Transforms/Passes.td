@@ -152,6 +152,14 @@ def DistPlanRedistribution : Pass<"dist-plan-redistribution", "ModuleOp"> {
     exchange. `dist-materialize-spmd`
     executes the same plan (with its default cost model unless given
     `cost-file`); see docs/redistribution.md.
+
+    Memory bound: no layout a plan passes through holds more elements per
+    process than the larger of the source and destination tiles (the rule
+    `dist-insert-redistributions` applies to the copies it inserts). For
+    small tensors the alpha-beta model alone prefers fewer, larger
+    messages (an allgather that holds several times a process's data, then
+    a local slice) to the thesis' balanced all-to-alls and permutations;
+    `relax-memory-bound` allows such plans.
   }];
   let options = [
     Option<"alpha", "alpha", "double", /*default=*/"1e-6",
@@ -160,7 +168,12 @@ def DistPlanRedistribution : Pass<"dist-plan-redistribution", "ModuleOp"> {
            "Seconds per element (inverse bandwidth) of the cost model">,
     Option<"costFile", "cost-file", "std::string", /*default=*/"\"\"",
            "File with measured 'alpha X' and 'beta Y' lines (written by "
-           "benchmarks/calibrate); overrides alpha and beta">
+           "benchmarks/calibrate); overrides alpha and beta">,
+    Option<"relaxMemoryBound", "relax-memory-bound", "bool",
+           /*default=*/"false",
+           "Let plans pass through layouts that hold more per process than "
+           "the larger of the source and destination tiles (the cheapest "
+           "plan under alpha-beta, whatever its memory)">
   ];
 }
 

@@ -155,6 +155,33 @@ std::vector<RedistributionStep> stepsOf(const RedistributionPlan &plan,
   return steps;
 }
 
+/// The plan the compiler lowers with (within the memory bound) or, where
+/// the bound leaves the pair to the general exchange, the unbounded plan,
+/// so that its steps run too (`relaxed` says which).
+template <typename PlanFn>
+std::optional<RedistributionPlan> boundedOrRelaxed(PlanFn plan,
+                                                   bool &relaxed) {
+  CostModel model;
+  relaxed = false;
+  if (std::optional<RedistributionPlan> p = plan(model))
+    return p;
+  model.memoryBound = false;
+  relaxed = true;
+  return plan(model);
+}
+
+/// The memory bound, checked with the runtime's own tile sizes: under a
+/// bounded plan no step's tile on this process (`tile`) is larger than the
+/// larger of the source's and destination's largest tiles (`bound`).
+void expectWithinBound(const std::string &what, const RedistributionStep &s,
+                       bool relaxed, int64_t tile, int64_t bound) {
+  EXPECT(relaxed || tile <= bound,
+         "%s: %s to %s holds %lld elements, more than the memory bound %lld",
+         what.c_str(), stringifyStep(s.kind).c_str(),
+         formatModeTuples(s.after, s.fixedAfter, s.blocksAfter).c_str(),
+         (long long)tile, (long long)bound);
+}
+
 /// The runtime descriptor of a layout whose dimension d is of kind
 /// `kind[d]` (1 blocked, 2 cyclic, 3 block-cyclic) with block `block[d]`
 /// over the axes `t[d]` (whole when empty).
@@ -268,6 +295,7 @@ int main(int argc, char **argv) {
   int64_t cases = argc > 1 ? std::atoll(argv[1]) : 60;
   int64_t P = tu_size();
   int64_t planned = 0, fallback = 0, kinds[4] = {0, 0, 0, 0}, multi = 0;
+  int64_t unbounded = 0;
   for (int64_t k = 0; k < cases; ++k) {
     rngState = 0x9e3779b97f4a7c15ULL * uint64_t(k + 1) + uint64_t(P) * 7919;
     // A grid of P ranks with 1-3 axes.
@@ -308,8 +336,14 @@ int main(int argc, char **argv) {
                        formatModeTuples(from) + " -> " + formatModeTuples(to);
 
     // Balanced path.
-    std::optional<RedistributionPlan> plan =
-        planRedistribution(from, to, grid, shape, CostModel());
+    bool relaxed;
+    std::optional<RedistributionPlan> plan = boundedOrRelaxed(
+        [&](const CostModel &m) {
+          return planRedistribution(from, to, grid, shape, m);
+        },
+        relaxed);
+    int64_t bound = std::max(distrt_layout_tile_capacity(g, sdesc.data()),
+                             distrt_layout_tile_capacity(g, ddesc.data()));
     if (std::getenv("DIST_TEST_VERBOSE") && tu_rank() == 0) {
       std::string text = what + " on grid";
       for (int64_t x : grid)
@@ -326,6 +360,7 @@ int main(int argc, char **argv) {
     }
     if (plan) {
       ++planned;
+      unbounded += relaxed;
       std::vector<RedistributionStep> steps =
           stepsOf(*plan, to);
       multi += steps.size() > 1;
@@ -344,6 +379,8 @@ int main(int argc, char **argv) {
         EXPECT(bad == 0, "%s: %lld wrong elements after %s over %lld to %s",
                what.c_str(), (long long)bad, stringifyStep(step.kind).c_str(),
                (long long)mask, formatModeTuples(step.after).c_str());
+        expectWithinBound(what, step, relaxed,
+                          distrt_layout_tile_size(g, b.data()), bound);
         if (cur != stile)
           std::free(cur);
         cur = next;
@@ -367,10 +404,12 @@ int main(int argc, char **argv) {
     distrt_grid_free(g);
   }
   tu_section("%lld random pairs on %lld ranks: %lld planned (%lld with "
-             "several steps), %lld general only; steps: slice %lld, "
-             "allgather %lld, permutation %lld, all-to-all %lld",
+             "several steps, %lld only without the memory bound), %lld "
+             "general only; steps: slice %lld, allgather %lld, permutation "
+             "%lld, all-to-all %lld",
              (long long)cases, (long long)P, (long long)planned,
-             (long long)multi, (long long)fallback, (long long)kinds[0],
+             (long long)multi, (long long)unbounded, (long long)fallback,
+             (long long)kinds[0],
              (long long)kinds[1], (long long)kinds[2], (long long)kinds[3]);
 
   // Blocked and block-cyclic layouts: random tuples, every partitioned
@@ -382,6 +421,7 @@ int main(int argc, char **argv) {
   // into the destination's), every tile is checked against the
   // enumerating model, and so is the general exchange.
   int64_t bPlanned = 0, bFallback = 0, bMulti = 0, bWithKind = 0;
+  int64_t bUnbounded = 0;
   int64_t bKinds[8] = {0, 0, 0, 0, 0, 0, 0, 0};
   for (int64_t k = 0; k < cases; ++k) {
     rngState = 0x6a09e667f3bcc909ULL * uint64_t(k + 1) + uint64_t(P) * 31337;
@@ -426,8 +466,15 @@ int main(int argc, char **argv) {
     std::string what = "blocked case " + std::to_string(k) + " " +
                        formatModeTuples(from, {}, fromB) + " -> " +
                        formatModeTuples(to, {}, toB);
-    std::optional<RedistributionPlan> plan = planBlockedRedistribution(
-        from, fromB, to, toB, grid, shape, CostModel());
+    bool relaxed;
+    std::optional<RedistributionPlan> plan = boundedOrRelaxed(
+        [&](const CostModel &m) {
+          return planBlockedRedistribution(from, fromB, to, toB, grid, shape,
+                                           m);
+        },
+        relaxed);
+    int64_t bound = std::max(distrt_layout_tile_capacity(g, sdesc.data()),
+                             distrt_layout_tile_capacity(g, ddesc.data()));
     if (std::getenv("DIST_TEST_VERBOSE") && tu_rank() == 0) {
       std::string text = what + " on grid";
       for (int64_t x : grid)
@@ -444,6 +491,7 @@ int main(int argc, char **argv) {
     }
     if (plan) {
       ++bPlanned;
+      bUnbounded += relaxed;
       std::vector<RedistributionStep> steps =
           stepsOf(*plan, to, toB);
       bMulti += steps.size() > 1;
@@ -467,6 +515,8 @@ int main(int argc, char **argv) {
                what.c_str(), (long long)bad, stringifyStep(step.kind).c_str(),
                (long long)mask,
                formatModeTuples(step.after, {}, step.blocksAfter).c_str());
+        expectWithinBound(what, step, relaxed,
+                          distrt_layout_tile_size(g, b.data()), bound);
         if (cur != stile)
           std::free(cur);
         cur = next;
@@ -490,11 +540,13 @@ int main(int argc, char **argv) {
     distrt_grid_free(g);
   }
   tu_section("%lld blocked/block-cyclic pairs on %lld ranks: %lld planned "
-             "(%lld with several steps, %lld with a kind change), %lld "
-             "general only; steps: slice %lld, allgather %lld, permutation "
-             "%lld, all-to-all %lld, redistribute-kind %lld",
+             "(%lld with several steps, %lld with a kind change, %lld only "
+             "without the memory bound), %lld general only; steps: slice "
+             "%lld, allgather %lld, permutation %lld, all-to-all %lld, "
+             "redistribute-kind %lld",
              (long long)cases, (long long)P, (long long)bPlanned,
-             (long long)bMulti, (long long)bWithKind, (long long)bFallback,
+             (long long)bMulti, (long long)bWithKind, (long long)bUnbounded,
+             (long long)bFallback,
              (long long)bKinds[0], (long long)bKinds[1], (long long)bKinds[2],
              (long long)bKinds[3],
              (long long)bKinds[int(RedistributionStep::Kind::KindChange)]);
@@ -506,6 +558,7 @@ int main(int argc, char **argv) {
   // result is checked against the model on the destination's own grid.
   // The general exchange between the two grids is checked too.
   int64_t tgPlanned = 0, tgNoRefine = 0, tgFallback = 0, tgSteps = 0;
+  int64_t tgUnbounded = 0;
   for (int64_t k = 0; k < cases; ++k) {
     rngState = 0xbb67ae8584caa73bULL * uint64_t(k + 1) + uint64_t(P) * 7121;
     std::vector<int64_t> gridA = randomGrid(P), gridB = randomGrid(P);
@@ -563,8 +616,16 @@ int main(int argc, char **argv) {
           rtB[d] = 0;
       }
       std::vector<int64_t> fgrid(fine->begin(), fine->end());
-      std::optional<RedistributionPlan> plan = planBlockedRedistribution(
-          rf, rfB, rt, rtB, fgrid, shape, CostModel());
+      bool relaxed;
+      std::optional<RedistributionPlan> plan = boundedOrRelaxed(
+          [&](const CostModel &m) {
+            return planBlockedRedistribution(rf, rfB, rt, rtB, fgrid, shape,
+                                             m);
+          },
+          relaxed);
+      int64_t bound =
+          std::max(distrt_layout_tile_capacity(ga, sdesc.data()),
+                   distrt_layout_tile_capacity(gb, ddesc.data()));
       if (std::getenv("DIST_TEST_VERBOSE") && tu_rank() == 0) {
         std::string text = what + ", shape";
         for (int64_t x : shape)
@@ -582,6 +643,7 @@ int main(int argc, char **argv) {
         ++tgFallback;
       } else {
         ++tgPlanned;
+        tgUnbounded += relaxed;
         distrt_grid *gf = distrt_grid_create(int64_t(fgrid.size()),
                                              fgrid.data());
         std::vector<int64_t> coordsF(fgrid.size());
@@ -605,6 +667,8 @@ int main(int argc, char **argv) {
                  what.c_str(), (long long)bad,
                  stringifyStep(step.kind).c_str(), (long long)mask,
                  formatModeTuples(step.after, {}, step.blocksAfter).c_str());
+          expectWithinBound(what, step, relaxed,
+                            distrt_layout_tile_size(gf, b.data()), bound);
           if (cur != stile)
             std::free(cur);
           cur = next;
@@ -636,11 +700,11 @@ int main(int argc, char **argv) {
     distrt_grid_free(ga);
   }
   tu_section("%lld two-grid pairs on %lld ranks: %lld planned on a common "
-             "refinement (%lld steps), %lld without a common refinement, "
-             "%lld general only",
+             "refinement (%lld steps, %lld only without the memory bound), "
+             "%lld without a common refinement, %lld general only",
              (long long)cases, (long long)P, (long long)tgPlanned,
-             (long long)tgSteps, (long long)tgNoRefine,
-             (long long)tgFallback);
+             (long long)tgSteps, (long long)tgUnbounded,
+             (long long)tgNoRefine, (long long)tgFallback);
 
   // Non-replicated forms [D; E, w]: pairs built to be one gather-to-one,
   // broadcast or scatter (random tails, random other fixed axes E at
