@@ -32,15 +32,6 @@ done
 [ -x "$build/bin/dist-opt" ] && [ -x "$build/bin/dist-run" ] || {
   echo "proptest: no dist-opt / dist-run in $build/bin (build first: scripts/test.sh or cmake --build build)" >&2
   exit 2; }
-# The MPI settings the lit suite uses (test/lit.cfg.py): local transports only.
-export OMPI_MCA_btl="${OMPI_MCA_btl:-self,vader,tcp}"
-export OMPI_MCA_btl_tcp_if_include="${OMPI_MCA_btl_tcp_if_include:-lo}"
-export OMPI_MCA_oob_tcp_if_include="${OMPI_MCA_oob_tcp_if_include:-lo}"
-export PMIX_MCA_gds="${PMIX_MCA_gds:-hash}"
-export OPENBLAS_NUM_THREADS="${OPENBLAS_NUM_THREADS:-1}"
-if [ "$(id -u)" = 0 ]; then
-  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-fi
 echo "proptest: seed $seed, $count computations, $jobs jobs" >&2
 exec python3 "$root/test/proptest/proptest.py" --bin "$build/bin" --seed "$seed" \
   --count "$count" --jobs "$jobs" "${args[@]+"${args[@]}"}"

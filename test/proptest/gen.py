@@ -135,6 +135,7 @@ class Computation:
         self.schedule = []
         self.insert = True          # --insert-redistributions
         self.overlap_opt = ""       # --overlap on|off or "" (default)
+        self.leaf_fallback = False  # --leaf-fallback
         self.mistake = ""           # the deliberate mistake, if any
         self.extra_type = {}        # name -> type text override (mistakes)
 
@@ -167,11 +168,13 @@ class Computation:
             opts += ["--insert-redistributions", "off"]
         if self.overlap_opt:
             opts += ["--overlap", self.overlap_opt]
+        if self.leaf_fallback:
+            opts += ["--leaf-fallback"]
         return opts
 
     def key(self):
         """Computations with one key can share a program (one mpirun)."""
-        return (self.ranks, self.insert, self.overlap_opt)
+        return (self.ranks, self.insert, self.overlap_opt, self.leaf_fallback)
 
     def header(self):
         lines = ["// proptest: seed %d index %d ranks %d" % (self.seed, self.index, self.ranks)]
@@ -881,6 +884,7 @@ def generate(seed, index):
     c.mistake = ", ".join(mistakes or [])
     c.insert = rng.random() < 0.75
     c.overlap_opt = wchoice(rng, [("", 8), ("off", 1), ("on", 1)])
+    c.leaf_fallback = any(x.startswith("substitute") for x in c.schedule) and rng.random() < 0.3
     return c
 
 

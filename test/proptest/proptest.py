@@ -112,6 +112,8 @@ def pipeline_arg(options):
         popts.append("overlap=" + ("true" if options[options.index("--overlap") + 1] == "on" else "false"))
     if "--insert-redistributions" in options:
         popts.append("insert-redistributions=" + ("1" if options[options.index("--insert-redistributions") + 1] == "on" else "0"))
+    if "--leaf-fallback" in options:
+        popts.append("leaf-fallback=true")
     return "--dist-to-llvm=" + " ".join(popts)
 
 
@@ -448,7 +450,7 @@ def main_generate(a, tools):
     for c in ([] if a.no_run else accepted):
         groups.setdefault(c.key(), []).append(c)
     batches = []
-    for key in sorted(groups, key=lambda k: (k[0], not k[1], k[2])):
+    for key in sorted(groups, key=lambda k: (k[0], not k[1], k[2], k[3])):
         cs = groups[key]
         size = max(1, a.batch if key[0] <= 4 else max(1, a.batch * 2 // 3))
         for b in range(0, len(cs), size):
@@ -468,13 +470,18 @@ def main_generate(a, tools):
                     res.failures.append((c, "run", out[c.tag], paths[c.tag]))
     t2 = time.time()
 
+    fail_lines = []
     for c, stage, what, path in sorted(res.failures, key=lambda f: f[0].index):
         shown = path
         if a.keep:
             shown = keep_failure(a.keep, c, what, path)
         opts = " ".join(c.run_options())
-        print("proptest: FAIL seed %d index %d (%d rank(s)%s): %s: %s" % (
+        fail_lines.append("proptest: FAIL seed %d index %d (%d rank(s)%s): %s: %s" % (
             c.seed, c.index, c.ranks, ", " + opts if opts else "", what, shown))
+    for line in fail_lines:
+        print(line)
+    with open(os.path.join(work, "failures.txt"), "w") as f:
+        f.write("".join(line + "\n" for line in fail_lines))
     if a.verbose:
         print("proptest: verify %.1f s, run %.1f s (%d batches), work dir %s" % (
             t1 - t0, t2 - t1, len(batches), work), file=sys.stderr)
@@ -572,6 +579,30 @@ def main_merge(files):
     return 0
 
 
+def mpi_environment():
+    """What test/lit.cfg.py sets for every mpirun, when proptest.py runs
+    outside lit: local transports, and a private Open MPI session tree made
+    in advance (Open MPI 4.1 creates its top level with a racy mkdir, and
+    this script starts two mpiruns at a time: 'File exists')."""
+    env = os.environ
+    env.setdefault("OMPI_MCA_btl", "self,vader,tcp")
+    env.setdefault("OMPI_MCA_btl_tcp_if_include", "lo")
+    env.setdefault("OMPI_MCA_oob_tcp_if_include", "lo")
+    env.setdefault("PMIX_MCA_gds", "hash")
+    env.setdefault("OPENBLAS_NUM_THREADS", "1")
+    if os.geteuid() == 0:
+        env.setdefault("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        env.setdefault("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+    if "OMPI_MCA_orte_tmpdir_base" not in env:
+        import atexit
+        import socket
+        d = tempfile.mkdtemp(prefix="dist-proptest-ompi-")
+        os.makedirs(os.path.join(d, "ompi.%s.%d" % (socket.gethostname().split(".")[0], os.geteuid())),
+                    exist_ok=True)
+        atexit.register(shutil.rmtree, d, True)
+        env["OMPI_MCA_orte_tmpdir_base"] = d
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -595,6 +626,7 @@ def main():
     if a.merge:
         return main_merge(a.merge)
     tools = Tools(os.path.abspath(a.bin))
+    mpi_environment()
     if a.files or a.corpus:
         return main_files(a, tools)
     return main_generate(a, tools)
