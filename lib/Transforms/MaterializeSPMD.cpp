@@ -284,10 +284,18 @@ struct DistMaterializeSPMDPass
 
     SmallVector<func::FuncOp> funcs;
     module.walk([&](func::FuncOp f) { funcs.push_back(f); });
+    module.walk([&](Operation *op) {
+      if (isa<AllocOp, FillOp, dist::LoadOp, dist::StoreOp, ComputeOp,
+              RedistributeOp>(op))
+        moduleUsesDist = true;
+    });
     for (func::FuncOp f : funcs)
       if (failed(lowerFunction(f)))
         return signalPassFailure();
   }
+
+  /// Whether any function of the module uses distributed tensors.
+  bool moduleUsesDist = false;
 
   // --- runtime calls -------------------------------------------------------
 
@@ -422,6 +430,10 @@ struct DistMaterializeSPMDPass
     for (Type t : f.getArgumentTypes())
       if (isa<DistTensorType>(t))
         usesDist = true;
+    // A @main that only calls functions using the runtime must still end
+    // it (distrt_finalize) before it returns.
+    if (f.getSymName() == "main" && moduleUsesDist)
+      usesDist = true;
     for (Type t : f.getResultTypes())
       if (isa<DistTensorType>(t))
         return f.emitError("functions cannot return distributed tensors; "
@@ -1762,6 +1774,12 @@ struct DistMaterializeSPMDPass
                 guards.push_back(arith::CmpIOp::create(
                     lb, loc, arith::CmpIPredicate::slt, r.lo,
                     idx(lb, loc, extents[x])));
+              }
+              // A statement without index variables: one point, no guard.
+              if (guards.empty()) {
+                emitPointUpdate(lb, loc, elt, boxes, stmt,
+                                [&](StringRef x) { return vals[x]; });
+                return;
               }
               Value ok = guards.front();
               for (Value gv : ArrayRef<Value>(guards).drop_front())

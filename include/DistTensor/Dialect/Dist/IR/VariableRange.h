@@ -115,7 +115,9 @@ VariableRange<Arith> variableRange(const LoopNest &nest,
     }
     typename Arith::Value extent = a.constant(n);
     typename Arith::Value at = a.rem(s, extent);
-    return {at, a.constant(1)};
+    // Empty where the rotated variable runs past the end of its extent
+    // (the uneven tail of a split).
+    return {at, rr.size};
   }
   case Derivation::Kind::Collapsed: {
     VariableRange<Arith> rf = variableRange(nest, derived, kids[0], a);
@@ -127,7 +129,11 @@ VariableRange<Arith> variableRange(const LoopNest &nest,
     typename Arith::Value at = v == dc.parents[0]
                                    ? a.div(rf.lo, innerExtent)
                                    : a.rem(rf.lo, innerExtent);
-    return {at, a.constant(1)};
+    // Where the collapsed loop runs past its extent (the uneven tail of a
+    // split of it), both parents' ranges are empty, starting at most at
+    // their extent.
+    typename Arith::Value clipped = a.min(at, a.constant(n));
+    return {clipped, rf.size};
   }
   case Derivation::Kind::Original:
     break;
