@@ -274,6 +274,7 @@ struct DistMaterializeSPMDPass
                          << "' is not 'balanced' or 'general'";
       return signalPassFailure();
     }
+    costModel.memoryBound = !relaxMemoryBound;
     if (!costFile.empty()) {
       std::string err = readCostModel(costFile, costModel);
       if (!err.empty()) {

@@ -92,6 +92,11 @@ def DistMaterializeSPMD : Pass<"dist-materialize-spmd", "ModuleOp"> {
     Option<"overlap", "overlap", "bool", /*default=*/"true",
            "Double buffer time-stepped inputs: start the next step's "
            "transfer non-blocking before computing the current step">,
+    Option<"relaxMemoryBound", "relax-memory-bound", "bool",
+           /*default=*/"false",
+           "Let dist.redistribute plans pass through layouts that hold more "
+           "per process than the larger of the source and destination "
+           "tiles (as dist-plan-redistribution{relax-memory-bound})">,
     Option<"leafFallback", "leaf-fallback", "bool", /*default=*/"false",
            "Where a substitute command cannot apply (operands that do not "
            "fit the kernel, an integer type), use scalar "
