@@ -964,13 +964,15 @@ static void report_first_mismatch(const char *op, distrt_grid *g,
   int64_t mine[2] = {c->first, 0}; /* global index, bits of the element */
   if (c->first >= 0)
     memcpy(&mine[1], (const char *)tile + c->first_off * es, (size_t)es);
-  int64_t *all = xmalloc(op, (int64_t)sizeof(int64_t) * 2 * g->size);
-  distrt_g.be->allgather(op, g->icomm, mine, all, 2, DISTRT_I64);
-  int64_t rank = 0;
-  while (rank < g->size && all[2 * rank] < 0)
-    ++rank;
+  /* The lowest rank with a mismatch (a reduction, so nothing here grows
+   * with the number of processes), then its element from that rank. */
+  int64_t rank = c->first >= 0 ? g->rank : g->size;
+  distrt_g.be->allreduce(op, g->icomm, &rank, 1, DISTRT_I64, DISTRT_MIN);
+  if (rank < g->size)
+    distrt_g.be->bcast(op, g->icomm, mine, 2, DISTRT_I64, rank);
+  int64_t all[2] = {mine[0], mine[1]};
   if (g->rank == 0 && rank < g->size) {
-    int64_t linear = all[2 * rank], e[LMAX];
+    int64_t linear = all[0], e[LMAX];
     for (int64_t d = L->ndims - 1, rest = linear; d >= 0; --d) {
       e[d] = rest % L->n[d];
       rest /= L->n[d];
@@ -986,7 +988,7 @@ static void report_first_mismatch(const char *op, distrt_grid *g,
       float f32;
       int32_t i32;
     } got;
-    got.bits = all[2 * rank + 1];
+    got.bits = all[1];
     char gs[40], rs[40];
     switch (dtype) { /* NaN prints as "nan", whatever its sign */
     case DISTRT_F32:
@@ -1010,7 +1012,6 @@ static void report_first_mismatch(const char *op, distrt_grid *g,
            name, (long long)rank, where, gs, rs);
     fflush(stdout);
   }
-  free(all);
 }
 
 /* Broadcast `count` elements from grid rank 0, in pieces the backend

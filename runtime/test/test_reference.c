@@ -468,6 +468,9 @@ struct change {
   double value;
 };
 
+/* 1: check() calls distrt_check_unchanged (silent unless it fails). */
+static int unchanged_mode = 0;
+
 static void check(distrt_grid *g, const char *name, int layout, int64_t dtype,
                   double tol, const struct change *bad, int pass) {
   int64_t desc[16];
@@ -477,7 +480,10 @@ static void check(distrt_grid *g, const char *name, int layout, int64_t dtype,
     if (bad->rank == tu_rank())
       tu_set(t.x, dtype, bad->offset, bad->value);
   void *ref = make_ref(layout, dtype);
-  int64_t ok = distrt_check_result(g, name, desc, t.x, dtype, ref, tol);
+  int64_t ok =
+      unchanged_mode
+          ? distrt_check_unchanged(g, name, desc, t.x, dtype, ref, tol)
+          : distrt_check_result(g, name, desc, t.x, dtype, ref, tol);
   EXPECT(ok == pass, "check '%s' returned %lld, expected %d", name,
          (long long)ok, pass);
   free(ref);
@@ -507,6 +513,11 @@ static void test_checks_pass(void) {
     check(g, "rows, a replica within tolerance", ROWS, DISTRT_F64, 1e-2, off,
           1);
   }
+  /* An input every copy of which is unchanged: nothing printed. */
+  unchanged_mode = 1;
+  check(g, "input rows, unchanged", ROWS, DISTRT_F64, 0.0, NULL, 1);
+  check(g, "input columns, unchanged", CYCLIC, DISTRT_I32, 0.0, NULL, 1);
+  unchanged_mode = 0;
   distrt_grid_free(g);
 }
 
@@ -544,6 +555,11 @@ static void test_checks_corrupt(void) {
   memcpy(nan, nan3, sizeof nan);
   nan[0].value = NAN;
   check(g, "rows, rank 3 NaN", ROWS, DISTRT_F64, 1.0, nan, 0);
+  /* An input changed on one replica only (rank 3): the unchanged check
+   * prints the mismatch and FAIL. */
+  unchanged_mode = 1;
+  check(g, "input rows, rank 3 changed", ROWS, DISTRT_F64, 0.0, r3, 0);
+  unchanged_mode = 0;
   distrt_grid_free(g);
 }
 
