@@ -57,7 +57,8 @@ ENV_PROBLEM = re.compile(r"cannot find (dist-opt|dist-translate|libdistrt)|undef
                          r"Permission denied|No such file or directory.*(dist-opt|dist-translate|libdistrt)|"
                          r"error while loading shared libraries")
 CRASH_MARKS = ("PLEASE submit a bug report", "Stack dump:", "LLVM ERROR", "Assertion",
-               "Segmentation fault", "AddressSanitizer", "UndefinedBehaviorSanitizer")
+               "Segmentation fault", "AddressSanitizer", "UndefinedBehaviorSanitizer",
+               "Signal: ", "free(): ", "double free", "corrupted size", "malloc(): ")
 
 
 def reason_key(msg):
@@ -146,10 +147,16 @@ def verify(tools, path, options, timeout=120):
     return "rejected", reason_key(located[0])
 
 
-def first_line(text, marks):
+def first_line(text, marks, count=1):
+    """The first `count` lines that carry one of `marks`, joined."""
+    found = []
     for line in text.splitlines():
-        if any(mk in line for mk in marks):
-            return line.strip()[:200]
+        if any(mk in line for mk in marks) and line.strip() not in found:
+            found.append(line.strip()[:200])
+            if len(found) == count:
+                break
+    if found:
+        return "; ".join(found)
     return text.strip().splitlines()[0][:200] if text.strip() else ""
 
 
@@ -285,7 +292,7 @@ def run_program(tools, path, ranks, options, ncomps, timeout):
     if rc is None or rc == 124:
         return False, "timeout: the run did not finish within %d s" % timeout, text
     if any(mk in text for mk in CRASH_MARKS):
-        return False, "crash: " + first_line(text, CRASH_MARKS), text
+        return False, "crash: " + first_line(text, CRASH_MARKS, 2), text
     if "dist-opt failed" in err or "dist-translate failed" in err or "linking with distrt failed" in err:
         return False, "compile failed: " + first_line(err, ("error", "failed")), text
     if "fatal" in text:
