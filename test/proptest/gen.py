@@ -249,9 +249,8 @@ def gen_statement(rng, c):
         # Out(b.., r, s) = In1(.., r, k) * In2(k, s) with random transposes
         # and an optional batch variable on Out and In1.
         batch = rng.random() < 0.25
-        names = ["i", "j", "k", "l"]
         r, s, k = "i", "j", "k"
-        out = ([ "l"] if batch else []) + [r, s]
+        out = (["l"] if batch else []) + [r, s]
         in1 = [r, k] if rng.random() < 0.75 else [k, r]
         if batch:
             in1 = ["l"] + in1
@@ -264,7 +263,6 @@ def gen_statement(rng, c):
             expr = Expr("*", Expr("const", value=2), expr)
         ops = accs
         allvars = free + summed
-        del names
     elif form == "mttkrp":
         free, summed = ["i", "l"], ["j", "k"]
         ops = [("B", ["i", "j", "k"]), ("C", ["j", "l"]), ("D", ["k", "l"])]
