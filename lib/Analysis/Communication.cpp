@@ -578,6 +578,10 @@ mlir::dist::analyzeCommunication(const ComputeModel &m) {
     if (!mulWithin(P, plan.steps, kMaxAnalysis)) {
       plan.kind = TransferPlan::Kind::General;
       plan.maxElements = -1;
+      plan.whyGeneral = (Twine(P) + " processors x " + Twine(plan.steps) +
+                         " steps are more (processor, step) pairs than the "
+                         "analysis classifies (2^18)")
+                            .str();
       plans.push_back(plan);
       continue;
     }
@@ -756,6 +760,10 @@ mlir::dist::analyzeCommunication(const ComputeModel &m) {
       plan.dstLo.clear();
       plan.dstSize.clear();
       plan.kind = TransferPlan::Kind::General;
+      plan.whyGeneral =
+          "the boxes it needs fit no collective: not held locally, not one "
+          "root per group of grid axes, not equal pieces along one axis, "
+          "not a shift, not a one-to-one permutation";
       plans.push_back(plan);
       continue;
     }
@@ -834,6 +842,9 @@ mlir::dist::analyzeCommunication(const ComputeModel &m) {
       plan.rootTable.clear();
     }
     plan.kind = TransferPlan::Kind::General;
+    plan.whyGeneral = "its partial results fit no reduction: not a "
+                      "reduce-scatter, reduce or allreduce over grid axes "
+                      "onto its owners";
     plans.push_back(plan);
   }
   return plans;

@@ -985,8 +985,18 @@ struct DistMaterializeSPMDPass
     llvm::StringMap<unsigned> &level = model.level;
     unsigned leafLevel = model.leafLevel;
     llvm::StringMap<TransferPlan> plans;
-    for (TransferPlan &p : analyzeCommunication(model))
+    for (TransferPlan &p : analyzeCommunication(model)) {
+      // Say why a tensor moves with the general exchange (one remark per
+      // tensor and computation).
+      if (p.kind == TransferPlan::Kind::General)
+        op.emitRemark() << "tensor '" << p.tensor
+                        << "' moves with the general exchange: "
+                        << p.whyGeneral
+                        << "; a layout that matches the schedule (see "
+                           "--dist-report-communication) makes it local or "
+                           "a collective";
       plans[p.tensor] = p;
+    }
 
     ComputeLowering cl(op, stmt, nest, extents);
     OpBuilder b(op);

@@ -107,6 +107,7 @@ func.func @f(%a: !T, %b: !T, %c: !T) {
 dist.grid @m [2, 2]
 !T = !dist.tensor<8x8xi32, #dist.layout<@m, "xy -> xy">>
 func.func @f(%a: !T, %b: !T, %c: !T) {
+  // expected-remark @+2 {{tensor 'B' moves with the general exchange: the boxes it needs fit no collective}}
   // expected-error @+1 {{substitute(..., gemm) cannot apply: the element type is not f32 or f64; change the schedule or the layouts, remove the substitute command, or ask for scalar loops in its place with the pass option leaf-fallback (dist-run --leaf-fallback)}}
   dist.compute "A(i,j) = B(i,k) * C(k,j)" (A = %a, B = %b, C = %c)
       schedule [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2)),
@@ -119,6 +120,8 @@ func.func @f(%a: !T, %b: !T, %c: !T) {
 dist.grid @m [2, 2]
 !T = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> xy">>
 func.func @f(%a: !T, %b: !T, %c: !T) {
+  // expected-remark @+3 {{tensor 'A' moves with the general exchange: its partial results fit no reduction}}
+  // expected-remark @+2 {{tensor 'B' moves with the general exchange}}
   // expected-error @+1 {{substitute(..., gemm) cannot apply: the output A's last index is not the column index 'j'}}
   dist.compute "A(j,i) = B(i,k) * C(k,j)" (A = %a, B = %b, C = %c)
       schedule [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2)),

@@ -115,6 +115,8 @@ struct TransferPlan {
   llvm::SmallVector<int64_t> srcTable, dstTable, dstLo, dstSize;
   int64_t steps = 1;
   int64_t maxElements = 0;
+  /// For Kind::General: why no collective pattern was used.
+  std::string whyGeneral;
 
   /// A one-line description for remarks and tests.
   std::string describe(const ComputeModel &model) const;
