@@ -1751,21 +1751,48 @@ struct DistMaterializeSPMDPass
 
     std::function<void(OpBuilder &, unsigned)> nestLoops;
     bool gemmWarned = false;
+    // A library leaf runs only where every variable's range is non-empty:
+    // past the uneven tail of a split outside the leaf its pointers would
+    // lie past the buffers. `body` fails without emitting anything (the
+    // guard is then dropped).
+    auto underNonEmpty =
+        [&](OpBuilder &ib,
+            function_ref<LogicalResult(OpBuilder &)> body) -> LogicalResult {
+      Value ok;
+      for (const std::string &x : stmt.indexVariables()) {
+        DynRange r = cl.range(ib, x, fixedAt(leafLevel), nullptr);
+        Value ne = arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::sgt,
+                                         r.size, idx(ib, loc, 0));
+        ok = ok ? (Value)arith::AndIOp::create(ib, loc, ok, ne) : ne;
+      }
+      if (!ok)
+        return body(ib);
+      auto ifOp = scf::IfOp::create(ib, loc, ok, /*withElseRegion=*/false);
+      OpBuilder tb = ifOp.getThenBodyBuilder();
+      if (failed(body(tb))) {
+        ifOp.erase();
+        return failure();
+      }
+      return success();
+    };
     auto emitLeaf = [&](OpBuilder &ib) -> LogicalResult {
       if (nest.kernel == "gemm") {
         std::string why;
-        if (succeeded(tryEmitGemm(ib, cl, stmt, boxes, leafLevel,
-                                  fixedAt(leafLevel), elt, why)))
+        if (succeeded(underNonEmpty(ib, [&](OpBuilder &tb) {
+              return tryEmitGemm(tb, cl, stmt, boxes, leafLevel,
+                                 fixedAt(leafLevel), elt, why);
+            })))
           return success();
         if (!gemmWarned && failed(cannotSubstitute(why)))
           return failure();
         gemmWarned = true;
       }
-      if (mttkrpLeaf) {
-        emitMttkrp(ib, cl, stmt, roles, boxes, fixedAt(leafLevel), elt, krBuf,
-                   [&](OpBuilder &fb) { nestLoops(fb, leafLevel); });
-        return success();
-      }
+      if (mttkrpLeaf)
+        return underNonEmpty(ib, [&](OpBuilder &tb) {
+          emitMttkrp(tb, cl, stmt, roles, boxes, fixedAt(leafLevel), elt,
+                     krBuf, [&](OpBuilder &fb) { nestLoops(fb, leafLevel); });
+          return success();
+        });
       if (leafLevel < localLoops.size() &&
           succeeded(tryEmitLinalg(ib, cl, stmt, boxes, fixedAt(leafLevel),
                                   elt)))
