@@ -21,6 +21,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Keeps an internal function out of libdistrt's exported symbols (the
+ * library is built with default visibility: unmarked functions here are
+ * exported). */
+#if defined(__GNUC__)
+#define DISTRT_HIDDEN __attribute__((visibility("hidden")))
+#else
+#define DISTRT_HIDDEN
+#endif
+
 /* Seconds MPI_Abort may take before the process kills itself (SIGALRM). */
 #define DISTRT_ABORT_WATCHDOG_S 20
 
@@ -122,7 +131,7 @@ extern const struct distrt_backend distrt_backend_mpi;
 /* Backend named by DISTRT_BACKEND (backend.c); fatal if unknown/not built. */
 const struct distrt_backend *distrt_select_backend(const char *op);
 
-/* Process-wide runtime state (core.c). */
+/* Process-wide runtime state (defined in error.c, set by core.c). */
 struct distrt_state {
   int initialized; /* between distrt_init and distrt_finalize */
   int finalized;   /* distrt_finalize ran and the backend is gone */
@@ -131,7 +140,7 @@ struct distrt_state {
   int64_t world_rank;
   int64_t world_size;
   int64_t tag_ub;
-  int64_t checks_failed; /* distrt_check_result failures (layout.c) */
+  int64_t checks_failed; /* distrt_check_result failures (check.c) */
   /* Live objects, by DISTRT_COUNT_* (distrt_debug_count). */
   int64_t live[DISTRT_NUM_COUNTS];
 };
@@ -182,14 +191,17 @@ void distrt_profile_call_report(const char *op, distrt_grid *g,
 /* At finalize: rank 0 prints every rank's split (collective). */
 void distrt_profile_report(const char *op);
 
-/* Internal helpers. */
+/* Fatal errors and call-order checks (error.c). */
 void distrt_require_init(const char *op);
 /* Fatal variant for errors every process detects identically: rank 0
  * prints and aborts; the others wait briefly so the message appears once. */
 void distrt_fatal_collective(const char *op, const char *fmt, ...)
     DISTRT_NORETURN DISTRT_PRINTF(2, 3);
+/* 1 while a fatal error is being reported (the abort may run exit
+ * handlers). */
+DISTRT_HIDDEN int distrt_fatal_in_progress(void);
 
-/* Validation (core.c); each is fatal with `op` on failure. */
+/* Validation (error.c); each is fatal with `op` on failure. */
 int64_t distrt_dtype_size(const char *op, int64_t dtype);
 void distrt_check_op(const char *op, int64_t rop);
 void distrt_check_count(const char *op, const char *what, int64_t count);
@@ -215,11 +227,12 @@ int64_t distrt_grid_mask_rank(const distrt_grid *g, int64_t axes);
 distrt_bcomm *distrt_grid_sub(const char *op, distrt_grid *g, int64_t axes);
 void distrt_grid_free_all(const char *op);
 
-/* This process's tile of a tensor given by a layout descriptor (layout.c),
- * for code outside layout.c (io.c).  Local index l of dimension d is global
- * index distrt_local_to_global(l, p[d], c[d], b[d]); the tile is dense
- * row-major over ext[].  `writer` is 1 on exactly one holder of every
- * element: the holder at coordinate 0 on every replicated grid axis. */
+/* This process's tile of a tensor given by a layout descriptor
+ * (layout_desc.c), for code outside the layout files (io.c).  Local index l
+ * of dimension d is global index distrt_local_to_global(l, p[d], c[d],
+ * b[d]); the tile is dense row-major over ext[].  `writer` is 1 on exactly
+ * one holder of every element: the holder at coordinate 0 on every
+ * replicated grid axis. */
 struct distrt_tile_view {
   int64_t ndims;
   int64_t n[DISTRT_MAX_DIMS];   /* global extents */

@@ -1,0 +1,610 @@
+/*
+ * exchange.c - the general exchanges the compiler uses on tensors described
+ * by layout descriptors (layout_desc.c): fetch a box, accumulate a box into
+ * the owners, redistribute, gather; and point-to-point permutations.
+ *
+ * Every exchange decides who provides an element without communication:
+ * for a requester with coordinates r, the provider of element e has e's
+ * owner digits on the partitioned axes, the fixed coordinates on fixed axes
+ * and r's own coordinates on replicated axes, so data a process holds is
+ * never sent to it. Messages are packed per peer in row-major element order
+ * and exchanged with one all-to-all-v; both sides derive the order from the
+ * (allgathered) boxes, so no indices travel.
+ */
+#include "layout_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- general exchange ---------------------------------------------------*/
+
+/* The elements of box (lo, size) whose dimension-d index has owner digit q
+ * on dimension d (all of them for unpartitioned dims), as per-dimension
+ * index lists; returns the number of elements of the product. */
+typedef struct {
+  int64_t *idx[LMAX];
+  int64_t cnt[LMAX];
+} sel_t;
+
+static int64_t select_box(const layout_t *L, const int64_t *lo,
+                          const int64_t *size, const int64_t *qwant,
+                          sel_t *s) {
+  int64_t total = 1;
+  for (int64_t d = 0; d < L->ndims; ++d) {
+    s->idx[d] = malloc(sizeof(int64_t) * (size[d] > 0 ? size[d] : 1));
+    if (!s->idx[d])
+      distrt_fatal("distrt exchange", "out of memory for an index list of "
+                                      "%lld entries", (long long)size[d]);
+    s->cnt[d] = 0;
+    for (int64_t e = lo[d]; e < lo[d] + size[d]; ++e)
+      if (L->kind[d] == K_NONE || owner_q(L, d, e) == qwant[d])
+        s->idx[d][s->cnt[d]++] = e;
+    total *= s->cnt[d];
+  }
+  return total;
+}
+
+static void select_free(const layout_t *L, sel_t *s) {
+  for (int64_t d = 0; d < L->ndims; ++d)
+    free(s->idx[d]);
+}
+
+/* Every element of the box (lo, size), as a selection. */
+static int64_t select_all(const layout_t *L, const int64_t *lo,
+                          const int64_t *size, sel_t *s) {
+  int64_t total = 1;
+  for (int64_t d = 0; d < L->ndims; ++d) {
+    s->idx[d] = malloc(sizeof(int64_t) * (size[d] > 0 ? size[d] : 1));
+    if (!s->idx[d])
+      distrt_fatal("distrt exchange", "out of memory for an index list of "
+                                      "%lld entries", (long long)size[d]);
+    s->cnt[d] = size[d];
+    for (int64_t i = 0; i < size[d]; ++i)
+      s->idx[d][i] = lo[d] + i;
+    total *= size[d];
+  }
+  return total;
+}
+
+/* Calls f(k, e[]) for the k-th element (row-major) of the selection. */
+#define FOR_SELECTION(L, s, total, e, k, BODY)                                 \
+  do {                                                                         \
+    int64_t e[LMAX], _pos[LMAX];                                               \
+    for (int64_t _d = 0; _d < (L)->ndims; ++_d)                                \
+      _pos[_d] = 0;                                                            \
+    for (int64_t k = 0; k < (total); ++k) {                                    \
+      for (int64_t _d = 0; _d < (L)->ndims; ++_d)                              \
+        e[_d] = (s)->idx[_d][_pos[_d]];                                        \
+      BODY;                                                                    \
+      for (int64_t _d = (L)->ndims - 1; _d >= 0; --_d) {                       \
+        if (++_pos[_d] < (s)->cnt[_d])                                         \
+          break;                                                               \
+        _pos[_d] = 0;                                                          \
+      }                                                                        \
+    }                                                                          \
+  } while (0)
+
+/* Runs of the selection along the last dimension: run[j] is the length of
+ * the run starting at position j (0 inside a run).  A run is a stretch of
+ * selected indices that are consecutive both globally and in the tile, so
+ * it is contiguous in a row-major box, in the tile and in a packed stream.
+ * Returns NULL for 0-D layouts. */
+
+static int64_t *selection_runs(const char *op, const layout_t *L,
+                               const sel_t *s) {
+  if (L->ndims == 0)
+    return NULL;
+  int64_t d = L->ndims - 1, n = s->cnt[d];
+  int64_t *run = xmalloc(op, sizeof(int64_t) * (n > 0 ? n : 1));
+  for (int64_t j = 0; j < n;) {
+    int64_t len = 1;
+    while (j + len < n && s->idx[d][j + len] == s->idx[d][j + len - 1] + 1 &&
+           local_of(L, d, s->idx[d][j + len]) ==
+               local_of(L, d, s->idx[d][j + len - 1]) + 1 &&
+           (L->kind[d] == K_NONE ||
+            owner_q(L, d, s->idx[d][j + len]) ==
+                owner_q(L, d, s->idx[d][j + len - 1])))
+      ++len;
+    run[j] = len;
+    for (int64_t i = 1; i < len; ++i)
+      run[j + i] = 0;
+    j += len;
+  }
+  return run;
+}
+
+/* Calls BODY for each run of the selection: e[] its first element, k its
+ * position in the selection's row-major order, len its length. */
+#define FOR_SELECTION_RUNS(L, s, run, total, e, k, len, BODY)                  \
+  do {                                                                         \
+    int64_t e[LMAX] = {0}, _pos[LMAX];                                         \
+    int64_t _nd = (L)->ndims;                                                  \
+    if (_nd == 0) {                                                            \
+      int64_t k = 0, len = 1;                                                  \
+      if ((total) > 0)                                                         \
+        BODY;                                                                  \
+      break;                                                                   \
+    }                                                                          \
+    int64_t _last = _nd - 1, _w = (s)->cnt[_last];                             \
+    for (int64_t _d = 0; _d < _nd; ++_d)                                       \
+      _pos[_d] = 0;                                                            \
+    for (int64_t _row = 0; _w > 0 && _row * _w < (total); ++_row) {            \
+      for (int64_t _d = 0; _d < _last; ++_d)                                   \
+        e[_d] = (s)->idx[_d][_pos[_d]];                                        \
+      for (int64_t _j = 0; _j < _w; _j += (run)[_j]) {                         \
+        int64_t k = _row * _w + _j, len = (run)[_j];                           \
+        e[_last] = (s)->idx[_last][_j];                                        \
+        BODY;                                                                  \
+      }                                                                        \
+      for (int64_t _d = _last - 1; _d >= 0; --_d) {                            \
+        if (++_pos[_d] < (s)->cnt[_d])                                         \
+          break;                                                               \
+        _pos[_d] = 0;                                                          \
+      }                                                                        \
+    }                                                                          \
+  } while (0)
+
+/* Whether process p provides to requester r: same coordinates on the
+ * replicated axes, p on the fixed coordinates. */
+static int provides_to(const distrt_grid *g, const layout_t *L,
+                       const int64_t *p, const int64_t *r) {
+  for (int64_t a = 0; a < g->ndims; ++a)
+    if (L->role[a] == -1 && p[a] != r[a])
+      return 0;
+  return is_holder(L, p);
+}
+
+/* Rank providing element e to requester coordinates r. */
+static int64_t provider_of(const distrt_grid *g, const layout_t *L,
+                           const int64_t *e, const int64_t *r) {
+  int64_t c[LMAX];
+  for (int64_t a = 0; a < g->ndims; ++a)
+    c[a] = r[a];
+  for (int64_t i = 0; i < L->nfixed; ++i)
+    c[L->faxis[i]] = L->fcoord[i];
+  /* Unskewed dimensions first: a skewed one needs the coordinates of its
+   * skew axes, which are replicated, fixed, or partition unskewed
+   * dimensions (parse_layout rejects chains). */
+  for (int pass = 0; pass < 2; ++pass)
+    for (int64_t d = 0; d < L->ndims; ++d) {
+      if (L->kind[d] == K_NONE || (L->skew[d] != 0) != (pass == 1))
+        continue;
+      int64_t q = owner_q(L, d, e[d]);
+      if (L->skew[d]) {
+        for (int64_t a = 0; a < g->ndims; ++a)
+          if ((L->skew[d] >> a) & 1)
+            q -= c[a] % L->Q[d];
+        q = ((q % L->Q[d]) + L->Q[d]) % L->Q[d];
+      }
+      for (int64_t i = 0; i < L->naxes[d]; ++i) {
+        int64_t a = L->axes[d][i];
+        c[a] = q % g->dims[a];
+        q /= g->dims[a];
+      }
+    }
+  return distrt_grid_rank_of(g, c);
+}
+
+/* All processes' boxes: boxes[p * 2nd + d] = lo, [p * 2nd + nd + d] = size. */
+static int64_t *allgather_boxes(const char *op, distrt_grid *g,
+                                const layout_t *L, const int64_t *lo,
+                                const int64_t *size) {
+  int64_t nd = L->ndims > 0 ? L->ndims : 1;
+  int64_t mine[2 * LMAX];
+  for (int64_t d = 0; d < nd; ++d) {
+    mine[d] = L->ndims ? lo[d] : 0;
+    mine[nd + d] = L->ndims ? size[d] : 1;
+  }
+  int64_t *all = xmalloc(op, (int64_t)sizeof(int64_t) * 2 * nd * g->size);
+  distrt_g.be->allgather(op, g->icomm, mine, all, 2 * nd, DISTRT_I64);
+  return all;
+}
+
+static void fetch_box_impl(distrt_grid *g, const int64_t *desc, const void *tile,
+                      int64_t dtype, const int64_t *lo, const int64_t *size,
+                      void *out) {
+  const char *op = "distrt_fetch_box";
+  distrt_require_init(op);
+  distrt_grid_check(op, g);
+  int64_t es = distrt_dtype_size(op, dtype);
+  layout_t L;
+  parse_layout(op, g, desc, &L);
+  check_box(op, &L, lo, size);
+  int64_t nd = L.ndims > 0 ? L.ndims : 1;
+  int64_t *boxes = allgather_boxes(op, g, &L, lo, size);
+  int64_t P = g->size;
+  int64_t *scount = xmalloc(op, sizeof(int64_t) * P);
+  int64_t *rcount = xmalloc(op, sizeof(int64_t) * P);
+  int64_t ext[LMAX], stride[LMAX], myq[LMAX], c[LMAX];
+  tile_shape(g, &L, g->coords, ext, stride);
+  digits_of(g, &L, g->coords, myq);
+  /* What I send to each requester. */
+  int64_t stotal = 0;
+  for (int64_t p = 0; p < P; ++p) {
+    scount[p] = 0;
+    distrt_grid_coords_of(g, p, c);
+    if (!provides_to(g, &L, g->coords, c))
+      continue;
+    sel_t s;
+    scount[p] = select_box(&L, boxes + p * 2 * nd, boxes + p * 2 * nd + nd,
+                           myq, &s);
+    select_free(&L, &s);
+    stotal += scount[p];
+  }
+  char *sbuf = xmalloc(op, stotal * es);
+  int64_t at = 0;
+  for (int64_t p = 0; p < P; ++p) {
+    if (!scount[p])
+      continue;
+    sel_t s;
+    int64_t n = select_box(&L, boxes + p * 2 * nd, boxes + p * 2 * nd + nd,
+                           myq, &s);
+    int64_t *run = selection_runs(op, &L, &s);
+    FOR_SELECTION_RUNS(&L, &s, run, n, e, k, len, {
+      memcpy(sbuf + (at + k) * es,
+             (const char *)tile + tile_offset(&L, stride, e) * es,
+             (size_t)(len * es));
+    });
+    free(run);
+    at += n;
+    select_free(&L, &s);
+  }
+  /* What I receive from each provider: count over my box. */
+  int64_t vol = box_volume(&L, size);
+  if (vol > 0)
+    distrt_check_buf(op, "out", out, vol);
+  for (int64_t p = 0; p < P; ++p)
+    rcount[p] = 0;
+  /* Run by run along my box's rows: one owner, so one provider, per run. */
+  sel_t mine = {{NULL}, {0}};
+  select_all(&L, lo, size, &mine);
+  int64_t *mrun = selection_runs(op, &L, &mine);
+  FOR_SELECTION_RUNS(&L, &mine, mrun, vol, e, k, len, {
+    (void)k;
+    rcount[provider_of(g, &L, e, g->coords)] += len;
+  });
+  int64_t rtotal = 0;
+  for (int64_t p = 0; p < P; ++p)
+    rtotal += rcount[p];
+  char *rbuf = xmalloc(op, rtotal * es);
+  distrt_g.be->alltoallv(op, g->icomm, sbuf, scount, rbuf, rcount, dtype);
+  /* Unpack in my box's row-major order, one cursor per provider. */
+  int64_t *cursor = xmalloc(op, sizeof(int64_t) * P);
+  int64_t off = 0;
+  for (int64_t p = 0; p < P; ++p) {
+    cursor[p] = off;
+    off += rcount[p];
+  }
+  FOR_SELECTION_RUNS(&L, &mine, mrun, vol, e, k, len, {
+    int64_t p = provider_of(g, &L, e, g->coords);
+    memcpy((char *)out + k * es, rbuf + cursor[p] * es, (size_t)(len * es));
+    cursor[p] += len;
+  });
+  free(cursor);
+  free(mrun);
+  select_free(&L, &mine);
+  free(rbuf);
+  free(sbuf);
+  free(rcount);
+  free(scount);
+  free(boxes);
+}
+
+static void accumulate_box_impl(distrt_grid *g, const int64_t *desc, void *tile,
+                           int64_t dtype, const int64_t *lo,
+                           const int64_t *size, const void *in) {
+  const char *op = "distrt_accumulate_box";
+  distrt_require_init(op);
+  distrt_grid_check(op, g);
+  int64_t es = distrt_dtype_size(op, dtype);
+  layout_t L;
+  parse_layout(op, g, desc, &L);
+  check_box(op, &L, lo, size);
+  int64_t nd = L.ndims > 0 ? L.ndims : 1;
+  int64_t *boxes = allgather_boxes(op, g, &L, lo, size);
+  int64_t P = g->size;
+  int64_t *scount = xmalloc(op, sizeof(int64_t) * P);
+  int64_t *rcount = xmalloc(op, sizeof(int64_t) * P);
+  int64_t c[LMAX], q[LMAX];
+  int64_t vol = box_volume(&L, size);
+  if (vol > 0)
+    distrt_check_buf(op, "in", in, vol);
+  /* Every holder of an element receives its contribution. */
+  int64_t stotal = 0;
+  for (int64_t p = 0; p < P; ++p) {
+    scount[p] = 0;
+    distrt_grid_coords_of(g, p, c);
+    if (!is_holder(&L, c))
+      continue;
+    digits_of(g, &L, c, q);
+    sel_t s;
+    scount[p] = select_box(&L, lo, size, q, &s);
+    select_free(&L, &s);
+    stotal += scount[p];
+  }
+  char *sbuf = xmalloc(op, stotal * es);
+  int64_t at = 0;
+  for (int64_t p = 0; p < P; ++p) {
+    if (!scount[p])
+      continue;
+    distrt_grid_coords_of(g, p, c);
+    digits_of(g, &L, c, q);
+    sel_t s;
+    int64_t n = select_box(&L, lo, size, q, &s);
+    int64_t *run = selection_runs(op, &L, &s);
+    FOR_SELECTION_RUNS(&L, &s, run, n, e, k, len, {
+      int64_t off = 0;
+      for (int64_t d = 0; d < L.ndims; ++d)
+        off = off * size[d] + (e[d] - lo[d]);
+      memcpy(sbuf + (at + k) * es, (const char *)in + off * es,
+             (size_t)(len * es));
+    });
+    free(run);
+    at += n;
+    select_free(&L, &s);
+  }
+  /* I receive, from each sender, the elements of its box I hold. */
+  int64_t myq[LMAX], ext[LMAX], stride[LMAX];
+  digits_of(g, &L, g->coords, myq);
+  tile_shape(g, &L, g->coords, ext, stride);
+  int holder = is_holder(&L, g->coords);
+  int64_t rtotal = 0;
+  for (int64_t p = 0; p < P; ++p) {
+    rcount[p] = 0;
+    if (!holder)
+      continue;
+    sel_t s;
+    rcount[p] = select_box(&L, boxes + p * 2 * nd, boxes + p * 2 * nd + nd,
+                           myq, &s);
+    select_free(&L, &s);
+    rtotal += rcount[p];
+  }
+  char *rbuf = xmalloc(op, rtotal * es);
+  distrt_g.be->alltoallv(op, g->icomm, sbuf, scount, rbuf, rcount, dtype);
+  if (holder) {
+    int64_t size_tile = tile_size_at(g, &L, g->coords);
+    if (size_tile > 0)
+      distrt_check_buf(op, "tile", tile, size_tile);
+    at = 0;
+    for (int64_t p = 0; p < P; ++p) {
+      if (!rcount[p])
+        continue;
+      sel_t s;
+      int64_t n = select_box(&L, boxes + p * 2 * nd, boxes + p * 2 * nd + nd,
+                             myq, &s);
+      int64_t *run = selection_runs(op, &L, &s);
+      FOR_SELECTION_RUNS(&L, &s, run, n, e, k, len, {
+        add_row((char *)tile + tile_offset(&L, stride, e) * es,
+                rbuf + (at + k) * es, len, dtype);
+      });
+      free(run);
+      at += n;
+      select_free(&L, &s);
+    }
+  }
+  free(rbuf);
+  free(sbuf);
+  free(rcount);
+  free(scount);
+  free(boxes);
+}
+
+void distrt_layout_gather(distrt_grid *g, const int64_t *desc,
+                          const void *tile, int64_t dtype, void *global,
+                          int64_t root) {
+  const char *op = "distrt_layout_gather";
+  distrt_grid_check(op, g);
+  layout_t L;
+  parse_layout(op, g, desc, &L);
+  if (root < 0 || root >= g->size)
+    distrt_fatal(op, "root %lld is not a rank of the grid (0..%lld)",
+                 (long long)root, (long long)g->size - 1);
+  int64_t lo[LMAX] = {0}, size[LMAX] = {0};
+  for (int64_t d = 0; d < L.ndims; ++d)
+    size[d] = g->rank == root ? L.n[d] : 0;
+  /* An order-0 tensor is one element, which every process fetches; only
+   * the root keeps it. */
+  int64_t scratch[2];
+  if (L.ndims == 0 && g->rank != root)
+    global = scratch;
+  distrt_fetch_box(g, desc, tile, dtype, lo, size, global);
+}
+
+static void redistribute_impl(distrt_grid *gs, const int64_t *sdesc,
+                         const void *stile, distrt_grid *gd,
+                         const int64_t *ddesc, void *dtile, int64_t dtype) {
+  const char *op = "distrt_redistribute";
+  distrt_require_init(op);
+  distrt_grid_check(op, gs);
+  distrt_grid_check(op, gd);
+  int64_t es = distrt_dtype_size(op, dtype);
+  if (gs->size != gd->size)
+    distrt_fatal(op, "source grid has %lld processes but destination grid "
+                     "%lld; redistribution needs grids of the same size",
+                 (long long)gs->size, (long long)gd->size);
+  layout_t S, D;
+  parse_layout(op, gs, sdesc, &S);
+  parse_layout(op, gd, ddesc, &D);
+  if (S.ndims != D.ndims)
+    distrt_fatal(op, "source has %lld dimensions, destination %lld",
+                 (long long)S.ndims, (long long)D.ndims);
+  for (int64_t d = 0; d < S.ndims; ++d)
+    if (S.n[d] != D.n[d])
+      distrt_fatal(op, "dimension %lld has extent %lld in the source and "
+                       "%lld in the destination",
+                   (long long)d, (long long)S.n[d], (long long)D.n[d]);
+  int64_t P = gs->size;
+  int64_t *scount = xmalloc(op, sizeof(int64_t) * P);
+  int64_t *rcount = xmalloc(op, sizeof(int64_t) * P);
+  int64_t cs[LMAX], cd[LMAX], sq[LMAX], dq[LMAX], myq[LMAX];
+  int64_t sext[LMAX], sstride[LMAX];
+  tile_shape(gs, &S, gs->coords, sext, sstride);
+  digits_of(gs, &S, gs->coords, myq);
+  /* For receiver r: per dimension, the global indices it owns under D that
+   * I own under S (digit match), restricted to replicated/fixed matches. */
+  int64_t stotal = 0;
+  int64_t **sel_idx = xmalloc(op, sizeof(int64_t *) * P * LMAX);
+  int64_t *sel_cnt = xmalloc(op, sizeof(int64_t) * P * LMAX);
+  for (int64_t r = 0; r < P; ++r) {
+    scount[r] = 0;
+    distrt_grid_coords_of(gs, r, cs);
+    distrt_grid_coords_of(gd, r, cd);
+    for (int64_t d = 0; d < LMAX; ++d) {
+      sel_idx[r * LMAX + d] = NULL;
+      sel_cnt[r * LMAX + d] = 0;
+    }
+    if (!is_holder(&D, cd) || !provides_to(gs, &S, gs->coords, cs))
+      continue;
+    digits_of(gd, &D, cd, dq);
+    int64_t n = 1;
+    for (int64_t d = 0; d < S.ndims; ++d) {
+      int64_t *list = xmalloc(op, sizeof(int64_t) * S.n[d]);
+      int64_t cnt = 0;
+      for (int64_t e = 0; e < S.n[d]; ++e)
+        if ((D.kind[d] == K_NONE || owner_q(&D, d, e) == dq[d]) &&
+            (S.kind[d] == K_NONE || owner_q(&S, d, e) == myq[d]))
+          list[cnt++] = e;
+      sel_idx[r * LMAX + d] = list;
+      sel_cnt[r * LMAX + d] = cnt;
+      n *= cnt;
+    }
+    scount[r] = n;
+    stotal += n;
+  }
+  char *sbuf = xmalloc(op, stotal * es);
+  int64_t at = 0;
+  for (int64_t r = 0; r < P; ++r) {
+    if (!scount[r])
+      continue;
+    sel_t s;
+    for (int64_t d = 0; d < S.ndims; ++d) {
+      s.idx[d] = sel_idx[r * LMAX + d];
+      s.cnt[d] = sel_cnt[r * LMAX + d];
+    }
+    FOR_SELECTION(&S, &s, scount[r], e, k, {
+      memcpy(sbuf + (at + k) * es,
+             (const char *)stile + tile_offset(&S, sstride, e) * es,
+             (size_t)es);
+    });
+    at += scount[r];
+  }
+  for (int64_t i = 0; i < P * LMAX; ++i)
+    free(sel_idx[i]);
+  free(sel_idx);
+  free(sel_cnt);
+  /* Receive: my destination tile in local row-major order. */
+  int64_t dext[LMAX], dstride[LMAX];
+  tile_shape(gd, &D, gd->coords, dext, dstride);
+  int holder = is_holder(&D, gd->coords);
+  int64_t vol = 1;
+  for (int64_t d = 0; d < D.ndims; ++d)
+    vol *= dext[d];
+  if (!holder)
+    vol = 0;
+  if (vol > 0)
+    distrt_check_buf(op, "destination tile", dtile, vol);
+  int64_t *prov = xmalloc(op, sizeof(int64_t) * (vol > 0 ? vol : 1));
+  for (int64_t p = 0; p < P; ++p)
+    rcount[p] = 0;
+  digits_of(gd, &D, gd->coords, dq);
+  distrt_grid_coords_of(gs, gs->rank, cs);
+  for (int64_t i = 0; i < vol; ++i) {
+    int64_t rest = i, e[LMAX];
+    for (int64_t d = D.ndims - 1; d >= 0; --d) {
+      int64_t l = rest % dext[d];
+      rest /= dext[d];
+      e[d] = D.kind[d] == K_NONE
+                 ? l
+                 : distrt_local_to_global(l, D.Q[d], dq[d], D.bsz[d]);
+    }
+    prov[i] = provider_of(gs, &S, e, cs);
+    rcount[prov[i]]++;
+  }
+  int64_t rtotal = 0;
+  for (int64_t p = 0; p < P; ++p)
+    rtotal += rcount[p];
+  char *rbuf = xmalloc(op, rtotal * es);
+  distrt_g.be->alltoallv(op, gs->icomm, sbuf, scount, rbuf, rcount, dtype);
+  int64_t *cursor = xmalloc(op, sizeof(int64_t) * P);
+  int64_t off = 0;
+  for (int64_t p = 0; p < P; ++p) {
+    cursor[p] = off;
+    off += rcount[p];
+  }
+  for (int64_t i = 0; i < vol; ++i)
+    memcpy((char *)dtile + i * es, rbuf + (cursor[prov[i]]++) * es,
+           (size_t)es);
+  (void)sq;
+  free(cursor);
+  free(prov);
+  free(rbuf);
+  free(sbuf);
+  free(rcount);
+  free(scount);
+}
+
+void distrt_permute(distrt_grid *g, const void *send, int64_t scount,
+                    int64_t dest, void *recv, int64_t rcount, int64_t src,
+                    int64_t dtype) {
+  const char *op = "distrt_permute";
+  distrt_require_init(op);
+  distrt_grid_check(op, g);
+  int64_t es = distrt_dtype_size(op, dtype);
+  if (dest < -1 || dest >= g->size || src < -1 || src >= g->size)
+    distrt_fatal(op, "partner out of range (dest %lld, source %lld, grid of "
+                     "%lld)",
+                 (long long)dest, (long long)src, (long long)g->size);
+  if (scount < 0 || rcount < 0)
+    distrt_fatal(op, "negative count (send %lld, receive %lld)",
+                 (long long)scount, (long long)rcount);
+  if ((dest == g->rank) != (src == g->rank))
+    distrt_fatal(op, "a process that sends to itself must also receive from "
+                     "itself (dest %lld, source %lld, rank %lld)",
+                 (long long)dest, (long long)src, (long long)g->rank);
+  if (dest == g->rank) {
+    if (scount != rcount)
+      distrt_fatal(op, "local copy of %lld elements into %lld",
+                   (long long)scount, (long long)rcount);
+    if (rcount > 0)
+      memcpy(recv, send, (size_t)(rcount * es));
+    return;
+  }
+  if (dest >= 0 && scount > 0)
+    distrt_check_buf(op, "send", send, scount);
+  if (src >= 0 && rcount > 0)
+    distrt_check_buf(op, "recv", recv, rcount);
+  const struct distrt_backend *be = distrt_g.be;
+  if (dest >= 0 && src >= 0)
+    be->sendrecv(op, g->icomm, send, scount, dest, recv, rcount, src, dtype,
+                 DISTRT_TAG_PERMUTE);
+  else if (dest >= 0)
+    be->send(op, g->icomm, send, scount, dtype, dest, DISTRT_TAG_PERMUTE);
+  else if (src >= 0)
+    be->recv(op, g->icomm, recv, rcount, dtype, src, DISTRT_TAG_PERMUTE);
+}
+
+/* ---- profiled entry points (profile.c: packing) ------------------------*/
+
+void distrt_fetch_box(distrt_grid *g, const int64_t *desc, const void *tile,
+                      int64_t dtype, const int64_t *lo, const int64_t *size,
+                      void *out) {
+  distrt_profile_enter(DISTRT_PROF_PACK);
+  fetch_box_impl(g, desc, tile, dtype, lo, size, out);
+  distrt_profile_leave();
+}
+
+void distrt_accumulate_box(distrt_grid *g, const int64_t *desc, void *tile,
+                           int64_t dtype, const int64_t *lo,
+                           const int64_t *size, const void *in) {
+  distrt_profile_enter(DISTRT_PROF_PACK);
+  accumulate_box_impl(g, desc, tile, dtype, lo, size, in);
+  distrt_profile_leave();
+}
+
+void distrt_redistribute(distrt_grid *gs, const int64_t *sdesc,
+                         const void *stile, distrt_grid *gd,
+                         const int64_t *ddesc, void *dtile, int64_t dtype) {
+  distrt_profile_enter(DISTRT_PROF_PACK);
+  redistribute_impl(gs, sdesc, stile, gd, ddesc, dtile, dtype);
+  distrt_profile_leave();
+}

@@ -1,0 +1,264 @@
+/*
+ * layout_desc.c - layout descriptors: parsing, the tile of a process (sizes,
+ * shapes, local <-> global indices), deterministic fill, and the helpers the
+ * exchanges (exchange.c), own-tile boxes (boxes.c) and the result check
+ * (check.c) share; layout_internal.h declares them.
+ *
+ * A layout descriptor is the int64 array the compiler emits:
+ *   [ndims,
+ *    per dimension d: n_d, kind_d, block_d, naxes_d, axes_d[0..naxes_d),
+ *    nfixed, (axis, coord) * nfixed]
+ * kind: 0 none (not partitioned), 1 blocked (blocks of ceil(n/Q)), 2 cyclic,
+ * 3 block-cyclic(block). The processes of a dimension's mesh modes are
+ * numbered q = c[a0] + P[a0] * (c[a1] + P[a1] * ...) (first mode fastest);
+ * Q is their number. Grid axes used by no dimension and not fixed replicate
+ * the tensor; fixed axes restrict the holders to one coordinate.
+ */
+#include "layout_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void parse_layout(const char *op, const distrt_grid *g,
+                  const int64_t *desc, layout_t *L) {
+  if (!desc)
+    distrt_fatal(op, "layout descriptor is NULL");
+  memset(L, 0, sizeof(*L));
+  int64_t pos = 0;
+  L->ndims = desc[pos++];
+  if (L->ndims < 0 || L->ndims > LMAX)
+    distrt_fatal(op, "layout descriptor has %lld dimensions (at most %d)",
+                 (long long)L->ndims, LMAX);
+  for (int64_t a = 0; a < g->ndims; ++a)
+    L->role[a] = -1;
+  for (int64_t d = 0; d < L->ndims; ++d) {
+    L->n[d] = desc[pos++];
+    L->kind[d] = desc[pos] & 0xff;
+    L->skew[d] = desc[pos++] >> 8;
+    L->block[d] = desc[pos++];
+    if (L->skew[d] < 0 || L->skew[d] >= ((int64_t)1 << g->ndims))
+      distrt_fatal(op, "dimension %lld is skewed by grid axes (mask %lld) "
+                       "outside a grid of %lld axes",
+                   (long long)d, (long long)L->skew[d], (long long)g->ndims);
+    L->naxes[d] = desc[pos++];
+    if (L->n[d] < 1 || L->kind[d] < 0 || L->kind[d] > 3 ||
+        L->naxes[d] < 0 || L->naxes[d] > g->ndims)
+      distrt_fatal(op, "malformed layout descriptor for dimension %lld",
+                   (long long)d);
+    L->Q[d] = 1;
+    for (int64_t i = 0; i < L->naxes[d]; ++i) {
+      int64_t a = desc[pos++];
+      if (a < 0 || a >= g->ndims || L->role[a] != -1)
+        distrt_fatal(op,
+                     "layout uses grid axis %lld, which is out of range for "
+                     "a grid of %lld axes or used twice",
+                     (long long)a, (long long)g->ndims);
+      L->axes[d][i] = a;
+      L->role[a] = d;
+      L->Q[d] *= g->dims[a];
+    }
+    if ((L->naxes[d] == 0) != (L->kind[d] == K_NONE))
+      distrt_fatal(op, "dimension %lld: partition kind and mesh modes "
+                       "disagree", (long long)d);
+    switch (L->kind[d]) {
+    case K_NONE:
+      L->bsz[d] = L->n[d];
+      break;
+    case K_BLOCKED:
+      L->bsz[d] = (L->n[d] + L->Q[d] - 1) / L->Q[d];
+      break;
+    case K_CYCLIC:
+      L->bsz[d] = 1;
+      break;
+    default:
+      if (L->block[d] < 1)
+        distrt_fatal(op, "block-cyclic dimension %lld has block %lld",
+                     (long long)d, (long long)L->block[d]);
+      L->bsz[d] = L->block[d];
+    }
+  }
+  L->nfixed = desc[pos++];
+  if (L->nfixed < 0 || L->nfixed > g->ndims)
+    distrt_fatal(op, "malformed layout descriptor (fixed axes)");
+  for (int64_t i = 0; i < L->nfixed; ++i) {
+    L->faxis[i] = desc[pos++];
+    L->fcoord[i] = desc[pos++];
+    int64_t a = L->faxis[i];
+    if (a < 0 || a >= g->ndims || L->role[a] != -1)
+      distrt_fatal(op, "layout fixes grid axis %lld, out of range or used",
+                   (long long)a);
+    if (L->fcoord[i] < 0 || L->fcoord[i] >= g->dims[a])
+      distrt_fatal(op, "layout fixes grid axis %lld to %lld, outside 0..%lld",
+                   (long long)a, (long long)L->fcoord[i],
+                   (long long)g->dims[a] - 1);
+    L->role[a] = -2;
+  }
+  for (int64_t d = 0; d < L->ndims; ++d)
+    for (int64_t a = 0; a < g->ndims; ++a)
+      if ((L->skew[d] >> a) & 1) {
+        int64_t r = L->role[a];
+        if (r == d || (r >= 0 && L->skew[r]))
+          distrt_fatal(op, "dimension %lld is skewed by grid axis %lld, which "
+                           "partitions it or another skewed dimension",
+                       (long long)d, (long long)a);
+      }
+}
+
+int64_t tile_size_at(const distrt_grid *g, const layout_t *L,
+                     const int64_t *c) {
+  if (!is_holder(L, c))
+    return 0;
+  int64_t s = 1;
+  for (int64_t d = 0; d < L->ndims; ++d)
+    s *= local_extent(L, d, dim_q(g, L, d, c));
+  return s;
+}
+
+int64_t distrt_layout_tile_size(distrt_grid *g, const int64_t *desc) {
+  const char *op = "distrt_layout_tile_size";
+  distrt_grid_check(op, g);
+  layout_t L;
+  parse_layout(op, g, desc, &L);
+  return tile_size_at(g, &L, g->coords);
+}
+
+int64_t distrt_layout_tile_capacity(distrt_grid *g, const int64_t *desc) {
+  const char *op = "distrt_layout_tile_capacity";
+  distrt_grid_check(op, g);
+  layout_t L;
+  parse_layout(op, g, desc, &L);
+  int64_t best = 1, c[LMAX];
+  for (int64_t r = 0; r < g->size; ++r) {
+    distrt_grid_coords_of(g, r, c);
+    int64_t s = tile_size_at(g, &L, c);
+    if (s > best)
+      best = s;
+  }
+  return best;
+}
+
+/* Local extents and strides of this process's tile. */
+void tile_shape(const distrt_grid *g, const layout_t *L, const int64_t *c,
+                int64_t *ext, int64_t *stride) {
+  for (int64_t d = 0; d < L->ndims; ++d)
+    ext[d] = local_extent(L, d, dim_q(g, L, d, c));
+  int64_t s = 1;
+  for (int64_t d = L->ndims - 1; d >= 0; --d) {
+    stride[d] = s;
+    s *= ext[d];
+  }
+}
+
+void distrt_layout_view(const char *op, distrt_grid *g, const int64_t *desc,
+                        struct distrt_tile_view *v) {
+  distrt_grid_check(op, g);
+  layout_t L;
+  parse_layout(op, g, desc, &L);
+  memset(v, 0, sizeof(*v));
+  v->ndims = L.ndims;
+  v->elements = 1;
+  for (int64_t d = 0; d < L.ndims; ++d) {
+    v->n[d] = L.n[d];
+    v->elements = distrt_mul(op, "the tensor's element count", v->elements,
+                             L.n[d]);
+    if (L.kind[d] == K_NONE) {
+      v->p[d] = 1;
+      v->c[d] = 0;
+      v->b[d] = L.n[d];
+    } else {
+      v->p[d] = L.Q[d];
+      v->c[d] = dim_q(g, &L, d, g->coords);
+      v->b[d] = L.bsz[d];
+    }
+    v->ext[d] = local_extent(&L, d, dim_q(g, &L, d, g->coords));
+  }
+  v->size = tile_size_at(g, &L, g->coords);
+  v->writer = v->size > 0;
+  for (int64_t a = 0; a < g->ndims; ++a)
+    if (L.role[a] == -1 && g->coords[a] != 0)
+      v->writer = 0;
+}
+
+static void store_value(void *buf, int64_t i, int64_t dtype, double v) {
+  switch (dtype) {
+  case DISTRT_F32: ((float *)buf)[i] = (float)v; break;
+  case DISTRT_F64: ((double *)buf)[i] = v; break;
+  /* As distrt_fill: integers are floor(8 * value), in [-8, 8). */
+  case DISTRT_I32: ((int32_t *)buf)[i] = (int32_t)floor(8.0 * v); break;
+  default: ((int64_t *)buf)[i] = (int64_t)floor(8.0 * v); break;
+  }
+}
+
+void distrt_layout_fill(distrt_grid *g, const int64_t *desc, void *tile,
+                        int64_t dtype, int64_t seed) {
+  const char *op = "distrt_layout_fill";
+  distrt_grid_check(op, g);
+  distrt_dtype_size(op, dtype);
+  layout_t L;
+  parse_layout(op, g, desc, &L);
+  if (!is_holder(&L, g->coords))
+    return;
+  int64_t ext[LMAX], stride[LMAX], total = 1;
+  tile_shape(g, &L, g->coords, ext, stride);
+  for (int64_t d = 0; d < L.ndims; ++d)
+    total *= ext[d];
+  if (total > 0)
+    distrt_check_buf(op, "tile", tile, total);
+  int64_t q[LMAX];
+  for (int64_t d = 0; d < L.ndims; ++d)
+    q[d] = dim_q(g, &L, d, g->coords);
+  for (int64_t i = 0; i < total; ++i) {
+    int64_t rest = i, linear = 0;
+    for (int64_t d = 0; d < L.ndims; ++d) {
+      int64_t l = rest / stride[d];
+      rest %= stride[d];
+      int64_t e = L.kind[d] == K_NONE
+                      ? l
+                      : distrt_local_to_global(l, L.Q[d], q[d], L.bsz[d]);
+      linear = linear * L.n[d] + e;
+    }
+    store_value(tile, i, dtype, distrt_value(seed, linear));
+  }
+}
+
+void distrt_layout_zero(distrt_grid *g, const int64_t *desc, void *tile,
+                        int64_t dtype) {
+  const char *op = "distrt_layout_zero";
+  distrt_grid_check(op, g);
+  int64_t es = distrt_dtype_size(op, dtype);
+  layout_t L;
+  parse_layout(op, g, desc, &L);
+  int64_t n = tile_size_at(g, &L, g->coords);
+  if (n > 0) {
+    distrt_check_buf(op, "tile", tile, n);
+    memset(tile, 0, (size_t)(n * es));
+  }
+}
+
+/* ---- shared by the exchanges, own-tile boxes and the check -------------*/
+
+/* The owner digits of process coordinates c, per dimension. */
+void digits_of(const distrt_grid *g, const layout_t *L, const int64_t *c,
+               int64_t *q) {
+  for (int64_t d = 0; d < L->ndims; ++d)
+    q[d] = L->kind[d] == K_NONE ? 0 : dim_q(g, L, d, c);
+}
+
+void *xmalloc(const char *op, int64_t bytes) {
+  void *p = malloc(bytes > 0 ? (size_t)bytes : 1);
+  if (!p)
+    distrt_fatal(op, "cannot allocate %lld bytes for an exchange",
+                 (long long)bytes);
+  return p;
+}
+
+void check_box(const char *op, const layout_t *L, const int64_t *lo,
+               const int64_t *size) {
+  for (int64_t d = 0; d < L->ndims; ++d)
+    if (size[d] < 0 || (size[d] > 0 && (lo[d] < 0 || lo[d] + size[d] > L->n[d])))
+      distrt_fatal(op, "box [%lld, %lld) of dimension %lld is outside the "
+                       "tensor's extent %lld",
+                   (long long)lo[d], (long long)(lo[d] + size[d]),
+                   (long long)d, (long long)L->n[d]);
+}
