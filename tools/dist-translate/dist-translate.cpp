@@ -3,9 +3,11 @@
 // Part of the dist project: distributed tensor algebra in MLIR.
 //
 // Like mlir-translate (all upstream translations, e.g. --mlir-to-llvmir),
-// plus --dist-to-llvmir: the same export to LLVM IR with the dist dialect
-// registered, which explains what to run first when dist operations are
-// still present, and --dist-sanitize-address to have clang instrument the
+// plus --dist-to-llvmir: the same export to LLVM IR with every dialect
+// registered (the dist dialect and all upstream ones), so that any input
+// parses, and a check before translating that says what to run first
+// (dist-opt --dist-to-llvm) when an operation is not yet lowered to the
+// LLVM dialect; and --dist-sanitize-address to have clang instrument the
 // generated functions with AddressSanitizer.
 //
 //===----------------------------------------------------------------------===//
@@ -16,9 +18,11 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
 #include "mlir/InitAllTranslations.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "mlir/Target/LLVMIR/LLVMTranslationInterface.h"
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 
@@ -42,19 +46,39 @@ static void registerDistToLLVMIRTranslation() {
   TranslateFromMLIRRegistration reg(
       "dist-to-llvmir",
       "Translate the LLVM dialect produced by dist-opt --dist-to-llvm to "
-      "LLVM IR",
+      "LLVM IR (any other input: an error naming the first operation "
+      "that is not lowered, and to run dist-opt --dist-to-llvm first)",
       [](Operation *op, raw_ostream &output) -> LogicalResult {
-        WalkResult leftover = op->walk([](Operation *nested) {
-          if (nested->getDialect() &&
-              nested->getDialect()->getNamespace() == "dist") {
-            nested->emitError("'")
-                << nested->getName()
-                << "' must be lowered before translation; run "
-                   "dist-opt --dist-to-llvm first";
-            return WalkResult::interrupt();
-          }
-          return WalkResult::advance();
-        });
+        // Every operation must be one that the export translates: one of a
+        // dialect with an LLVM IR translation (llvm, omp, ...), not func,
+        // arith, scf, memref or dist, which dist-opt --dist-to-llvm lowers.
+        WalkResult leftover =
+            op->walk<WalkOrder::PreOrder>([&](Operation *nested) {
+              if (nested == op)
+                return WalkResult::advance();
+              Dialect *dialect = nested->getDialect();
+              bool translatable =
+                  dialect &&
+                  dialect->getRegisteredInterface<
+                      LLVMTranslationDialectInterface>() &&
+                  !isa<UnrealizedConversionCastOp>(nested);
+              if (isa<ModuleOp>(nested))
+                translatable = true;
+              if (translatable)
+                return WalkResult::advance();
+              StringRef ns = dialect ? dialect->getNamespace() : "";
+              InFlightDiagnostic diag = nested->emitError("'")
+                                        << nested->getName() << "' ";
+              if (ns == "dist")
+                diag << "must be lowered before translation";
+              else
+                diag << "is not in the LLVM dialect: the input is not "
+                        "lowered yet";
+              diag << "; run dist-opt --dist-to-llvm first "
+                      "(dist-translate --dist-to-llvmir translates only its "
+                      "output, the LLVM dialect)";
+              return WalkResult::interrupt();
+            });
         if (leftover.wasInterrupted())
           return failure();
         llvm::LLVMContext llvmContext;
@@ -70,7 +94,9 @@ static void registerDistToLLVMIRTranslation() {
         return success();
       },
       [](DialectRegistry &registry) {
-        registry.insert<DLTIDialect, func::FuncDialect>();
+        // All dialects, so that an input that is not lowered yet parses and
+        // the check above can name what to run first.
+        registerAllDialects(registry);
         registerAllToLLVMIRTranslations(registry);
         dist::registerAllDistDialects(registry);
       });
