@@ -15,6 +15,7 @@
 
 #include "DistTensor/Dialect/Dist/IR/DistOps.h"
 #include "DistTensor/Dialect/Dist/IR/IndexNotation.h"
+#include "DistTensor/Dialect/Dist/IR/RuntimeABI.h"
 #include "DistTensor/Dialect/Dist/IR/Schedule.h"
 #include "DistTensor/Dialect/Dist/IR/VariableRange.h"
 
@@ -45,40 +46,9 @@ using namespace mlir::dist;
 
 namespace {
 
-/// distrt element type code.
-int64_t dtypeOf(Type t) {
-  if (t.isF32())
-    return 0;
-  if (t.isF64())
-    return 1;
-  if (t.isInteger(32))
-    return 2;
-  return 3;
-}
-
-/// The runtime layout descriptor of a single-level layout:
-///   [ndims, per dim: n, kind, block, naxes, axes..., nfixed, (axis, coord)...]
-/// with a skewed dimension's skew modes as a mask in bits 8.. of its kind.
-SmallVector<int64_t> layoutDescriptor(DistTensorType type) {
-  LevelLayoutAttr level = type.getLayout().getOuter();
-  SmallVector<int64_t> d{type.getRank()};
-  for (auto [n, dim] : llvm::zip(type.getShape(), level.getDims())) {
-    d.push_back(n);
-    int64_t skewMask = 0;
-    for (int64_t a : dim.getSkew())
-      skewMask |= int64_t(1) << a;
-    d.push_back(static_cast<int64_t>(dim.getKind()) | (skewMask << 8));
-    d.push_back(dim.getBlock());
-    d.push_back(dim.getAxes().size());
-    llvm::append_range(d, dim.getAxes());
-  }
-  d.push_back(level.getFixedAxes().size());
-  for (auto [a, c] : llvm::zip(level.getFixedAxes(), level.getFixedCoords())) {
-    d.push_back(a);
-    d.push_back(c);
-  }
-  return d;
-}
+// distrt element type codes and layout descriptors (RuntimeABI.h).
+using abi::dtypeOf;
+using abi::layoutDescriptor;
 
 /// Static properties of the range of an index variable at a loop level.
 struct StaticRange {

@@ -4,12 +4,14 @@
  * exchanges (exchange.c), own-tile boxes (boxes.c) and the result check
  * (check.c) share; layout_internal.h declares them.
  *
- * A layout descriptor is the int64 array the compiler emits:
+ * A layout descriptor is the int64 array the compiler emits (its encoding,
+ * the DISTRT_KIND_* and DISTRT_DESC_* names, is defined in distrt/abi.h):
  *   [ndims,
  *    per dimension d: n_d, kind_d, block_d, naxes_d, axes_d[0..naxes_d),
  *    nfixed, (axis, coord) * nfixed]
  * kind: 0 none (not partitioned), 1 blocked (blocks of ceil(n/Q)), 2 cyclic,
- * 3 block-cyclic(block). The processes of a dimension's mesh modes are
+ * 3 block-cyclic(block); a skew mask in bits DISTRT_SKEW_SHIFT and up. The
+ * processes of a dimension's mesh modes are
  * numbered q = c[a0] + P[a0] * (c[a1] + P[a1] * ...) (first mode fastest);
  * Q is their number. Grid axes used by no dimension and not fixed replicate
  * the tensor; fixed axes restrict the holders to one coordinate.
@@ -25,7 +27,7 @@ void parse_layout(const char *op, const distrt_grid *g,
   if (!desc)
     distrt_fatal(op, "layout descriptor is NULL");
   memset(L, 0, sizeof(*L));
-  int64_t pos = 0;
+  int64_t pos = DISTRT_DESC_NDIMS;
   L->ndims = desc[pos++];
   if (L->ndims < 0 || L->ndims > LMAX)
     distrt_fatal(op, "layout descriptor has %lld dimensions (at most %d)",
@@ -33,16 +35,18 @@ void parse_layout(const char *op, const distrt_grid *g,
   for (int64_t a = 0; a < g->ndims; ++a)
     L->role[a] = -1;
   for (int64_t d = 0; d < L->ndims; ++d) {
-    L->n[d] = desc[pos++];
-    L->kind[d] = desc[pos] & 0xff;
-    L->skew[d] = desc[pos++] >> 8;
-    L->block[d] = desc[pos++];
+    const int64_t *dim = desc + pos; /* this dimension's record */
+    L->n[d] = dim[DISTRT_DESC_DIM_N];
+    L->kind[d] = DISTRT_DESC_KIND_OF(dim[DISTRT_DESC_DIM_KIND]);
+    L->skew[d] = DISTRT_DESC_SKEW_OF(dim[DISTRT_DESC_DIM_KIND]);
+    L->block[d] = dim[DISTRT_DESC_DIM_BLOCK];
     if (L->skew[d] < 0 || L->skew[d] >= ((int64_t)1 << g->ndims))
       distrt_fatal(op, "dimension %lld is skewed by grid axes (mask %lld) "
                        "outside a grid of %lld axes",
                    (long long)d, (long long)L->skew[d], (long long)g->ndims);
-    L->naxes[d] = desc[pos++];
-    if (L->n[d] < 1 || L->kind[d] < 0 || L->kind[d] > 3 ||
+    L->naxes[d] = dim[DISTRT_DESC_DIM_NAXES];
+    pos += DISTRT_DESC_DIM_AXES;
+    if (L->n[d] < 1 || L->kind[d] < 0 || L->kind[d] > DISTRT_KIND_LAST ||
         L->naxes[d] < 0 || L->naxes[d] > g->ndims)
       distrt_fatal(op, "malformed layout descriptor for dimension %lld",
                    (long long)d);
@@ -82,8 +86,9 @@ void parse_layout(const char *op, const distrt_grid *g,
   if (L->nfixed < 0 || L->nfixed > g->ndims)
     distrt_fatal(op, "malformed layout descriptor (fixed axes)");
   for (int64_t i = 0; i < L->nfixed; ++i) {
-    L->faxis[i] = desc[pos++];
-    L->fcoord[i] = desc[pos++];
+    L->faxis[i] = desc[pos + DISTRT_DESC_FIXED_AXIS];
+    L->fcoord[i] = desc[pos + DISTRT_DESC_FIXED_COORD];
+    pos += DISTRT_DESC_FIXED_FIELDS;
     int64_t a = L->faxis[i];
     if (a < 0 || a >= g->ndims || L->role[a] != -1)
       distrt_fatal(op, "layout fixes grid axis %lld, out of range or used",

@@ -3,9 +3,10 @@
  * Not installed.  The parsed form of a layout descriptor and the helpers
  * that layout_desc.c (descriptors, tiles, fill), exchange.c (the general
  * exchanges), boxes.c (boxes inside a process's own tile) and check.c (the
- * result check) share.  The descriptor format is described in
- * layout_desc.c.  The functions declared here are hidden: not exported from
- * libdistrt.  The small ones used in per-element loops are static inline.
+ * result check) share.  The descriptor format is defined in distrt/abi.h
+ * (the contract with the compiler) and parsed in layout_desc.c.  The
+ * functions declared here are hidden: not exported from libdistrt.  The
+ * small ones used in per-element loops are static inline.
  *===----------------------------------------------------------------------===*/
 
 #ifndef DISTRT_LAYOUT_INTERNAL_H
@@ -25,7 +26,13 @@ typedef struct {
   int64_t skew[LMAX];  /* per dimension: mask of grid axes rotating owners */
 } layout_t;
 
-enum { K_NONE = 0, K_BLOCKED = 1, K_CYCLIC = 2, K_BLOCK_CYCLIC = 3 };
+/* Partition kinds: the codes of distrt/abi.h (the compiler's encoding). */
+enum {
+  K_NONE = DISTRT_KIND_NONE,
+  K_BLOCKED = DISTRT_KIND_BLOCKED,
+  K_CYCLIC = DISTRT_KIND_CYCLIC,
+  K_BLOCK_CYCLIC = DISTRT_KIND_BLOCK_CYCLIC
+};
 
 /* Parses `desc` for grid g into L; fatal with `op` if it is malformed. */
 DISTRT_HIDDEN void parse_layout(const char *op, const distrt_grid *g,

@@ -43,31 +43,34 @@ static void parse_cyclic(const char *op, const distrt_grid *g,
   if (!desc)
     distrt_fatal(op, "%s layout descriptor is NULL", which);
   memset(L, 0, sizeof *L);
-  int64_t pos = 0;
+  int64_t pos = DISTRT_DESC_NDIMS;
   L->ndims = desc[pos++];
   if (L->ndims < 0 || L->ndims > RMAX)
     distrt_fatal(op, "%s layout has %lld dimensions (at most %d)", which,
                  (long long)L->ndims, RMAX);
   for (int64_t d = 0; d < L->ndims; ++d) {
-    L->n[d] = desc[pos++];
-    int64_t kind = desc[pos++];
-    int64_t block = desc[pos++];
-    L->naxes[d] = desc[pos++];
+    const int64_t *dim = desc + pos; /* this dimension's record */
+    L->n[d] = dim[DISTRT_DESC_DIM_N];
+    /* The whole field: a skew mask makes it no balanced kind. */
+    int64_t kind = dim[DISTRT_DESC_DIM_KIND];
+    int64_t block = dim[DISTRT_DESC_DIM_BLOCK];
+    L->naxes[d] = dim[DISTRT_DESC_DIM_NAXES];
+    pos += DISTRT_DESC_DIM_AXES;
     if (L->n[d] < 1 || L->naxes[d] < 0 || L->naxes[d] > g->ndims)
       distrt_fatal(op, "malformed %s layout descriptor for dimension %lld",
                    which, (long long)d);
-    if (kind < 0 || kind > 3)
+    if (kind < 0 || kind > DISTRT_KIND_LAST)
       distrt_fatal(op,
                    "%s layout: dimension %lld has partition kind %lld "
                    "(skewed or unknown); the balanced steps need blocked, "
                    "cyclic, block-cyclic or unpartitioned dimensions (use "
                    "distrt_redistribute)",
                    which, (long long)d, (long long)kind);
-    if (kind == 3 && block < 1)
+    if (kind == DISTRT_KIND_BLOCK_CYCLIC && block < 1)
       distrt_fatal(op, "%s layout: dimension %lld has block %lld (must be "
                        "at least 1)",
                    which, (long long)d, (long long)block);
-    if ((kind == 0) != (L->naxes[d] == 0))
+    if ((kind == DISTRT_KIND_NONE) != (L->naxes[d] == 0))
       distrt_fatal(op, "%s layout: dimension %lld: partition kind and mesh "
                        "modes disagree",
                    which, (long long)d);
@@ -83,10 +86,14 @@ static void parse_cyclic(const char *op, const distrt_grid *g,
       L->used[a] = 1;
       L->Q[d] *= g->dims[a];
     }
-    L->B[d] = kind == 0   ? L->n[d]
-              : kind == 1 ? (L->n[d] + L->Q[d] - 1) / L->Q[d]
-              : kind == 2 ? 1
-                          : block;
+    switch (kind) {
+    case DISTRT_KIND_NONE: L->B[d] = L->n[d]; break;
+    case DISTRT_KIND_BLOCKED:
+      L->B[d] = (L->n[d] + L->Q[d] - 1) / L->Q[d];
+      break;
+    case DISTRT_KIND_CYCLIC: L->B[d] = 1; break;
+    default: L->B[d] = block; break; /* DISTRT_KIND_BLOCK_CYCLIC */
+    }
     /* A block of the whole extent or more is one block held by the first
      * process, however large: normalise so equal layouts compare equal. */
     if (L->B[d] > L->n[d])
@@ -100,8 +107,9 @@ static void parse_cyclic(const char *op, const distrt_grid *g,
   if (L->nfixed < 0 || L->nfixed > g->ndims)
     distrt_fatal(op, "malformed %s layout descriptor (fixed axes)", which);
   for (int64_t i = 0; i < L->nfixed; ++i) {
-    L->faxis[i] = desc[pos++];
-    L->fcoord[i] = desc[pos++];
+    L->faxis[i] = desc[pos + DISTRT_DESC_FIXED_AXIS];
+    L->fcoord[i] = desc[pos + DISTRT_DESC_FIXED_COORD];
+    pos += DISTRT_DESC_FIXED_FIELDS;
     int64_t a = L->faxis[i];
     if (a < 0 || a >= g->ndims || L->used[a] || L->fcoord[i] < 0 ||
         L->fcoord[i] >= g->dims[a])

@@ -10,6 +10,7 @@
 
 #include "DistTensor/Conversion/Passes.h"
 #include "DistTensor/Dialect/Dist/IR/DistOps.h"
+#include "DistTensor/Dialect/Dist/IR/RuntimeABI.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -59,19 +60,6 @@ static FailureOr<LLVM::LLVMFuncOp> getOrCreateLookupFn(ModuleOp module) {
   return getOrCreateRuntimeFn(
       module, kLookupFn,
       LLVM::LLVMFunctionType::get(ptrTy, {ptrTy, i64Ty, ptrTy}));
-}
-
-/// The distrt element-type code of `t`, or -1.
-static int64_t dtypeCode(Type t) {
-  if (t.isF32())
-    return 0;
-  if (t.isF64())
-    return 1;
-  if (t.isInteger(32))
-    return 2;
-  if (t.isInteger(64))
-    return 3;
-  return -1;
 }
 
 struct GridGlobals {
@@ -220,7 +208,7 @@ struct ConvertDistToRuntimePass
   LogicalResult buffer(OpBuilder &b, Location loc, Operation *op, Value mem,
                        Value &ptr, Value &count, int64_t &dtype) {
     auto type = cast<MemRefType>(mem.getType());
-    dtype = dtypeCode(type.getElementType());
+    dtype = abi::dtypeCode(type.getElementType());
     if (dtype < 0)
       return op->emitOpError("communicates ")
              << type.getElementType()

@@ -38,6 +38,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "abi.h" /* dtype, reduction and layout codes; DISTRT_MAX_DIMS */
+
 #if defined(__GNUC__) || defined(__clang__)
 #define DISTRT_NORETURN __attribute__((noreturn))
 #define DISTRT_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
@@ -53,24 +55,9 @@ extern "C" {
 /** Version of this API (major * 10000 + minor * 100 + patch). */
 #define DISTRT_API_VERSION 10000
 
-/** Element types (`dtype` arguments). */
-enum {
-  DISTRT_F32 = 0, /**< float   (4 bytes) */
-  DISTRT_F64 = 1, /**< double  (8 bytes) */
-  DISTRT_I32 = 2, /**< int32_t (4 bytes) */
-  DISTRT_I64 = 3  /**< int64_t (8 bytes) */
-};
+/* Element types (DISTRT_F32 ..), reduction operators (DISTRT_SUM ..),
+ * DISTRT_MAX_DIMS and the layout descriptor encoding: distrt/abi.h. */
 
-/** Reduction operators (`op` arguments). */
-enum {
-  DISTRT_SUM = 0,
-  DISTRT_PROD = 1,
-  DISTRT_MIN = 2,
-  DISTRT_MAX = 3
-};
-
-/** Maximum number of grid axes. */
-#define DISTRT_MAX_DIMS 8
 /** Number of timers (ids 0 .. DISTRT_NUM_TIMERS-1). */
 #define DISTRT_NUM_TIMERS 64
 
@@ -402,7 +389,7 @@ void distrt_print_f64(const double *buf, int64_t n);
  *===----------------------------------------------------------------------===*/
 
 /* A layout descriptor is the int64 array the compiler emits for a tensor's
- * layout on a grid:
+ * layout on a grid (encoding and field names: distrt/abi.h):
  *   [ndims,
  *    per dimension d: n_d, kind_d, block_d, naxes_d, axes_d[0..naxes_d),
  *    nfixed, (axis, coord) * nfixed]
