@@ -108,40 +108,16 @@ mlir::dist::buildComputeModel(ComputeOp op) {
     return op.emitOpError("schedule: ") << scheduleError.message;
   m->nest = std::move(*nest);
 
-  for (const Loop &l : m->nest.loops) {
-    if (l.distributed) {
-      if (!m->localLoops.empty())
-        return op.emitOpError("schedule cannot be lowered: loop '")
-               << l.name << "' is distributed but sits inside loop '"
-               << m->localLoops.front()->name
-               << "'; distributed loops must be the outermost loops";
-      m->distLoops.push_back(&l);
-    } else {
-      m->localLoops.push_back(&l);
-    }
-  }
+  std::string gridName = "@" + m->grid.getValue().str();
+  if (std::optional<std::string> err =
+          distributionError(m->nest, m->gridShape, gridName))
+    return op.emitOpError("schedule cannot be lowered: ") << *err;
+  for (const Loop &l : m->nest.loops)
+    (l.distributed ? m->distLoops : m->localLoops).push_back(&l);
   for (auto [i, l] : llvm::enumerate(m->distLoops))
     m->gridDimOf.push_back(l->gridDim >= 0 ? l->gridDim : (int64_t)i);
-  if (!m->distLoops.empty()) {
-    if (m->distLoops.size() != m->gridShape.size())
-      return op.emitOpError("schedule cannot be lowered: it distributes ")
-             << m->distLoops.size() << " loop(s) but the tensors' machine "
-             << m->grid << " has " << m->gridShape.size()
-             << " dimension(s)";
-    llvm::SmallSet<int64_t, 4> used;
-    for (auto [l, d] : llvm::zip(m->distLoops, m->gridDimOf)) {
-      if (!used.insert(d).second)
-        return op.emitOpError("schedule cannot be lowered: two loops are "
-                              "distributed over grid dimension ")
-               << d;
-      if (l->extent != m->gridShape[d])
-        return op.emitOpError("schedule cannot be lowered: distributed "
-                              "loop '")
-               << l->name << "' has " << l->extent
-               << " iterations but grid dimension " << d << " of "
-               << m->grid << " has extent " << m->gridShape[d];
-    }
-  } else if (m->gridShape.size() != 1 || m->gridShape[0] != 1) {
+  if (m->distLoops.empty() &&
+      (m->gridShape.size() != 1 || m->gridShape[0] != 1)) {
     int64_t size = 1;
     for (int64_t e : m->gridShape)
       size *= e;

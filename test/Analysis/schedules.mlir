@@ -5,9 +5,10 @@
 dist.grid @m [2, 2]
 dist.grid @c [2, 2, 2]
 dist.grid @g3 [3, 3]
+dist.grid @l4 [4]
 
 !T = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> xy">>
-!U = !dist.tensor<10x6xf64, #dist.layout<@m, "xy -> xy">>
+!U = !dist.tensor<10x6xf64, #dist.layout<@l4, "xy -> x">>
 !T3 = !dist.tensor<4x4xf64, #dist.layout<@c, "xy -> xy*">>
 !N = !dist.tensor<9x9xf64, #dist.layout<@g3, "xy -> xy">>
 

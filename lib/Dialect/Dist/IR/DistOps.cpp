@@ -498,8 +498,19 @@ LogicalResult ComputeOp::verify() {
       machines[c.machine] = SmallVector<int64_t>(grid.getShape());
   }
   ScheduleError scheduleError;
-  if (!applySchedule(stmt, extents, commands, machines, scheduleError))
+  std::optional<LoopNest> nest =
+      applySchedule(stmt, extents, commands, machines, scheduleError);
+  if (!nest)
     return emitOpError("schedule: ") << scheduleError.message;
+  // What verifies lowers: the distributed loops must fit the output's
+  // machine when it has one level (the lowering's own check, with its
+  // message; hierarchical machines parse but are not lowered yet).
+  FlatSymbolRefAttr gridRef = types[stmt.lhs.tensor].getLayout().getGrid();
+  auto grid = SymbolTable::lookupNearestSymbolFrom<GridOp>(*this, gridRef);
+  if (grid && grid.getNumLevels() == 1)
+    if (std::optional<std::string> err = distributionError(
+            *nest, grid.getShape(), "@" + gridRef.getValue().str()))
+      return emitOpError("schedule cannot be lowered: ") << *err;
   return success();
 }
 

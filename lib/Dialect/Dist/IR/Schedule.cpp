@@ -779,3 +779,46 @@ mlir::dist::applySchedule(const IndexStatement &stmt,
   }
   return std::move(applier.nest);
 }
+
+std::optional<std::string>
+mlir::dist::distributionError(const LoopNest &nest,
+                              llvm::ArrayRef<int64_t> gridShape,
+                              llvm::StringRef grid) {
+  llvm::SmallVector<const Loop *> distributed;
+  const Loop *firstLocal = nullptr;
+  for (const Loop &l : nest.loops) {
+    if (!l.distributed) {
+      if (!firstLocal)
+        firstLocal = &l;
+      continue;
+    }
+    if (firstLocal)
+      return "loop '" + l.name + "' is distributed but sits inside loop '" +
+             firstLocal->name +
+             "'; distributed loops must be the outermost loops";
+    distributed.push_back(&l);
+  }
+  if (distributed.empty())
+    return std::nullopt;
+  if (distributed.size() != gridShape.size())
+    return ("it distributes " + llvm::Twine(distributed.size()) +
+            " loop(s) but the tensors' machine " + grid + " has " +
+            llvm::Twine(gridShape.size()) + " dimension(s)")
+        .str();
+  llvm::SmallVector<bool, 8> used(gridShape.size(), false);
+  for (auto [i, l] : llvm::enumerate(distributed)) {
+    int64_t d = l->gridDim >= 0 ? l->gridDim : (int64_t)i;
+    if (d >= (int64_t)gridShape.size() || used[d])
+      return ("two loops are distributed over grid dimension " +
+              llvm::Twine(d))
+          .str();
+    used[d] = true;
+    if (l->extent != gridShape[d])
+      return ("distributed loop '" + l->name + "' has " +
+              llvm::Twine(l->extent) + " iterations but grid dimension " +
+              llvm::Twine(d) + " of " + grid + " has extent " +
+              llvm::Twine(gridShape[d]))
+          .str();
+  }
+  return std::nullopt;
+}

@@ -153,6 +153,17 @@ applySchedule(const IndexStatement &stmt,
               const llvm::StringMap<llvm::SmallVector<int64_t>> &machineShapes,
               ScheduleError &error);
 
+/// Why the distributed loops of `nest` cannot run on a one-level machine
+/// `grid` (spelled `@m`) of extents `gridShape`: a distributed loop inside a
+/// local one, a number of distributed loops other than the machine's
+/// dimensions, two loops on one grid dimension, or a loop whose extent is
+/// not its grid dimension's. None when they can (or when nothing is
+/// distributed). The verifier and the lowering both use it, so what
+/// verifies lowers.
+std::optional<std::string>
+distributionError(const LoopNest &nest, llvm::ArrayRef<int64_t> gridShape,
+                  llvm::StringRef grid);
+
 } // namespace dist
 } // namespace mlir
 
