@@ -50,6 +50,12 @@ namespace {
 using abi::dtypeOf;
 using abi::layoutDescriptor;
 
+/// The dist ops dist-materialize-spmd rewrites.
+bool isDistOp(Operation *op) {
+  return isa<AllocOp, FillOp, dist::LoadOp, dist::StoreOp, ComputeOp,
+             RedistributeOp>(op);
+}
+
 /// Static properties of the range of an index variable at a loop level.
 struct StaticRange {
   bool point = false; // a single value
@@ -255,11 +261,11 @@ struct DistMaterializeSPMDPass
 
     SmallVector<func::FuncOp> funcs;
     module.walk([&](func::FuncOp f) { funcs.push_back(f); });
-    module.walk([&](Operation *op) {
-      if (isa<AllocOp, FillOp, dist::LoadOp, dist::StoreOp, ComputeOp,
-              RedistributeOp>(op))
-        moduleUsesDist = true;
-    });
+    moduleUsesDist =
+        module.walk([](Operation *op) {
+                return isDistOp(op) ? WalkResult::interrupt()
+                                    : WalkResult::advance();
+              }).wasInterrupted();
     for (func::FuncOp f : funcs)
       if (failed(lowerFunction(f)))
         return signalPassFailure();
@@ -394,8 +400,7 @@ struct DistMaterializeSPMDPass
   LogicalResult lowerFunction(func::FuncOp f) {
     bool usesDist = false;
     f.walk([&](Operation *op) {
-      if (isa<AllocOp, FillOp, dist::LoadOp, dist::StoreOp, ComputeOp,
-              RedistributeOp>(op))
+      if (isDistOp(op))
         usesDist = true;
     });
     for (Type t : f.getArgumentTypes())
@@ -437,8 +442,7 @@ struct DistMaterializeSPMDPass
 
     SmallVector<Operation *> ops;
     f.walk([&](Operation *op) {
-      if (isa<AllocOp, FillOp, dist::LoadOp, dist::StoreOp, ComputeOp,
-              RedistributeOp>(op))
+      if (isDistOp(op))
         ops.push_back(op);
     });
     // The program's own calls (not the runtime calls lowering adds).

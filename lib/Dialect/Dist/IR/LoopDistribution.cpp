@@ -1,0 +1,60 @@
+//===- LoopDistribution.cpp - distributed loops that a machine can run ---===//
+//
+// Part of the dist project: distributed tensor algebra in MLIR.
+//
+// distributionError: the one check, shared by the dist.compute verifier and
+// the lowering, that a scheduled nest's distributed loops fit a one-level
+// machine.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DistTensor/Dialect/Dist/IR/Schedule.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Twine.h"
+
+using namespace mlir;
+using namespace mlir::dist;
+
+std::optional<std::string>
+mlir::dist::distributionError(const LoopNest &nest,
+                              llvm::ArrayRef<int64_t> gridShape,
+                              llvm::StringRef grid) {
+  llvm::SmallVector<const Loop *> distributed;
+  const Loop *firstLocal = nullptr;
+  for (const Loop &l : nest.loops) {
+    if (!l.distributed) {
+      if (!firstLocal)
+        firstLocal = &l;
+      continue;
+    }
+    if (firstLocal)
+      return "loop '" + l.name + "' is distributed but sits inside loop '" +
+             firstLocal->name +
+             "'; distributed loops must be the outermost loops";
+    distributed.push_back(&l);
+  }
+  if (distributed.empty())
+    return std::nullopt;
+  if (distributed.size() != gridShape.size())
+    return ("it distributes " + llvm::Twine(distributed.size()) +
+            " loop(s) but the tensors' machine " + grid + " has " +
+            llvm::Twine(gridShape.size()) + " dimension(s)")
+        .str();
+  llvm::SmallVector<bool, 8> used(gridShape.size(), false);
+  for (auto [i, l] : llvm::enumerate(distributed)) {
+    int64_t d = l->gridDim >= 0 ? l->gridDim : (int64_t)i;
+    if (d >= (int64_t)gridShape.size() || used[d])
+      return ("two loops are distributed over grid dimension " +
+              llvm::Twine(d))
+          .str();
+    used[d] = true;
+    if (l->extent != gridShape[d])
+      return ("distributed loop '" + l->name + "' has " +
+              llvm::Twine(l->extent) + " iterations but grid dimension " +
+              llvm::Twine(d) + " of " + grid + " has extent " +
+              llvm::Twine(gridShape[d]))
+          .str();
+  }
+  return std::nullopt;
+}
