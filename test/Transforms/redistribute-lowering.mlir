@@ -1,6 +1,7 @@
 // RUN: dist-opt %s --dist-materialize-spmd -split-input-file | FileCheck %s
 // RUN: dist-opt %s --dist-materialize-spmd=redistribution=general -split-input-file | FileCheck %s --check-prefix=GEN
 // RUN: not dist-opt %s --dist-materialize-spmd=redistribution=fast -split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: dist-opt %s --dist-materialize-spmd=relax-memory-bound=true -split-input-file | FileCheck %s --check-prefix=RELAX
 // The runtime calls each of the digest's conformance examples
 // (../shared/design/schatz-digest.md, sec. 6) lowers to: one collective per
 // step of the plan, over the grid axes of the step (a bit mask), through
@@ -140,6 +141,12 @@ dist.grid @p [2, 2, 2, 3]
 // CHECK-NOT: call @distrt_redist_slice
 // CHECK-NOT: call @distrt_redistribute
 // CHECK: return
+// Without the bound (relax-memory-bound) the cheaper plan is taken.
+// RELAX-LABEL: func.func @ex6b
+// RELAX: call @distrt_redist_allgather
+// RELAX: call @distrt_redist_alltoall
+// RELAX: call @distrt_redist_slice
+// RELAX: return
 func.func @ex6b(%a: !S, %b: !D) {
   dist.redistribute %a into %b : !S into !D
   return
