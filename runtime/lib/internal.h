@@ -16,7 +16,7 @@
 #ifndef DISTRT_INTERNAL_H
 #define DISTRT_INTERNAL_H
 
-#include "distrt/distrt.h"
+#include "distrt/compiler.h" /* the user API and the compiler ABI */
 
 #include <stddef.h>
 #include <stdint.h>

@@ -7,6 +7,12 @@
 #error "distrt.h must not include mpi.h"
 #endif
 
+/* The user API does not bring the compiler ABI with it (compiler.h
+ * includes distrt.h, not the other way round). */
+#ifdef DISTRT_COMPILER_H
+#error "distrt.h must not include distrt/compiler.h"
+#endif
+
 /* Spot-check a few signatures the compiler relies on. */
 void (*const distrt_header_check_c_allreduce)(distrt_grid *, int64_t, void *,
                                               int64_t, int64_t, int64_t) =

@@ -1,8 +1,10 @@
-// Compiles distrt.h as C++ (extern "C", no MPI headers).
+// Compiles distrt.h and distrt/compiler.h as C++ (extern "C", no MPI
+// headers).
 #include "distrt/distrt.h"
+#include "distrt/compiler.h"
 
 #if defined(MPI_VERSION) || defined(OMPI_MPI_H) || defined(MPICH_VERSION)
-#error "distrt.h must not include mpi.h"
+#error "distrt.h and distrt/compiler.h must not include mpi.h"
 #endif
 
 namespace {
@@ -13,6 +15,10 @@ namespace {
                                          const double *, int64_t,
                                          const double *, int64_t, double,
                                          double *, int64_t) = &distrt_gemm_f64;
+[[maybe_unused]] void (*const checkReferenceBind)(distrt_reference *,
+                                                  const char *, int64_t,
+                                                  const int64_t *, void *) =
+    &distrt_reference_bind;
 } // namespace
 
 extern "C" int64_t distrt_header_check_cxx(distrt_grid *g) {

@@ -4,7 +4,7 @@
  * did not stop it, so the `not` in the test fails. */
 #define _POSIX_C_SOURCE 200809L
 
-#include "distrt/distrt.h"
+#include "distrt/compiler.h" /* distrt.h and the compiler ABI */
 
 #include <signal.h>
 #include <stdio.h>

@@ -10,7 +10,7 @@
 #ifndef DISTRT_TEST_UTIL_H
 #define DISTRT_TEST_UTIL_H
 
-#include "distrt/distrt.h"
+#include "distrt/compiler.h" /* distrt.h and the compiler ABI */
 
 #include <stdint.h>
 
