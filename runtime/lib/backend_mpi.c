@@ -212,6 +212,14 @@ static void mpi_abort(int code) {
   exit(code); /* not reached with a working MPI */
 }
 
+/* The error layer knows no backend: register MPI's abort when the library
+ * is loaded, so that a fatal error before distrt_init (the program may
+ * have started MPI itself) still ends every rank.  distrt_init registers
+ * the backend it selects again. */
+__attribute__((constructor)) static void mpi_register_abort(void) {
+  distrt_set_abort_handler(mpi_active, mpi_abort);
+}
+
 static int64_t mpi_tag_ub(void) {
   int *ub = NULL;
   int flag = 0;

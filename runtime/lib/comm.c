@@ -10,6 +10,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+void distrt_check_count(const char *op, const char *what, int64_t count) {
+  if (count < 0)
+    distrt_fatal(op, "%s is negative (%lld)", what, (long long)count);
+  if (distrt_g.be && count > distrt_g.be->max_count)
+    distrt_fatal(op,
+                 "%s %lld exceeds the %s backend's limit of %lld elements per "
+                 "call",
+                 what, (long long)count, distrt_g.be->name,
+                 (long long)distrt_g.be->max_count);
+}
+
 /* Common prologue: validated grid, group size, element size. */
 struct coll {
   distrt_grid *g;

@@ -1,6 +1,7 @@
 /*===- core.c - distrt lifetime: init, finalize, world rank/size -*- C -*-===*
  *
- * Fatal errors and the validation helpers are in error.c, which also
+ * The top layer: init and finalize drive every other part.  Fatal errors
+ * and the validation helpers are in error.c (the bottom layer), which also
  * defines the process-wide state (distrt_g) that init / finalize set.
  *===----------------------------------------------------------------------===*/
 
@@ -32,6 +33,7 @@ void distrt_init(void) {
   if (distrt_g.initialized)
     return;
   const struct distrt_backend *be = distrt_select_backend(op);
+  distrt_set_abort_handler(be->active, be->abort);
   distrt_profile_setup();
   be = distrt_profile_backend(be);
   distrt_g.be = be;

@@ -1,13 +1,16 @@
 /*===- error.c - fatal errors, call-order and argument checks -*- C -*-===*
  *
- * Everything here only reports errors: no file needs core.c (init /
- * finalize) to report one.  The process-wide state is defined here too,
- * since the messages read the rank from it; core.c fills it in.
+ * The bottom layer (error.h): everything here only reports errors and
+ * calls nothing else of the runtime, so any file can report one without
+ * needing core.c (init / finalize) or a backend.  The process-wide state is
+ * defined here too, since the messages read the rank from it; core.c fills
+ * it in.  How to end the whole job is registered by the backend
+ * (distrt_set_abort_handler).
  *===----------------------------------------------------------------------===*/
 
 #define _POSIX_C_SOURCE 200809L
 
-#include "internal.h"
+#include "error.h"
 
 #include <signal.h>
 #include <stdarg.h>
@@ -24,6 +27,15 @@ struct distrt_state distrt_g;
 static volatile int in_fatal;
 
 int distrt_fatal_in_progress(void) { return in_fatal; }
+
+/* How to end the whole job (the backend's; see error.h). */
+static int (*abort_active)(void);
+static void (*abort_job)(int code);
+
+void distrt_set_abort_handler(int (*active)(void), void (*abort)(int code)) {
+  abort_active = active;
+  abort_job = abort;
+}
 
 /*===-- fatal errors -----------------------------------------------------===*/
 
@@ -68,14 +80,12 @@ static void vfatal(const char *op, const char *fmt, va_list ap) {
   fputs(line, stderr);
   fflush(stderr);
 
-  const struct distrt_backend *be =
-      distrt_g.be ? distrt_g.be : &distrt_backend_mpi;
-  if (be->active()) {
+  if (abort_active && abort_job && abort_active()) {
     /* Watchdog: if the abort itself gets stuck, die by SIGALRM so that the
      * launcher still tears the job down. */
     signal(SIGALRM, SIG_DFL);
     alarm(DISTRT_ABORT_WATCHDOG_S);
-    be->abort(1);
+    abort_job(1);
   }
   exit(1);
 }
@@ -158,17 +168,6 @@ void distrt_check_op(const char *op, int64_t rop) {
                  "invalid reduction op %lld (expected DISTRT_SUM=0, "
                  "DISTRT_PROD=1, DISTRT_MIN=2 or DISTRT_MAX=3)",
                  (long long)rop);
-}
-
-void distrt_check_count(const char *op, const char *what, int64_t count) {
-  if (count < 0)
-    distrt_fatal(op, "%s is negative (%lld)", what, (long long)count);
-  if (distrt_g.be && count > distrt_g.be->max_count)
-    distrt_fatal(op,
-                 "%s %lld exceeds the %s backend's limit of %lld elements per "
-                 "call",
-                 what, (long long)count, distrt_g.be->name,
-                 (long long)distrt_g.be->max_count);
 }
 
 void distrt_check_buf(const char *op, const char *what, const void *buf,

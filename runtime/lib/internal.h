@@ -1,9 +1,25 @@
 /*===- internal.h - distrt internals: backend seam, grid, state --*- C -*-===*
  *
- * Not installed.  The public API (distrt.h) is implemented on top of a
- * communication backend described by `struct distrt_backend`, a table of
- * function pointers.  The MPI implementation lives in backend_mpi.c; an NCCL
- * one can be added by providing another table and selecting it in backend.c.
+ * Not installed.  The public API (distrt.h, distrt/compiler.h) is
+ * implemented on top of a communication backend described by `struct
+ * distrt_backend`, a table of function pointers.  The MPI implementation
+ * lives in backend_mpi.c; an NCCL one can be added by providing another
+ * table and selecting it in backend.c.
+ *
+ * Layers (each file calls only the layers below it):
+ *   error.c (error.h)         fatal errors, validation, the state's data
+ *   backend_mpi.c, backend.c  the backend and its selection
+ *   util, alloc, blas,        process-local services and the profile
+ *   profile
+ *   grid.c, then comm.c       grids and sub-communicators, then the public
+ *                             collectives and the request table
+ *   tiles, layout_desc,       tensors: tile and layout descriptors, the
+ *   boxes, exchange,          exchanges, the redistribution steps, the
+ *   redist*, check, io,       check, tensor files, the reference evaluator
+ *   reference
+ *   core.c                    distrt_init / distrt_finalize (the top)
+ * The error layer calls nothing above it: the backend registers how to
+ * abort the job (distrt_set_abort_handler), core.c fills in distrt_g.
  *
  * Backend conventions:
  *   - `op` is the public function name to report in fatal errors;
@@ -17,25 +33,13 @@
 #define DISTRT_INTERNAL_H
 
 #include "distrt/compiler.h" /* the user API and the compiler ABI */
+#include "error.h"           /* the bottom layer and the process state */
 
 #include <stddef.h>
 #include <stdint.h>
 
-/* Keeps an internal function out of libdistrt's exported symbols (the
- * library is built with default visibility: unmarked functions here are
- * exported). */
-#if defined(__GNUC__)
-#define DISTRT_HIDDEN __attribute__((visibility("hidden")))
-#else
-#define DISTRT_HIDDEN
-#endif
-
-/* Seconds MPI_Abort may take before the process kills itself (SIGALRM). */
-#define DISTRT_ABORT_WATCHDOG_S 20
-
-/* Opaque backend objects. */
-typedef struct distrt_bcomm distrt_bcomm; /* a communicator */
-typedef struct distrt_breq distrt_breq;   /* an in-flight operation */
+/* Opaque backend objects (distrt_bcomm, a communicator: error.h). */
+typedef struct distrt_breq distrt_breq; /* an in-flight operation */
 
 struct distrt_backend {
   const char *name;
@@ -46,7 +50,8 @@ struct distrt_backend {
   void (*finalize)(const char *op);
   /* 1 while the backend can communicate (between init and finalize). */
   int (*active)(void);
-  /* Abort every process; used by distrt_fatal. Must not return. */
+  /* Abort every process; registered with distrt_set_abort_handler for
+   * distrt_fatal, which uses it while active() says so. Must not return. */
   void (*abort)(int code);
   /* Largest element count a single call accepts. */
   int64_t max_count;
@@ -131,21 +136,6 @@ extern const struct distrt_backend distrt_backend_mpi;
 /* Backend named by DISTRT_BACKEND (backend.c); fatal if unknown/not built. */
 const struct distrt_backend *distrt_select_backend(const char *op);
 
-/* Process-wide runtime state (defined in error.c, set by core.c). */
-struct distrt_state {
-  int initialized; /* between distrt_init and distrt_finalize */
-  int finalized;   /* distrt_finalize ran and the backend is gone */
-  const struct distrt_backend *be;
-  distrt_bcomm *world;
-  int64_t world_rank;
-  int64_t world_size;
-  int64_t tag_ub;
-  int64_t checks_failed; /* distrt_check_result failures (check.c) */
-  /* Live objects, by DISTRT_COUNT_* (distrt_debug_count). */
-  int64_t live[DISTRT_NUM_COUNTS];
-};
-extern struct distrt_state distrt_g;
-
 /* Grid (grid.c). */
 #define DISTRT_GRID_MAGIC 0x6469737467726964ULL /* "distgrid" */
 #define DISTRT_NUM_MASKS (1 << DISTRT_MAX_DIMS)
@@ -191,29 +181,6 @@ void distrt_profile_call_report(const char *op, distrt_grid *g,
 /* At finalize: rank 0 prints every rank's split (collective). */
 void distrt_profile_report(const char *op);
 
-/* Fatal errors and call-order checks (error.c). */
-void distrt_require_init(const char *op);
-/* Fatal variant for errors every process detects identically: rank 0
- * prints and aborts; the others wait briefly so the message appears once. */
-void distrt_fatal_collective(const char *op, const char *fmt, ...)
-    DISTRT_NORETURN DISTRT_PRINTF(2, 3);
-/* 1 while a fatal error is being reported (the abort may run exit
- * handlers). */
-DISTRT_HIDDEN int distrt_fatal_in_progress(void);
-
-/* Validation (error.c); each is fatal with `op` on failure. */
-int64_t distrt_dtype_size(const char *op, int64_t dtype);
-void distrt_check_op(const char *op, int64_t rop);
-void distrt_check_count(const char *op, const char *what, int64_t count);
-void distrt_check_buf(const char *op, const char *what, const void *buf,
-                      int64_t count);
-void distrt_check_no_overlap(const char *op, const char *wa, const void *a,
-                             int64_t abytes, const char *wb, const void *b,
-                             int64_t bbytes);
-/* a * b with overflow check (fatal naming `what`). */
-int64_t distrt_mul(const char *op, const char *what, int64_t a, int64_t b);
-const char *distrt_dtype_name(int64_t dtype);
-
 /* Grid layer (grid.c). */
 distrt_grid *distrt_grid_check(const char *op, const distrt_grid *g);
 void distrt_grid_check_axis(const char *op, const distrt_grid *g,
@@ -249,6 +216,9 @@ void distrt_layout_view(const char *op, distrt_grid *g, const int64_t *desc,
 
 /* Request table (comm.c). */
 void distrt_requests_finish_all(const char *op);
+/* Fatal with `op` if `count` (named `what`) is negative or more than the
+ * backend takes in one call (comm.c). */
+void distrt_check_count(const char *op, const char *what, int64_t count);
 
 /* BLAS threading policy (blas.c). */
 void distrt_blas_setup(void);
