@@ -4,6 +4,11 @@
  * exchanges (exchange.c), own-tile boxes (boxes.c) and the result check
  * (check.c) share; layout_internal.h declares them.
  *
+ * parse_layout_as is the runtime's one descriptor parser: the tile
+ * functions, the exchanges, the check, the tensor files and the balanced
+ * redistribution steps (redistribute.c, with LAYOUT_NO_SKEW / _NO_FIXED) all
+ * read descriptors through it.
+ *
  * A layout descriptor is the int64 array the compiler emits (its encoding,
  * the DISTRT_KIND_* and DISTRT_DESC_* names, is defined in distrt/abi.h):
  *   [ndims,
@@ -19,52 +24,73 @@
 #include "layout_internal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-void parse_layout(const char *op, const distrt_grid *g,
-                  const int64_t *desc, layout_t *L) {
+void parse_layout_as(const char *op, const distrt_grid *g,
+                     const int64_t *desc, const char *which, int flags,
+                     layout_t *L) {
+  /* Message prefixes: "source layout ..." / "layout ..." and
+   * "source layout: dimension ..." / "dimension ...". */
+  char sp[40], pre[48];
+  snprintf(sp, sizeof sp, "%s%s", which ? which : "", which ? " " : "");
+  snprintf(pre, sizeof pre, "%s%s", which ? which : "",
+           which ? " layout: " : "");
   if (!desc)
-    distrt_fatal(op, "layout descriptor is NULL");
+    distrt_fatal(op, "%slayout descriptor is NULL", sp);
   memset(L, 0, sizeof(*L));
   int64_t pos = DISTRT_DESC_NDIMS;
   L->ndims = desc[pos++];
   if (L->ndims < 0 || L->ndims > LMAX)
-    distrt_fatal(op, "layout descriptor has %lld dimensions (at most %d)",
-                 (long long)L->ndims, LMAX);
+    distrt_fatal(op, "%slayout descriptor has %lld dimensions (at most %d)",
+                 sp, (long long)L->ndims, LMAX);
   for (int64_t a = 0; a < g->ndims; ++a)
     L->role[a] = -1;
   for (int64_t d = 0; d < L->ndims; ++d) {
     const int64_t *dim = desc + pos; /* this dimension's record */
+    int64_t field = dim[DISTRT_DESC_DIM_KIND];
     L->n[d] = dim[DISTRT_DESC_DIM_N];
-    L->kind[d] = DISTRT_DESC_KIND_OF(dim[DISTRT_DESC_DIM_KIND]);
-    L->skew[d] = DISTRT_DESC_SKEW_OF(dim[DISTRT_DESC_DIM_KIND]);
+    L->kind[d] = DISTRT_DESC_KIND_OF(field);
+    L->skew[d] = DISTRT_DESC_SKEW_OF(field);
     L->block[d] = dim[DISTRT_DESC_DIM_BLOCK];
-    if (L->skew[d] < 0 || L->skew[d] >= ((int64_t)1 << g->ndims))
-      distrt_fatal(op, "dimension %lld is skewed by grid axes (mask %lld) "
-                       "outside a grid of %lld axes",
-                   (long long)d, (long long)L->skew[d], (long long)g->ndims);
     L->naxes[d] = dim[DISTRT_DESC_DIM_NAXES];
     pos += DISTRT_DESC_DIM_AXES;
-    if (L->n[d] < 1 || L->kind[d] < 0 || L->kind[d] > DISTRT_KIND_LAST ||
-        L->naxes[d] < 0 || L->naxes[d] > g->ndims)
-      distrt_fatal(op, "malformed layout descriptor for dimension %lld",
+    if (L->n[d] < 1 || L->naxes[d] < 0 || L->naxes[d] > g->ndims)
+      distrt_fatal(op, "malformed %slayout descriptor for dimension %lld", sp,
                    (long long)d);
+    if ((flags & LAYOUT_NO_SKEW) && (field < 0 || field > DISTRT_KIND_LAST))
+      /* The whole field: a skew mask makes it no balanced kind. */
+      distrt_fatal(op,
+                   "%sdimension %lld has partition kind %lld (skewed or "
+                   "unknown); the balanced steps need blocked, cyclic, "
+                   "block-cyclic or unpartitioned dimensions (use "
+                   "distrt_redistribute)",
+                   pre, (long long)d, (long long)field);
+    if (L->kind[d] > DISTRT_KIND_LAST)
+      distrt_fatal(op, "malformed %slayout descriptor for dimension %lld", sp,
+                   (long long)d);
+    if (L->skew[d] < 0 || L->skew[d] >= ((int64_t)1 << g->ndims))
+      distrt_fatal(op, "%sdimension %lld is skewed by grid axes (mask %lld) "
+                       "outside a grid of %lld axes",
+                   pre, (long long)d, (long long)L->skew[d],
+                   (long long)g->ndims);
     L->Q[d] = 1;
     for (int64_t i = 0; i < L->naxes[d]; ++i) {
       int64_t a = desc[pos++];
       if (a < 0 || a >= g->ndims || L->role[a] != -1)
         distrt_fatal(op,
-                     "layout uses grid axis %lld, which is out of range for "
+                     "%slayout uses grid axis %lld, which is out of range for "
                      "a grid of %lld axes or used twice",
-                     (long long)a, (long long)g->ndims);
+                     sp, (long long)a, (long long)g->ndims);
       L->axes[d][i] = a;
       L->role[a] = d;
       L->Q[d] *= g->dims[a];
     }
     if ((L->naxes[d] == 0) != (L->kind[d] == K_NONE))
-      distrt_fatal(op, "dimension %lld: partition kind and mesh modes "
-                       "disagree", (long long)d);
+      distrt_fatal(op, "%sdimension %lld: partition kind and mesh modes "
+                       "disagree",
+                   pre, (long long)d);
     switch (L->kind[d]) {
     case K_NONE:
       L->bsz[d] = L->n[d];
@@ -77,25 +103,31 @@ void parse_layout(const char *op, const distrt_grid *g,
       break;
     default:
       if (L->block[d] < 1)
-        distrt_fatal(op, "block-cyclic dimension %lld has block %lld",
-                     (long long)d, (long long)L->block[d]);
+        distrt_fatal(op, "%sblock-cyclic dimension %lld has block %lld (must "
+                         "be at least 1)",
+                     pre, (long long)d, (long long)L->block[d]);
       L->bsz[d] = L->block[d];
     }
   }
   L->nfixed = desc[pos++];
+  if ((flags & LAYOUT_NO_FIXED) && L->nfixed != 0)
+    distrt_fatal(op, "%slayout fixes grid axes; the balanced steps need "
+                     "layouts without fixed axes (use distrt_redistribute)",
+                 sp);
   if (L->nfixed < 0 || L->nfixed > g->ndims)
-    distrt_fatal(op, "malformed layout descriptor (fixed axes)");
+    distrt_fatal(op, "malformed %slayout descriptor (fixed axes)", sp);
   for (int64_t i = 0; i < L->nfixed; ++i) {
     L->faxis[i] = desc[pos + DISTRT_DESC_FIXED_AXIS];
     L->fcoord[i] = desc[pos + DISTRT_DESC_FIXED_COORD];
     pos += DISTRT_DESC_FIXED_FIELDS;
     int64_t a = L->faxis[i];
     if (a < 0 || a >= g->ndims || L->role[a] != -1)
-      distrt_fatal(op, "layout fixes grid axis %lld, out of range or used",
-                   (long long)a);
+      distrt_fatal(op, "%slayout fixes grid axis %lld, out of range or used",
+                   sp, (long long)a);
     if (L->fcoord[i] < 0 || L->fcoord[i] >= g->dims[a])
-      distrt_fatal(op, "layout fixes grid axis %lld to %lld, outside 0..%lld",
-                   (long long)a, (long long)L->fcoord[i],
+      distrt_fatal(op,
+                   "%slayout fixes grid axis %lld to %lld, outside 0..%lld",
+                   sp, (long long)a, (long long)L->fcoord[i],
                    (long long)g->dims[a] - 1);
     L->role[a] = -2;
   }
@@ -104,10 +136,15 @@ void parse_layout(const char *op, const distrt_grid *g,
       if ((L->skew[d] >> a) & 1) {
         int64_t r = L->role[a];
         if (r == d || (r >= 0 && L->skew[r]))
-          distrt_fatal(op, "dimension %lld is skewed by grid axis %lld, which "
-                           "partitions it or another skewed dimension",
-                       (long long)d, (long long)a);
+          distrt_fatal(op, "%sdimension %lld is skewed by grid axis %lld, "
+                           "which partitions it or another skewed dimension",
+                       pre, (long long)d, (long long)a);
       }
+}
+
+void parse_layout(const char *op, const distrt_grid *g, const int64_t *desc,
+                  layout_t *L) {
+  parse_layout_as(op, g, desc, NULL, 0, L);
 }
 
 int64_t tile_size_at(const distrt_grid *g, const layout_t *L,

@@ -2,9 +2,10 @@
  *
  * Not installed.  The parsed form of a layout descriptor and the helpers
  * that layout_desc.c (descriptors, tiles, fill), exchange.c (the general
- * exchanges), boxes.c (boxes inside a process's own tile) and check.c (the
- * result check) share.  The descriptor format is defined in distrt/abi.h
- * (the contract with the compiler) and parsed in layout_desc.c.  The
+ * exchanges), boxes.c (boxes inside a process's own tile), check.c (the
+ * result check) and the balanced redistribution steps share.  The
+ * descriptor format is defined in distrt/abi.h (the contract with the
+ * compiler) and parsed in one place, parse_layout_as (layout_desc.c).  The
  * functions declared here are hidden: not exported from libdistrt.  The
  * small ones used in per-element loops are static inline.
  *===----------------------------------------------------------------------===*/
@@ -34,7 +35,18 @@ enum {
   K_BLOCK_CYCLIC = DISTRT_KIND_BLOCK_CYCLIC
 };
 
-/* Parses `desc` for grid g into L; fatal with `op` if it is malformed. */
+/* Forms a caller may refuse (flags of parse_layout_as): the balanced
+ * redistribution steps need unskewed dimensions and, except gather /
+ * broadcast / scatter, no fixed axes. */
+enum { LAYOUT_NO_SKEW = 1, LAYOUT_NO_FIXED = 2 };
+
+/* The one descriptor parser: parses `desc` for grid g into L; fatal with
+ * `op` if it is malformed or has a form `flags` refuses.  `which` ("source",
+ * "destination" or NULL) names the layout in the messages. */
+DISTRT_HIDDEN void parse_layout_as(const char *op, const distrt_grid *g,
+                                   const int64_t *desc, const char *which,
+                                   int flags, layout_t *L);
+/* parse_layout_as(op, g, desc, NULL, 0, L). */
 DISTRT_HIDDEN void parse_layout(const char *op, const distrt_grid *g,
                                 const int64_t *desc, layout_t *L);
 

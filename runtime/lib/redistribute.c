@@ -19,112 +19,39 @@
  * memcpy (no call per element).  Both sides derive the same segments, so
  * no indices travel.
  */
-#include "internal.h"
+#include "layout_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #define RMAX DISTRT_MAX_DIMS
 
-typedef struct {
-  int64_t ndims;
-  int64_t n[RMAX], naxes[RMAX], axes[RMAX][RMAX], Q[RMAX];
-  /* Effective block: the dimension is dealt block-cyclically, blocks of
-   * B[d] elements over Q[d] processes (blocked: B = ceil(n/Q); cyclic:
-   * B = 1; unpartitioned: Q = 1, B = n). */
-  int64_t B[RMAX];
-  int64_t used[RMAX]; /* per grid axis: 1 if some dimension uses it */
-  int64_t nfixed, faxis[RMAX], fcoord[RMAX];
-} cyc_t;
-
-static void parse_cyclic(const char *op, const distrt_grid *g,
-                         const int64_t *desc, const char *which,
-                         int allow_fixed, cyc_t *L) {
-  if (!desc)
-    distrt_fatal(op, "%s layout descriptor is NULL", which);
-  memset(L, 0, sizeof *L);
-  int64_t pos = DISTRT_DESC_NDIMS;
-  L->ndims = desc[pos++];
-  if (L->ndims < 0 || L->ndims > RMAX)
-    distrt_fatal(op, "%s layout has %lld dimensions (at most %d)", which,
-                 (long long)L->ndims, RMAX);
-  for (int64_t d = 0; d < L->ndims; ++d) {
-    const int64_t *dim = desc + pos; /* this dimension's record */
-    L->n[d] = dim[DISTRT_DESC_DIM_N];
-    /* The whole field: a skew mask makes it no balanced kind. */
-    int64_t kind = dim[DISTRT_DESC_DIM_KIND];
-    int64_t block = dim[DISTRT_DESC_DIM_BLOCK];
-    L->naxes[d] = dim[DISTRT_DESC_DIM_NAXES];
-    pos += DISTRT_DESC_DIM_AXES;
-    if (L->n[d] < 1 || L->naxes[d] < 0 || L->naxes[d] > g->ndims)
-      distrt_fatal(op, "malformed %s layout descriptor for dimension %lld",
-                   which, (long long)d);
-    if (kind < 0 || kind > DISTRT_KIND_LAST)
-      distrt_fatal(op,
-                   "%s layout: dimension %lld has partition kind %lld "
-                   "(skewed or unknown); the balanced steps need blocked, "
-                   "cyclic, block-cyclic or unpartitioned dimensions (use "
-                   "distrt_redistribute)",
-                   which, (long long)d, (long long)kind);
-    if (kind == DISTRT_KIND_BLOCK_CYCLIC && block < 1)
-      distrt_fatal(op, "%s layout: dimension %lld has block %lld (must be "
-                       "at least 1)",
-                   which, (long long)d, (long long)block);
-    if ((kind == DISTRT_KIND_NONE) != (L->naxes[d] == 0))
-      distrt_fatal(op, "%s layout: dimension %lld: partition kind and mesh "
-                       "modes disagree",
-                   which, (long long)d);
-    L->Q[d] = 1;
-    for (int64_t i = 0; i < L->naxes[d]; ++i) {
-      int64_t a = desc[pos++];
-      if (a < 0 || a >= g->ndims || L->used[a])
-        distrt_fatal(op,
-                     "%s layout uses grid axis %lld, which is out of range "
-                     "for a grid of %lld axes or used twice",
-                     which, (long long)a, (long long)g->ndims);
-      L->axes[d][i] = a;
-      L->used[a] = 1;
-      L->Q[d] *= g->dims[a];
-    }
-    switch (kind) {
-    case DISTRT_KIND_NONE: L->B[d] = L->n[d]; break;
-    case DISTRT_KIND_BLOCKED:
-      L->B[d] = (L->n[d] + L->Q[d] - 1) / L->Q[d];
-      break;
-    case DISTRT_KIND_CYCLIC: L->B[d] = 1; break;
-    default: L->B[d] = block; break; /* DISTRT_KIND_BLOCK_CYCLIC */
-    }
-    /* A block of the whole extent or more is one block held by the first
-     * process, however large: normalise so equal layouts compare equal. */
-    if (L->B[d] > L->n[d])
-      L->B[d] = L->n[d];
-  }
-  L->nfixed = desc[pos++];
-  if (L->nfixed != 0 && !allow_fixed)
-    distrt_fatal(op, "%s layout fixes grid axes; the balanced steps need "
-                     "layouts without fixed axes (use distrt_redistribute)",
-                 which);
-  if (L->nfixed < 0 || L->nfixed > g->ndims)
-    distrt_fatal(op, "malformed %s layout descriptor (fixed axes)", which);
-  for (int64_t i = 0; i < L->nfixed; ++i) {
-    L->faxis[i] = desc[pos + DISTRT_DESC_FIXED_AXIS];
-    L->fcoord[i] = desc[pos + DISTRT_DESC_FIXED_COORD];
-    pos += DISTRT_DESC_FIXED_FIELDS;
-    int64_t a = L->faxis[i];
-    if (a < 0 || a >= g->ndims || L->used[a] || L->fcoord[i] < 0 ||
-        L->fcoord[i] >= g->dims[a])
-      distrt_fatal(op, "%s layout fixes grid axis %lld to %lld: out of range "
-                       "or used",
-                   which, (long long)a, (long long)L->fcoord[i]);
-  }
+/* A layout as the steps read it: parsed by the runtime's one descriptor
+ * parser (parse_layout_as, layout_desc.c), refusing skewed dimensions and,
+ * unless `allow_fixed`, fixed axes.  Every partitioned dimension is dealt
+ * block-cyclically, blocks of bsz[d] elements over Q[d] processes (blocked:
+ * ceil(n/Q); cyclic: 1; unpartitioned: Q = 1, bsz = n). */
+static void parse_balanced(const char *op, const distrt_grid *g,
+                           const int64_t *desc, const char *which,
+                           int allow_fixed, layout_t *L) {
+  parse_layout_as(op, g, desc, which,
+                  LAYOUT_NO_SKEW | (allow_fixed ? 0 : LAYOUT_NO_FIXED), L);
+  /* A block of the whole extent or more is one block held by the first
+   * process, however large: normalise so equal layouts compare equal. */
+  for (int64_t d = 0; d < L->ndims; ++d)
+    if (L->bsz[d] > L->n[d])
+      L->bsz[d] = L->n[d];
 }
+
+/* Whether some dimension of L is dealt over grid axis a. */
+static int axis_used(const layout_t *L, int64_t a) { return L->role[a] >= 0; }
 
 /* Both layouts of a step, which must describe tensors of one shape. */
 static void parse_pair(const char *op, const distrt_grid *g,
                        const int64_t *sdesc, const int64_t *ddesc,
-                       int allow_fixed, cyc_t *S, cyc_t *D) {
-  parse_cyclic(op, g, sdesc, "source", allow_fixed, S);
-  parse_cyclic(op, g, ddesc, "destination", allow_fixed, D);
+                       int allow_fixed, layout_t *S, layout_t *D) {
+  parse_balanced(op, g, sdesc, "source", allow_fixed, S);
+  parse_balanced(op, g, ddesc, "destination", allow_fixed, D);
   if (S->ndims != D->ndims)
     distrt_fatal(op, "source has %lld dimensions, destination %lld",
                  (long long)S->ndims, (long long)D->ndims);
@@ -136,36 +63,12 @@ static void parse_pair(const char *op, const distrt_grid *g,
                    (long long)d, (long long)S->n[d], (long long)D->n[d]);
 }
 
-/* Linear index of coordinates c among the mesh modes of dimension d (first
- * mode fastest). */
-static int64_t cyc_q(const distrt_grid *g, const cyc_t *L, int64_t d,
-                     const int64_t *c) {
-  int64_t q = 0;
-  for (int64_t i = L->naxes[d] - 1; i >= 0; --i) {
-    int64_t a = L->axes[d][i];
-    q = q * g->dims[a] + c[a];
-  }
-  return q;
-}
-
-/* Elements of a dimension of n elements, dealt in blocks of B over Q
- * processes, that process q holds. */
-static int64_t cyc_extent(int64_t n, int64_t B, int64_t Q, int64_t q) {
-  int64_t nb = (n + B - 1) / B;
-  if (q >= nb)
-    return 0;
-  int64_t e = (nb - q + Q - 1) / Q * B;
-  if ((nb - 1) % Q == q)
-    e -= nb * B - n; /* the last block is short */
-  return e;
-}
-
 /* Extents and row-major strides of the tile at coordinates c. */
-static int64_t cyc_tile(const distrt_grid *g, const cyc_t *L, const int64_t *c,
-                        int64_t *ext, int64_t *stride) {
+static int64_t tile_at(const distrt_grid *g, const layout_t *L,
+                       const int64_t *c, int64_t *ext, int64_t *stride) {
   int64_t s = 1;
   for (int64_t d = L->ndims - 1; d >= 0; --d) {
-    ext[d] = cyc_extent(L->n[d], L->B[d], L->Q[d], cyc_q(g, L, d, c));
+    ext[d] = local_extent(L, d, dim_q(g, L, d, c));
     stride[d] = s;
     s *= ext[d];
   }
@@ -225,13 +128,13 @@ static void seg_push(const char *op, box_t *b, int64_t d, int64_t *cap,
 
 /* Returns the number of elements; `b` must be freed with box_free. */
 static int64_t intersect(const char *op, const distrt_grid *g,
-                         const cyc_t *S, const int64_t *cs, const cyc_t *D,
-                         const int64_t *cd, box_t *b) {
+                         const layout_t *S, const int64_t *cs,
+                         const layout_t *D, const int64_t *cd, box_t *b) {
   int64_t total = 1;
   memset(b, 0, sizeof *b);
   for (int64_t d = 0; d < S->ndims; ++d) {
-    int64_t Qs = S->Q[d], Bs = S->B[d], qs = cyc_q(g, S, d, cs);
-    int64_t Qd = D->Q[d], Bd = D->B[d], qd = cyc_q(g, D, d, cd);
+    int64_t Qs = S->Q[d], Bs = S->bsz[d], qs = dim_q(g, S, d, cs);
+    int64_t Qd = D->Q[d], Bd = D->bsz[d], qd = dim_q(g, D, d, cd);
     int64_t n = S->n[d], nbs = (n + Bs - 1) / Bs, cap = 0, cnt = 0;
     /* Every source block this process holds, cut by the destination
      * blocks process e holds. */
@@ -404,16 +307,16 @@ static void member_coords(const distrt_grid *g, int64_t axes, int64_t j,
 
 /* Number of elements member j of this process's group over `axes` holds in
  * layout L. */
-static int64_t member_tile(const distrt_grid *g, int64_t axes, const cyc_t *L,
-                           int64_t j) {
+static int64_t member_tile(const distrt_grid *g, int64_t axes,
+                           const layout_t *L, int64_t j) {
   int64_t c[RMAX], ext[RMAX], st[RMAX];
   member_coords(g, axes, j, c);
-  return cyc_tile(g, L, c, ext, st);
+  return tile_at(g, L, c, ext, st);
 }
 
 /* The largest member_tile over the np members of the group. */
 static int64_t largest_member_tile(const distrt_grid *g, int64_t axes,
-                                   const cyc_t *L, int64_t np) {
+                                   const layout_t *L, int64_t np) {
   int64_t cap = 0;
   for (int64_t j = 0; j < np; ++j) {
     int64_t v = member_tile(g, axes, L, j);
@@ -434,7 +337,7 @@ typedef enum { STEP_SLICE, STEP_ALLGATHER, STEP_PERMUTE, STEP_ALLTOALL } step_t;
 
 typedef struct {
   distrt_grid *g;
-  cyc_t S, D;
+  layout_t S, D;
   int64_t es, svol, dvol;
   int64_t sext[RMAX], sstr[RMAX], dext[RMAX], dstr[RMAX];
 } ctx_t;
@@ -453,13 +356,13 @@ static void setup(const char *op, distrt_grid *g, int64_t axes,
   /* The members of a group must hold disjoint pieces of the source, so
    * every axis of the group partitions the source. */
   for (int64_t a = 0; a < g->ndims; ++a)
-    if ((axes >> a & 1) && !x->S.used[a])
+    if ((axes >> a & 1) && !axis_used(&x->S, a))
       distrt_fatal(op,
                    "grid axis %lld of the step does not partition the "
                    "source: the step is not a balanced redistribution",
                    (long long)a);
-  x->svol = cyc_tile(g, &x->S, g->coords, x->sext, x->sstr);
-  x->dvol = cyc_tile(g, &x->D, g->coords, x->dext, x->dstr);
+  x->svol = tile_at(g, &x->S, g->coords, x->sext, x->sstr);
+  x->dvol = tile_at(g, &x->D, g->coords, x->dext, x->dstr);
   if (x->svol > 0)
     distrt_check_buf(op, "source tile", stile, x->svol);
   if (x->dvol > 0)
@@ -488,14 +391,14 @@ void distrt_redist_slice(distrt_grid *g, const int64_t *sdesc,
  * process's destination tile, checking that every member's tile lies inside
  * it and that together they fill it (`what` names the step in errors). */
 static void unpack_members(const char *op, const distrt_grid *g, int64_t axes,
-                           const cyc_t *S, const cyc_t *D, int64_t es,
+                           const layout_t *S, const layout_t *D, int64_t es,
                            const int64_t *dstr, int64_t dvol, int64_t np,
                            const char *all, int64_t cap, void *dtile,
                            const char *what) {
   int64_t got = 0, c[RMAX], ext[RMAX], st[RMAX];
   for (int64_t j = 0; j < np; ++j) {
     member_coords(g, axes, j, c);
-    int64_t v = cyc_tile(g, S, c, ext, st);
+    int64_t v = tile_at(g, S, c, ext, st);
     box_t b;
     int64_t n = intersect(op, g, S, c, D, g->coords, &b);
     if (n != v)
@@ -521,7 +424,7 @@ void distrt_redist_allgather(distrt_grid *g, int64_t axes,
   ctx_t x;
   setup(op, g, axes, sdesc, stile, ddesc, dtile, dtype, 1, &x);
   for (int64_t a = 0; a < g->ndims; ++a)
-    if ((axes >> a & 1) && x.D.used[a])
+    if ((axes >> a & 1) && axis_used(&x.D, a))
       distrt_fatal(op, "grid axis %lld still partitions the destination: "
                        "not an allgather over it",
                    (long long)a);
@@ -546,13 +449,13 @@ void distrt_redist_allgather(distrt_grid *g, int64_t axes,
 /* The member of my group whose layout-`A` digits equal my layout-`B`
  * digits in every dimension (-1 if none). */
 static int64_t digit_partner(const distrt_grid *g, int64_t axes,
-                             const cyc_t *A, const cyc_t *B) {
+                             const layout_t *A, const layout_t *B) {
   int64_t np = distrt_grid_mask_size(g, axes), c[RMAX], found = -1;
   for (int64_t j = 0; j < np; ++j) {
     member_coords(g, axes, j, c);
     int ok = 1;
     for (int64_t d = 0; d < A->ndims && ok; ++d)
-      ok = cyc_q(g, A, d, c) == cyc_q(g, B, d, g->coords);
+      ok = dim_q(g, A, d, c) == dim_q(g, B, d, g->coords);
     if (ok) {
       if (found >= 0)
         return -2;
@@ -578,13 +481,13 @@ void distrt_redist_permute(distrt_grid *g, int64_t axes, const int64_t *sdesc,
                    "source and %lld in the destination: not a permutation",
                    (long long)d, (long long)x.S.Q[d], (long long)x.D.Q[d]);
   for (int64_t d = 0; d < x.S.ndims; ++d)
-    if (x.S.Q[d] > 1 && x.S.B[d] != x.D.B[d])
+    if (x.S.Q[d] > 1 && x.S.bsz[d] != x.D.bsz[d])
       distrt_fatal(op,
                    "dimension %lld has blocks of %lld elements in the source "
                    "and %lld in the destination: not a permutation",
-                   (long long)d, (long long)x.S.B[d], (long long)x.D.B[d]);
+                   (long long)d, (long long)x.S.bsz[d], (long long)x.D.bsz[d]);
   for (int64_t a = 0; a < g->ndims; ++a)
-    if ((axes >> a & 1) && !x.D.used[a])
+    if ((axes >> a & 1) && !axis_used(&x.D, a))
       distrt_fatal(op, "grid axis %lld does not partition the destination: "
                        "not a permutation over it",
                    (long long)a);
@@ -642,7 +545,7 @@ void distrt_redist_kind(distrt_grid *g, int64_t axes, const int64_t *sdesc,
       distrt_fatal(op, "dimension %lld is dealt over different grid axes in "
                        "the source and the destination: not a kind change",
                    (long long)d);
-    if (x.S.Q[d] > 1 && x.S.B[d] != x.D.B[d])
+    if (x.S.Q[d] > 1 && x.S.bsz[d] != x.D.bsz[d])
       for (int64_t i = 0; i < x.S.naxes[d]; ++i)
         changed |= (int64_t)1 << x.S.axes[d][i];
   }
@@ -658,7 +561,7 @@ static void alltoall_body(const char *op, ctx_t *xp, int64_t axes,
   ctx_t x = *xp;
   distrt_grid *g = x.g;
   for (int64_t a = 0; a < g->ndims; ++a)
-    if ((axes >> a & 1) && !x.D.used[a])
+    if ((axes >> a & 1) && !axis_used(&x.D, a))
       distrt_fatal(op, "grid axis %lld does not partition the destination: "
                        "not an all-to-all over it",
                    (long long)a);
@@ -783,7 +686,7 @@ static void sum_dims(const void *in, int64_t dtype, int64_t es, int64_t nd,
 
 typedef struct {
   distrt_grid *g;
-  cyc_t S, K, D;
+  layout_t S, K, D;
   int64_t es, pvol, dvol;
   int64_t kext[RMAX], kstr[RMAX], dext[RMAX], dstr[RMAX];
   void *partial; /* the summed local tile, layout K */
@@ -797,8 +700,8 @@ static void psum_setup(const char *op, distrt_grid *g, int64_t axes,
   x->g = distrt_grid_check(op, g);
   distrt_grid_check_mask(op, g, axes);
   x->es = distrt_dtype_size(op, dtype);
-  parse_cyclic(op, g, sdesc, "source", 0, &x->S);
-  parse_cyclic(op, g, ddesc, "destination", fixed_dest, &x->D);
+  parse_balanced(op, g, sdesc, "source", 0, &x->S);
+  parse_balanced(op, g, ddesc, "destination", fixed_dest, &x->D);
   if (sumdims <= 0 || sumdims >> x->S.ndims)
     distrt_fatal(op, "summed dimensions 0x%llx out of range for %lld "
                      "dimensions",
@@ -806,6 +709,8 @@ static void psum_setup(const char *op, distrt_grid *g, int64_t axes,
   /* K: the source without the summed dimensions; the freed modes must be
    * exactly `axes`. */
   memset(&x->K, 0, sizeof x->K);
+  for (int64_t a = 0; a < g->ndims; ++a)
+    x->K.role[a] = -1;
   int64_t freed = 0;
   for (int64_t d = 0; d < x->S.ndims; ++d) {
     if (sumdims >> d & 1) {
@@ -818,12 +723,14 @@ static void psum_setup(const char *op, distrt_grid *g, int64_t axes,
     }
     int64_t k = x->K.ndims++;
     x->K.n[k] = x->S.n[d];
+    x->K.kind[k] = x->S.kind[d];
+    x->K.block[k] = x->S.block[d];
     x->K.naxes[k] = x->S.naxes[d];
     x->K.Q[k] = x->S.Q[d];
-    x->K.B[k] = x->S.B[d];
+    x->K.bsz[k] = x->S.bsz[d];
     for (int64_t i = 0; i < x->S.naxes[d]; ++i) {
       x->K.axes[k][i] = x->S.axes[d][i];
-      x->K.used[x->S.axes[d][i]] = 1;
+      x->K.role[x->S.axes[d][i]] = k;
     }
   }
   if (freed != axes)
@@ -840,11 +747,11 @@ static void psum_setup(const char *op, distrt_grid *g, int64_t axes,
                        "%lld in the destination",
                    (long long)d, (long long)x->K.n[d], (long long)x->D.n[d]);
   int64_t sext[RMAX], sstr[RMAX];
-  int64_t svol = cyc_tile(g, &x->S, g->coords, sext, sstr);
+  int64_t svol = tile_at(g, &x->S, g->coords, sext, sstr);
   if (svol > 0)
     distrt_check_buf(op, "source tile", stile, svol);
-  x->pvol = cyc_tile(g, &x->K, g->coords, x->kext, x->kstr);
-  x->dvol = cyc_tile(g, &x->D, g->coords, x->dext, x->dstr);
+  x->pvol = tile_at(g, &x->K, g->coords, x->kext, x->kstr);
+  x->dvol = tile_at(g, &x->D, g->coords, x->dext, x->dstr);
   int holder = 1;
   for (int64_t i = 0; i < x->D.nfixed; ++i)
     if (g->coords[x->D.faxis[i]] != x->D.fcoord[i])
@@ -859,11 +766,11 @@ static void psum_setup(const char *op, distrt_grid *g, int64_t axes,
 }
 
 /* Whether dimension tuples of A and B are the same. */
-static int same_tuples(const cyc_t *A, const cyc_t *B) {
+static int same_tuples(const layout_t *A, const layout_t *B) {
   for (int64_t d = 0; d < A->ndims; ++d) {
     if (A->naxes[d] != B->naxes[d])
       return 0;
-    if (A->Q[d] > 1 && A->B[d] != B->B[d])
+    if (A->Q[d] > 1 && A->bsz[d] != B->bsz[d])
       return 0;
     for (int64_t i = 0; i < A->naxes[d]; ++i)
       if (A->axes[d][i] != B->axes[d][i])
@@ -922,7 +829,7 @@ void distrt_redist_reduce_scatter(distrt_grid *g, int64_t axes,
   psum_t x;
   psum_setup(op, g, axes, sumdims, sdesc, stile, ddesc, dtile, dtype, 0, &x);
   for (int64_t a = 0; a < g->ndims; ++a)
-    if ((axes >> a & 1) && !x.D.used[a])
+    if ((axes >> a & 1) && !axis_used(&x.D, a))
       distrt_fatal(op, "freed grid axis %lld does not partition the "
                        "destination: not a reduce-scatter over it",
                    (long long)a);
@@ -1006,7 +913,7 @@ void distrt_sum_reference(distrt_grid *g, int64_t root, const void *in,
 
 typedef struct {
   distrt_grid *g;
-  cyc_t S, D;
+  layout_t S, D;
   int64_t es, svol, dvol, np, me, root;
   int64_t sstr[RMAX], dstr[RMAX];
   int active; /* this group holds data */
@@ -1014,7 +921,7 @@ typedef struct {
 
 /* Whether coordinates c match L's fixed coordinates on axes outside
  * `skip`. */
-static int fixed_match(const cyc_t *L, const int64_t *c, int64_t skip) {
+static int fixed_match(const layout_t *L, const int64_t *c, int64_t skip) {
   for (int64_t i = 0; i < L->nfixed; ++i)
     if (!(skip >> L->faxis[i] & 1) && c[L->faxis[i]] != L->fcoord[i])
       return 0;
@@ -1023,7 +930,7 @@ static int fixed_match(const cyc_t *L, const int64_t *c, int64_t skip) {
 
 /* The fixed axes of L inside `axes` (mask) and the group member they name
  * (row-major over `axes`), or -1 when L fixes some axis of `axes` not. */
-static int64_t fixed_member(const distrt_grid *g, const cyc_t *L,
+static int64_t fixed_member(const distrt_grid *g, const layout_t *L,
                             int64_t axes, int64_t *mask) {
   int64_t c[RMAX];
   memcpy(c, g->coords, sizeof(int64_t) * (size_t)g->ndims);
@@ -1052,8 +959,8 @@ static void nr_setup(const char *op, distrt_grid *g, int64_t axes,
   x->es = distrt_dtype_size(op, dtype);
   parse_pair(op, g, sdesc, ddesc, 1, &x->S, &x->D);
   int64_t ext[RMAX];
-  x->svol = cyc_tile(g, &x->S, g->coords, ext, x->sstr);
-  x->dvol = cyc_tile(g, &x->D, g->coords, ext, x->dstr);
+  x->svol = tile_at(g, &x->S, g->coords, ext, x->sstr);
+  x->dvol = tile_at(g, &x->D, g->coords, ext, x->dstr);
   if (!fixed_match(&x->S, g->coords, 0))
     x->svol = 0;
   if (!fixed_match(&x->D, g->coords, 0))
@@ -1102,7 +1009,7 @@ void distrt_redist_gather(distrt_grid *g, int64_t axes, const int64_t *sdesc,
     distrt_fatal(op, "the destination must be fixed on every axis of the "
                      "step (the root)");
   for (int64_t a = 0; a < g->ndims; ++a)
-    if ((axes >> a & 1) && (!x.S.used[a] || x.D.used[a]))
+    if ((axes >> a & 1) && (!axis_used(&x.S, a) || axis_used(&x.D, a)))
       distrt_fatal(op, "grid axis %lld must partition the source and not "
                        "the destination: not a gather over it",
                    (long long)a);
@@ -1163,7 +1070,7 @@ void distrt_redist_scatter(distrt_grid *g, int64_t axes,
     distrt_fatal(op, "the source must be fixed on every axis of the step "
                      "(the root)");
   for (int64_t a = 0; a < g->ndims; ++a)
-    if ((axes >> a & 1) && (x.S.used[a] || !x.D.used[a]))
+    if ((axes >> a & 1) && (axis_used(&x.S, a) || !axis_used(&x.D, a)))
       distrt_fatal(op, "grid axis %lld must partition the destination and "
                        "not the source: not a scatter over it",
                    (long long)a);
@@ -1195,7 +1102,7 @@ void distrt_redist_scatter(distrt_grid *g, int64_t axes,
                      (long long)total, (long long)x.svol);
       sbuf = xalloc(op, distrt_mul(op, "scatter buffer", x.np * cap, x.es));
       int64_t sst[RMAX], ext[RMAX];
-      cyc_tile(g, &x.S, rc, ext, sst);
+      tile_at(g, &x.S, rc, ext, sst);
       for (int64_t j = 0; j < x.np; ++j)
         pack_box(x.S.ndims, &bx[j], x.es, stile, sst,
                  sbuf + j * cap * x.es);

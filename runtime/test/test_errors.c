@@ -184,6 +184,33 @@ int main(int argc, char **argv) {
         double tile[32] = {0}, out[16];
         distrt_redist_allreduce(g, 1, 1, sdesc, tile, ddesc, out, DISTRT_F64);
       }
+      CASE("redist-fixed") {
+        /* A source fixed to a face: the allgather step takes none. */
+        int64_t sdesc[] = {1, 8, 0, 8, 0, 1, 0, 0};
+        int64_t ddesc[] = {1, 8, 0, 8, 0, 0};
+        double tile[16] = {0}, out[16];
+        distrt_redist_allgather(g, 1, sdesc, tile, ddesc, out, DISTRT_F64);
+      }
+      CASE("redist-bad-axis") {
+        /* The destination names grid axis 5 of a 1-D grid. */
+        int64_t sdesc[] = {1, 8, 0, 8, 0, 0};
+        int64_t ddesc[] = {1, 8, 2, 1, 1, 5, 0};
+        double tile[16] = {0}, out[16];
+        distrt_redist_slice(g, sdesc, tile, ddesc, out, DISTRT_F64);
+      }
+      CASE("layout-bad-axis") {
+        /* The same descriptor read by a tile function (the same parser,
+         * no layout named in the message). */
+        int64_t desc[] = {1, 8, 2, 1, 1, 5, 0};
+        (void)distrt_layout_tile_size(g, desc);
+      }
+      CASE("redist-fixed-used") {
+        /* A destination fixed on the grid axis that partitions it. */
+        int64_t sdesc[] = {1, 8, 2, 1, 1, 0, 0};
+        int64_t ddesc[] = {1, 8, 2, 1, 1, 0, 1, 0, 0};
+        double tile[16] = {0}, out[16];
+        distrt_redist_gather(g, 1, sdesc, tile, ddesc, out, DISTRT_F64);
+      }
       CASE("fatal") { distrt_fatal("user_code", "custom message %d", 42); }
       CASE("exit-early") {
         /* the last rank leaves (exit status 3) while the others wait in a

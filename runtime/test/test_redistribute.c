@@ -10,6 +10,14 @@
  * local element holds the value of the global element the destination
  * layout maps it to. A second check runs distrt_fetch_box of a random box
  * from the destination layout and distrt_layout_gather of the whole tensor.
+ *
+ * A second section runs the balanced steps on random layouts without fixed
+ * axes (block-cyclic blocks up to past the extent): distrt_redist_slice
+ * from the replicated tensor into the layout, checked against the model
+ * and against distrt_layout_tile_size, then distrt_redist_allgather back
+ * to the replicated tensor.  The steps and the tile functions read a
+ * descriptor with the same parser (parse_layout_as), so they must agree on
+ * every tile.
  */
 #include "test_util.h"
 
@@ -132,6 +140,83 @@ static int64_t check_tile(const layout_t *L, const int64_t *grid,
   return bad;
 }
 
+/* A random grid of P ranks with 1-3 axes; returns its number of axes. */
+static int64_t random_grid(int64_t P, int64_t *grid) {
+  int64_t gdims = 1 + rnd(3), rest = P;
+  for (int64_t a = 0; a < gdims - 1; ++a) {
+    int64_t f = 1;
+    for (int64_t t = 2; t <= rest; ++t)
+      if (rest % t == 0 && rnd(2)) {
+        f = t;
+        break;
+      }
+    grid[a] = f;
+    rest /= f;
+  }
+  grid[gdims - 1] = rest;
+  return gdims;
+}
+
+/* Balanced steps: the replicated tensor sliced into a random layout
+ * without fixed axes and gathered back.  Returns 1 when the case passed. */
+static int balanced_case(int64_t k, int64_t P) {
+  rng_state = 0x7f4a7c159e3779b9ULL * (uint64_t)(k + 1) + (uint64_t)P;
+  int64_t grid[MAXG], gdims = random_grid(P, grid);
+  distrt_grid *g = distrt_grid_create(gdims, grid);
+  int64_t c[MAXG];
+  for (int64_t a = 0; a < gdims; ++a)
+    c[a] = distrt_grid_coord(g, a);
+  int64_t ndims = 1 + rnd(3), shape[MAXD], whole = 1;
+  for (int64_t d = 0; d < ndims; ++d) {
+    shape[d] = 1 + rnd(13);
+    whole *= shape[d];
+  }
+  layout_t R, U;
+  memset(&R, 0, sizeof R);
+  R.ndims = ndims;
+  for (int64_t d = 0; d < ndims; ++d)
+    R.n[d] = shape[d];
+  random_layout(&U, ndims, shape, gdims, grid);
+  U.nfixed = 0;
+  int64_t axes = 0;
+  for (int64_t d = 0; d < ndims; ++d) {
+    for (int64_t i = 0; i < U.naxes[d]; ++i)
+      axes |= (int64_t)1 << U.axes[d][i];
+    if (U.kind[d] == 3)
+      U.block[d] = 1 + rnd(shape[d] + 3); /* past the extent too */
+  }
+  int64_t rdesc[64], udesc[64];
+  encode(&R, rdesc);
+  encode(&U, udesc);
+  int64_t seed = 500 + k;
+  double *full = calloc((size_t)whole, sizeof(double));
+  double *back = calloc((size_t)whole, sizeof(double));
+  int64_t ucap = distrt_layout_tile_capacity(g, udesc);
+  double *utile = calloc((size_t)ucap, sizeof(double));
+  distrt_layout_fill(g, rdesc, full, DISTRT_F64, seed);
+  distrt_redist_slice(g, rdesc, full, udesc, utile, DISTRT_F64);
+  int64_t bad = check_tile(&U, grid, c, utile, seed,
+                           distrt_layout_tile_size(g, udesc));
+  int ok = EXPECT(bad == 0, "balanced case %lld: %lld wrong elements after "
+                            "distrt_redist_slice",
+                  (long long)k, (long long)bad);
+  if (axes != 0) {
+    distrt_redist_allgather(g, axes, udesc, utile, rdesc, back, DISTRT_F64);
+    int64_t wrong = 0;
+    for (int64_t i = 0; i < whole; ++i)
+      if (back[i] != full[i])
+        ++wrong;
+    ok &= EXPECT(wrong == 0, "balanced case %lld: %lld wrong elements after "
+                             "distrt_redist_allgather over 0x%llx",
+                 (long long)k, (long long)wrong, (unsigned long long)axes);
+  }
+  free(utile);
+  free(back);
+  free(full);
+  distrt_grid_free(g);
+  return ok;
+}
+
 int main(int argc, char **argv) {
   tu_init("distrt-test-redistribute");
   int64_t cases = argc > 1 ? atoll(argv[1]) : 60;
@@ -140,18 +225,7 @@ int main(int argc, char **argv) {
   for (int64_t k = 0; k < cases; ++k) {
     rng_state = 0x9e3779b97f4a7c15ULL * (uint64_t)(k + 1) + (uint64_t)P;
     /* A grid of P ranks with 1-3 axes. */
-    int64_t grid[MAXG], gdims = 1 + rnd(3), rest = P;
-    for (int64_t a = 0; a < gdims - 1; ++a) {
-      int64_t f = 1;
-      for (int64_t t = 2; t <= rest; ++t)
-        if (rest % t == 0 && rnd(2)) {
-          f = t;
-          break;
-        }
-      grid[a] = f;
-      rest /= f;
-    }
-    grid[gdims - 1] = rest;
+    int64_t grid[MAXG], gdims = random_grid(P, grid);
     distrt_grid *g = distrt_grid_create(gdims, grid);
     int64_t c[MAXG];
     for (int64_t a = 0; a < gdims; ++a)
@@ -212,6 +286,11 @@ int main(int argc, char **argv) {
   }
   tu_section("%lld random redistributions on %lld ranks", (long long)cases,
              (long long)P);
+  for (int64_t k = 0; k < cases; ++k)
+    if (!balanced_case(k, P))
+      ++failures;
+  tu_section("%lld balanced slice / allgather round trips on %lld ranks",
+             (long long)cases, (long long)P);
   (void)failures;
   return tu_finish();
 }

@@ -33,8 +33,9 @@
  *            coordinate `coord` of each such `axis` hold data)
  *
  * Grid axes used by no dimension and not fixed replicate the tensor.  The
- * runtime's parser is parse_layout (runtime/lib/layout_desc.c);
- * docs/runtime.md ("Compiler ABI") describes the contract.
+ * runtime's one parser is parse_layout_as (runtime/lib/layout_desc.c),
+ * which every function that reads a descriptor uses; docs/runtime.md
+ * ("Compiler ABI") describes the contract.
  *===----------------------------------------------------------------------===*/
 
 #ifndef DISTRT_ABI_H
