@@ -6,7 +6,7 @@
  *
  * parse_layout_as is the runtime's one descriptor parser: the tile
  * functions, the exchanges, the check, the tensor files and the balanced
- * redistribution steps (redistribute.c, with LAYOUT_NO_SKEW / _NO_FIXED) all
+ * redistribution steps (redist_plan.c, with LAYOUT_NO_SKEW / _NO_FIXED) all
  * read descriptors through it.
  *
  * A layout descriptor is the int64 array the compiler emits (its encoding,
