@@ -342,7 +342,11 @@ struct TestDistSemanticsPass
 namespace mlir {
 namespace dist {
 namespace test {
-void registerTestPasses() { PassRegistration<TestDistSemanticsPass>(); }
+void registerTestCommunicationPasses();
+void registerTestPasses() {
+  PassRegistration<TestDistSemanticsPass>();
+  registerTestCommunicationPasses();
+}
 } // namespace test
 } // namespace dist
 } // namespace mlir

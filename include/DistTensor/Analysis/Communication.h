@@ -11,18 +11,26 @@
 //   output:  local | reduce over grid axes to a root | allreduce over grid
 //            axes | general exchange (accumulate into every holder)
 //
-// The classification evaluates the statement's footprint (the box of each
-// tensor needed under its communicate loop, derived from the schedule and
-// the accesses) for every processor and every step, and the owners of
-// each box from the tensor's layout, and checks each pattern's defining
-// property on all of them. Grids and trip counts are static, so this is
-// exact.
+// The classification derives the statement's footprint (the box of each
+// tensor needed under its communicate loop, from the schedule and the
+// accesses) and the owners of each box (from the tensor's layout) as isl
+// functions of the processor's coordinates and the step, and proves each
+// pattern's defining property for all of them (SymbolicCommunication.cpp).
+// Roots and peers come out as QExprs of the coordinates and steps, which the
+// lowering emits as arithmetic: nothing is enumerated per processor or
+// step, so compile time and code size do not grow with the grid.
+//
+// analyzeCommunicationByEnumeration is the same classification by brute
+// force over every (processor, step) pair, with per-processor tables: the
+// oracle the symbolic one is cross-checked against in tests
+// (--test-dist-communication-crosscheck).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef DISTTENSOR_ANALYSIS_COMMUNICATION_H
 #define DISTTENSOR_ANALYSIS_COMMUNICATION_H
 
+#include "DistTensor/Analysis/QuasiAffine.h"
 #include "DistTensor/Dialect/Dist/IR/DistOps.h"
 #include "DistTensor/Dialect/Dist/IR/IndexNotation.h"
 #include "DistTensor/Dialect/Dist/IR/Schedule.h"
@@ -93,7 +101,11 @@ struct TransferPlan {
   /// Broadcast / Reduce / AllReduce: the group's grid axes (sorted).
   llvm::SmallVector<int64_t> axes;
   /// Broadcast / Reduce: root index inside the group (row-major over
-  /// `axes`) for rank r at linear step t: rootTable[r * steps + t].
+  /// `axes`) as a function of the processor's coordinates and the steps
+  /// (see QuasiAffine.h for the variables).
+  QExpr root;
+  /// The same, by enumeration only: rootTable[r * steps + t] for rank r at
+  /// linear step t.
   llvm::SmallVector<int64_t> rootTable;
   /// Shift: along `shiftAxis` by `shiftOffset` at every iteration but the
   /// first of the communicate loop, which aligns with a point-to-point
@@ -107,7 +119,13 @@ struct TransferPlan {
   /// `splitDim` into equal contiguous pieces, piece j held by group
   /// member j (a single grid axis in `axes`).
   int64_t splitDim = -1;
-  /// PointToPoint (and a shift's alignment): at linear step t, rank r
+  /// PointToPoint (and a shift's alignment): the grid coordinates of the
+  /// processor this one receives its box from (srcCoords) and of the one it
+  /// sends to (dstCoords; that processor's box is what it sends), as
+  /// functions of the coordinates and the steps; -1 on every axis where
+  /// there is no partner. A processor may be its own partner.
+  llvm::SmallVector<QExpr> srcCoords, dstCoords;
+  /// The same, by enumeration only: at linear step t, rank r
   /// receives its box from srcTable[r * steps + t] and sends to
   /// dstTable[r * steps + t] the box starting at dstLo[(r * steps + t) *
   /// rank + d] with extents dstSize[...] (-1: no partner; a rank that is
@@ -122,8 +140,22 @@ struct TransferPlan {
   std::string describe(const ComputeModel &model) const;
 };
 
-/// Classifies the transfer of every tensor of the model (output first).
+/// Classifies the transfer of every tensor of the model (output first),
+/// symbolically. A tensor whose pattern the analysis cannot derive moves
+/// with the general exchange, and whyGeneral says why.
 std::vector<TransferPlan> analyzeCommunication(const ComputeModel &m);
+
+/// The symbolic classification itself (what analyzeCommunication returns
+/// once the lowering emits QExprs; until then analyzeCommunication still
+/// enumerates).
+std::vector<TransferPlan>
+analyzeCommunicationSymbolic(const ComputeModel &m);
+
+/// The same classification by enumerating every (processor, step) pair,
+/// with tables instead of QExprs; for tests only (it gives up beyond 2^18
+/// pairs).
+std::vector<TransferPlan>
+analyzeCommunicationByEnumeration(const ComputeModel &m);
 
 /// Name of a kind ("local", "broadcast", ...).
 llvm::StringRef stringifyTransferKind(TransferPlan::Kind kind);
