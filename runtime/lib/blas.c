@@ -110,7 +110,7 @@ void distrt_gemm_f64(int64_t m, int64_t n, int64_t k, double alpha,
   check_gemm("distrt_gemm_f64", m, n, k, a, lda, b, ldb, c, ldc);
   if (m == 0 || n == 0 || (k == 0 && beta == 1.0))
     return;
-  distrt_profile_enter(DISTRT_PROF_COMPUTE);
+  distrt_profile_enter(DISTRT_PROF_GEMM);
 #if DISTRT_HAVE_CBLAS
   cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)n,
               (int)k, alpha, a, (int)lda, b, (int)ldb, beta, c, (int)ldc);
@@ -126,7 +126,7 @@ void distrt_gemm_f32(int64_t m, int64_t n, int64_t k, double alpha,
   check_gemm("distrt_gemm_f32", m, n, k, a, lda, b, ldb, c, ldc);
   if (m == 0 || n == 0 || (k == 0 && beta == 1.0))
     return;
-  distrt_profile_enter(DISTRT_PROF_COMPUTE);
+  distrt_profile_enter(DISTRT_PROF_GEMM);
 #if DISTRT_HAVE_CBLAS
   cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)n,
               (int)k, (float)alpha, a, (int)lda, b, (int)ldb, (float)beta, c,
@@ -158,7 +158,7 @@ void distrt_gemm_t_f64(int64_t transa, int64_t transb, int64_t m, int64_t n,
                c, ldc);
   if (m == 0 || n == 0 || (k == 0 && beta == 1.0))
     return;
-  distrt_profile_enter(DISTRT_PROF_COMPUTE);
+  distrt_profile_enter(DISTRT_PROF_GEMM);
 #if DISTRT_HAVE_CBLAS
   cblas_dgemm(CblasRowMajor, transa ? CblasTrans : CblasNoTrans,
               transb ? CblasTrans : CblasNoTrans, (int)m, (int)n, (int)k,
@@ -177,7 +177,7 @@ void distrt_gemm_t_f32(int64_t transa, int64_t transb, int64_t m, int64_t n,
                c, ldc);
   if (m == 0 || n == 0 || (k == 0 && beta == 1.0))
     return;
-  distrt_profile_enter(DISTRT_PROF_COMPUTE);
+  distrt_profile_enter(DISTRT_PROF_GEMM);
 #if DISTRT_HAVE_CBLAS
   cblas_sgemm(CblasRowMajor, transa ? CblasTrans : CblasNoTrans,
               transb ? CblasTrans : CblasNoTrans, (int)m, (int)n, (int)k,

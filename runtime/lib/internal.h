@@ -163,13 +163,23 @@ enum {
 };
 
 /* Profile (profile.c, DISTRT_PROFILE=1): wall time per category; regions
- * nest and charge the innermost one only. */
-enum { DISTRT_PROF_COMPUTE, DISTRT_PROF_COMM, DISTRT_PROF_PACK, DISTRT_PROF_N };
+ * nest and charge the innermost one only.  Inside a timed computation the
+ * time no region claims is local compute (the generated loops run between
+ * runtime calls). */
+enum {
+  DISTRT_PROF_GEMM,    /* library compute leaves (distrt_gemm_*) */
+  DISTRT_PROF_COMM,    /* transfers and waits for them (the backend) */
+  DISTRT_PROF_PACK,    /* box copies, the exchanges' and steps' packing */
+  DISTRT_PROF_BARRIER, /* barriers: waiting for the slowest process */
+  DISTRT_PROF_N
+};
 void distrt_profile_setup(void);
 int distrt_profile_enabled(void);
 void distrt_profile_enter(int category);
 void distrt_profile_leave(void);
-/* The backend `be`, or a copy whose transfers charge DISTRT_PROF_COMM. */
+/* The backend `be`, or a copy whose transfers (and communicator
+ * creation) charge DISTRT_PROF_COMM and whose barrier charges
+ * DISTRT_PROF_BARRIER. */
 const struct distrt_backend *
 distrt_profile_backend(const struct distrt_backend *be);
 /* Ends the current timed computation (distrt_report_time). */

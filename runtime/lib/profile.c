@@ -1,16 +1,26 @@
 /*===- profile.c - where the time goes (DISTRT_PROFILE=1) -------*- C -*-===*
  *
  * With DISTRT_PROFILE set to anything but "" or "0", every public entry
- * point that computes, communicates or packs charges its wall time to one
- * category.  Regions nest (distrt_fetch_box packs and then calls the
- * backend's alltoallv): time is charged to the innermost open region only,
- * so the categories never count a second twice.  Computations lowered with
- * `timing` mark their extent (distrt_profile_kernel_begin, and
- * distrt_report_time ends it); when any did, only time inside them counts
- * and the total is their summed wall time on this rank, otherwise the total
- * is the time from distrt_init to distrt_finalize.  distrt_finalize prints
- * one line per rank (rank 0 gathers); with DISTRT_PROFILE=calls, every
- * timed computation also prints one line per rank when it ends.
+ * point that computes in a library leaf, communicates, waits at a barrier
+ * or packs charges its wall time to one category (DISTRT_PROF_*).  Regions
+ * nest (distrt_fetch_box packs and then calls the backend's alltoallv):
+ * time is charged to the innermost open region only, so the categories
+ * never count a second twice.  Barriers are their own category: the time a
+ * process waits there is the other processes' lead (load imbalance), not
+ * the cost of moving data.
+ *
+ * Computations lowered with `timing` mark their extent
+ * (distrt_profile_kernel_begin, and distrt_report_time ends it); when any
+ * did, only time inside them counts, the total is their summed wall time
+ * on this rank, and the time inside them that no region claims is local
+ * compute: the generated loops (scalar leaves, zeroing, the Khatri-Rao
+ * product) run between the runtime's calls, so compute = total - comm -
+ * barrier wait - packing (library leaves included).  Otherwise the total
+ * is the time from distrt_init to distrt_finalize, compute is the library
+ * leaves only, and what no region claims is "other" (set-up, fills, I/O,
+ * generated code, anything between calls).  distrt_finalize prints one line
+ * per rank (rank 0 gathers); with DISTRT_PROFILE=calls, every timed
+ * computation also prints one line per rank when it ends.
  *===----------------------------------------------------------------------===*/
 
 #define _POSIX_C_SOURCE 200809L
@@ -145,10 +155,29 @@ static void prof_scatter(const char *op, distrt_bcomm *c, const void *send,
   distrt_profile_leave();
 }
 
+/* Waiting at a barrier is waiting for the slowest process: its own
+ * category, not communication. */
 static void prof_barrier(const char *op, distrt_bcomm *c) {
-  distrt_profile_enter(DISTRT_PROF_COMM);
+  distrt_profile_enter(DISTRT_PROF_BARRIER);
   real->barrier(op, c);
   distrt_profile_leave();
+}
+
+/* Creating a communicator is collective over its members. */
+static distrt_bcomm *prof_comm_dup(const char *op, distrt_bcomm *parent) {
+  distrt_profile_enter(DISTRT_PROF_COMM);
+  distrt_bcomm *c = real->comm_dup(op, parent);
+  distrt_profile_leave();
+  return c;
+}
+
+static distrt_bcomm *prof_comm_subset(const char *op, distrt_bcomm *parent,
+                                      int64_t n, const int64_t *ranks,
+                                      int64_t tag) {
+  distrt_profile_enter(DISTRT_PROF_COMM);
+  distrt_bcomm *c = real->comm_subset(op, parent, n, ranks, tag);
+  distrt_profile_leave();
+  return c;
 }
 
 static void prof_send(const char *op, distrt_bcomm *c, const void *buf,
@@ -251,6 +280,8 @@ distrt_profile_backend(const struct distrt_backend *be) {
   timed.gather = prof_gather;
   timed.scatter = prof_scatter;
   timed.barrier = prof_barrier;
+  timed.comm_dup = prof_comm_dup;
+  timed.comm_subset = prof_comm_subset;
   timed.send = prof_send;
   timed.recv = prof_recv;
   timed.sendrecv = prof_sendrecv;
@@ -286,28 +317,56 @@ void distrt_profile_kernel_end(void) {
   P.in_kernel = 0;
 }
 
+/* One rank's split of `total` seconds, from the seconds `v` charged to
+ * each category (DISTRT_PROF_*).  Inside timed computations (`kernels`)
+ * the time no category claims is local compute; otherwise it is "other". */
+struct prof_split {
+  double total, compute, comm, barrier, pack, other, gemm;
+};
+
+static struct prof_split split_of(double total, const double *v,
+                                  int kernels) {
+  struct prof_split s;
+  s.total = total;
+  s.gemm = v[DISTRT_PROF_GEMM];
+  s.comm = v[DISTRT_PROF_COMM];
+  s.barrier = v[DISTRT_PROF_BARRIER];
+  s.pack = v[DISTRT_PROF_PACK];
+  double rest = total - s.gemm - s.comm - s.barrier - s.pack;
+  if (rest < 0) /* clock granularity */
+    rest = 0;
+  s.compute = kernels ? s.gemm + rest : s.gemm;
+  s.other = kernels ? 0 : rest;
+  return s;
+}
+
 void distrt_profile_call_report(const char *op, distrt_grid *g,
                                 const char *name) {
   if (!P.per_call)
     return;
-  double mine[4] = {P.last_kernel, P.acc[0] - P.mark[0], P.acc[1] - P.mark[1],
-                    P.acc[2] - P.mark[2]};
+  double mine[1 + DISTRT_PROF_N];
+  mine[0] = P.last_kernel;
+  for (int c = 0; c < DISTRT_PROF_N; ++c)
+    mine[1 + c] = P.acc[c] - P.mark[c];
+  const int n = 1 + DISTRT_PROF_N;
   double *all = NULL;
   if (g->rank == 0) {
-    all = (double *)malloc(sizeof(double) * 4 * (size_t)g->size);
+    all = (double *)malloc(sizeof(double) * n * (size_t)g->size);
     if (!all)
       distrt_fatal(op, "out of memory gathering the profile");
   }
   if (g->size == 1)
     memcpy(all, mine, sizeof mine);
   else
-    distrt_g.be->gather(op, g->icomm, mine, all, 4, DISTRT_F64, 0);
+    distrt_g.be->gather(op, g->icomm, mine, all, n, DISTRT_F64, 0);
   if (g->rank == 0) {
-    for (int64_t r = 0; r < g->size; ++r)
+    for (int64_t r = 0; r < g->size; ++r) {
+      struct prof_split s = split_of(all[n * r], all + n * r + 1, 1);
       printf("dist: profile call %lld rank %lld %s: total %.6f compute %.6f "
-             "comm %.6f packing %.6f\n",
+             "comm %.6f barrier %.6f packing %.6f gemm %.6f\n",
              (long long)P.calls, (long long)r, name ? name : "kernel",
-             all[4 * r], all[4 * r + 1], all[4 * r + 2], all[4 * r + 3]);
+             s.total, s.compute, s.comm, s.barrier, s.pack, s.gemm);
+    }
     fflush(stdout);
   }
   free(all);
@@ -320,38 +379,50 @@ void distrt_profile_report(const char *op) {
   distrt_g.be->allreduce(op, distrt_g.world, &on, 1, DISTRT_F64, DISTRT_MAX);
   if (on == 0.0)
     return;
-  int64_t n = distrt_g.world_size;
-  double mine[5];
+  int64_t nr = distrt_g.world_size;
+  const int n = 2 + DISTRT_PROF_N;
+  double mine[2 + DISTRT_PROF_N];
   mine[0] = P.kernels ? P.kernel_total : distrt_wtime() - P.run_start;
   for (int c = 0; c < DISTRT_PROF_N; ++c)
     mine[1 + c] = P.acc[c];
-  mine[4] = P.kernels ? 1.0 : 0.0;
+  mine[1 + DISTRT_PROF_N] = P.kernels ? 1.0 : 0.0;
   double *all = NULL;
   if (distrt_g.world_rank == 0) {
-    all = (double *)malloc(sizeof(double) * 5 * (size_t)n);
+    all = (double *)malloc(sizeof(double) * n * (size_t)nr);
     if (!all)
       distrt_fatal(op, "out of memory gathering the profile");
   }
-  if (n == 1)
+  if (nr == 1)
     memcpy(all, mine, sizeof mine);
   else
-    distrt_g.be->gather(op, distrt_g.world, mine, all, 5, DISTRT_F64, 0);
+    distrt_g.be->gather(op, distrt_g.world, mine, all, n, DISTRT_F64, 0);
   if (distrt_g.world_rank != 0)
     return;
+  /* Rank 0's mode decides the columns (every rank runs the same
+   * computations, so all agree). */
+  int kernels = all[1 + DISTRT_PROF_N] != 0.0;
   fflush(stdout);
-  printf("dist: profile: total = %s\n",
-         all[4] != 0.0 ? "wall time of the timed computations"
-                       : "wall time from distrt_init to distrt_finalize");
-  printf("dist: profile: %4s %10s %17s %17s %17s %17s\n", "rank", "total s",
-         "compute s", "comm s", "packing s", "other s");
-  for (int64_t r = 0; r < n; ++r) {
-    const double *v = all + 5 * r;
-    double tot = v[0], other = v[0] - v[1] - v[2] - v[3];
-    double pct = tot > 0 ? 100.0 / tot : 0.0;
+  if (kernels)
+    printf("dist: profile: total = wall time of the timed computations; "
+           "compute = the rest of it (generated loops and library leaves)\n");
+  else
+    printf("dist: profile: total = wall time from distrt_init to "
+           "distrt_finalize; compute = library leaves (GEMM), other = the "
+           "rest\n");
+  printf("dist: profile: %4s %10s %17s %17s %17s %17s%s\n", "rank",
+         "total s", "compute s", "comm s", "barrier wait s", "packing s",
+         kernels ? "" : "           other s");
+  for (int64_t r = 0; r < nr; ++r) {
+    const double *v = all + n * r;
+    struct prof_split s = split_of(v[0], v + 1, kernels);
+    double pct = s.total > 0 ? 100.0 / s.total : 0.0;
     printf("dist: profile: %4lld %10.6f %10.6f %5.1f%% %10.6f %5.1f%% "
-           "%10.6f %5.1f%% %10.6f %5.1f%%\n",
-           (long long)r, tot, v[1], v[1] * pct, v[2], v[2] * pct, v[3],
-           v[3] * pct, other, other * pct);
+           "%10.6f %5.1f%% %10.6f %5.1f%%",
+           (long long)r, s.total, s.compute, s.compute * pct, s.comm,
+           s.comm * pct, s.barrier, s.barrier * pct, s.pack, s.pack * pct);
+    if (!kernels)
+      printf(" %10.6f %5.1f%%", s.other, s.other * pct);
+    printf("\n");
   }
   fflush(stdout);
   free(all);

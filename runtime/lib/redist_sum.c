@@ -164,10 +164,10 @@ static void psum_setup(const char *op, distrt_grid *g, int64_t axes,
   sum_dims(stile, dtype, x->es, x->S.ndims, sext, sumdims, x->partial,
            x->pvol);
 }
-void distrt_redist_allreduce(distrt_grid *g, int64_t axes, int64_t sumdims,
-                             const int64_t *sdesc, const void *stile,
-                             const int64_t *ddesc, void *dtile,
-                             int64_t dtype) {
+static void redist_allreduce_impl(distrt_grid *g, int64_t axes, int64_t sumdims,
+                                  const int64_t *sdesc, const void *stile,
+                                  const int64_t *ddesc, void *dtile,
+                                  int64_t dtype) {
   const char *op = "distrt_redist_allreduce";
   psum_t x;
   psum_setup(op, g, axes, sumdims, sdesc, stile, ddesc, dtile, dtype, 0, &x);
@@ -182,9 +182,10 @@ void distrt_redist_allreduce(distrt_grid *g, int64_t axes, int64_t sumdims,
   free(x.partial);
 }
 
-void distrt_redist_reduce(distrt_grid *g, int64_t axes, int64_t sumdims,
-                          const int64_t *sdesc, const void *stile,
-                          const int64_t *ddesc, void *dtile, int64_t dtype) {
+static void redist_reduce_impl(distrt_grid *g, int64_t axes, int64_t sumdims,
+                               const int64_t *sdesc, const void *stile,
+                               const int64_t *ddesc, void *dtile,
+                               int64_t dtype) {
   const char *op = "distrt_redist_reduce";
   psum_t x;
   psum_setup(op, g, axes, sumdims, sdesc, stile, ddesc, dtile, dtype, 1, &x);
@@ -206,10 +207,10 @@ void distrt_redist_reduce(distrt_grid *g, int64_t axes, int64_t sumdims,
   free(x.partial);
 }
 
-void distrt_redist_reduce_scatter(distrt_grid *g, int64_t axes,
-                                  int64_t sumdims, const int64_t *sdesc,
-                                  const void *stile, const int64_t *ddesc,
-                                  void *dtile, int64_t dtype) {
+static void redist_reduce_scatter_impl(distrt_grid *g, int64_t axes,
+                                       int64_t sumdims, const int64_t *sdesc,
+                                       const void *stile, const int64_t *ddesc,
+                                       void *dtile, int64_t dtype) {
   const char *op = "distrt_redist_reduce_scatter";
   psum_t x;
   psum_setup(op, g, axes, sumdims, sdesc, stile, ddesc, dtile, dtype, 0, &x);
@@ -287,4 +288,33 @@ void distrt_sum_reference(distrt_grid *g, int64_t root, const void *in,
     }
     add_elems((char *)out + o * es, (const char *)in + i * es, 1, dtype);
   }
+}
+
+/* ---- profiled entry points (profile.c: packing) ------------------------*/
+
+void distrt_redist_allreduce(distrt_grid *g, int64_t axes, int64_t sumdims,
+                             const int64_t *sdesc, const void *stile,
+                             const int64_t *ddesc, void *dtile,
+                             int64_t dtype) {
+  distrt_profile_enter(DISTRT_PROF_PACK);
+  redist_allreduce_impl(g, axes, sumdims, sdesc, stile, ddesc, dtile, dtype);
+  distrt_profile_leave();
+}
+
+void distrt_redist_reduce(distrt_grid *g, int64_t axes, int64_t sumdims,
+                          const int64_t *sdesc, const void *stile,
+                          const int64_t *ddesc, void *dtile, int64_t dtype) {
+  distrt_profile_enter(DISTRT_PROF_PACK);
+  redist_reduce_impl(g, axes, sumdims, sdesc, stile, ddesc, dtile, dtype);
+  distrt_profile_leave();
+}
+
+void distrt_redist_reduce_scatter(distrt_grid *g, int64_t axes, int64_t sumdims,
+                                  const int64_t *sdesc, const void *stile,
+                                  const int64_t *ddesc, void *dtile,
+                                  int64_t dtype) {
+  distrt_profile_enter(DISTRT_PROF_PACK);
+  redist_reduce_scatter_impl(g, axes, sumdims, sdesc, stile, ddesc, dtile,
+                             dtype);
+  distrt_profile_leave();
 }

@@ -51,9 +51,9 @@ static void setup(const char *op, distrt_grid *g, int64_t axes,
     distrt_check_buf(op, "destination tile", dtile, x->dvol);
 }
 
-void distrt_redist_slice(distrt_grid *g, const int64_t *sdesc,
-                         const void *stile, const int64_t *ddesc, void *dtile,
-                         int64_t dtype) {
+static void redist_slice_impl(distrt_grid *g, const int64_t *sdesc,
+                              const void *stile, const int64_t *ddesc,
+                              void *dtile, int64_t dtype) {
   const char *op = "distrt_redist_slice";
   ctx_t x;
   setup(op, g, 0, sdesc, stile, ddesc, dtile, dtype, 0, &x);
@@ -98,10 +98,10 @@ static void unpack_members(const char *op, const distrt_grid *g, int64_t axes,
                  (long long)got, (long long)dvol, what);
 }
 
-void distrt_redist_allgather(distrt_grid *g, int64_t axes,
-                             const int64_t *sdesc, const void *stile,
-                             const int64_t *ddesc, void *dtile,
-                             int64_t dtype) {
+static void redist_allgather_impl(distrt_grid *g, int64_t axes,
+                                  const int64_t *sdesc, const void *stile,
+                                  const int64_t *ddesc, void *dtile,
+                                  int64_t dtype) {
   const char *op = "distrt_redist_allgather";
   ctx_t x;
   setup(op, g, axes, sdesc, stile, ddesc, dtile, dtype, 1, &x);
@@ -147,9 +147,10 @@ static int64_t digit_partner(const distrt_grid *g, int64_t axes,
   return found;
 }
 
-void distrt_redist_permute(distrt_grid *g, int64_t axes, const int64_t *sdesc,
-                           const void *stile, const int64_t *ddesc,
-                           void *dtile, int64_t dtype) {
+static void redist_permute_impl(distrt_grid *g, int64_t axes,
+                                const int64_t *sdesc, const void *stile,
+                                const int64_t *ddesc, void *dtile,
+                                int64_t dtype) {
   const char *op = "distrt_redist_permute";
   ctx_t x;
   setup(op, g, axes, sdesc, stile, ddesc, dtile, dtype, 1, &x);
@@ -200,19 +201,19 @@ void distrt_redist_permute(distrt_grid *g, int64_t axes, const int64_t *sdesc,
 static void alltoall_body(const char *op, ctx_t *xp, int64_t axes,
                           const void *stile, void *dtile, int64_t dtype);
 
-void distrt_redist_alltoall(distrt_grid *g, int64_t axes,
-                            const int64_t *sdesc, const void *stile,
-                            const int64_t *ddesc, void *dtile,
-                            int64_t dtype) {
+static void redist_alltoall_impl(distrt_grid *g, int64_t axes,
+                                 const int64_t *sdesc, const void *stile,
+                                 const int64_t *ddesc, void *dtile,
+                                 int64_t dtype) {
   const char *op = "distrt_redist_alltoall";
   ctx_t x;
   setup(op, g, axes, sdesc, stile, ddesc, dtile, dtype, 1, &x);
   alltoall_body(op, &x, axes, stile, dtile, dtype);
 }
 
-void distrt_redist_kind(distrt_grid *g, int64_t axes, const int64_t *sdesc,
-                        const void *stile, const int64_t *ddesc, void *dtile,
-                        int64_t dtype) {
+static void redist_kind_impl(distrt_grid *g, int64_t axes, const int64_t *sdesc,
+                             const void *stile, const int64_t *ddesc,
+                             void *dtile, int64_t dtype) {
   const char *op = "distrt_redist_kind";
   ctx_t x;
   setup(op, g, axes, sdesc, stile, ddesc, dtile, dtype, 1, &x);
@@ -385,9 +386,10 @@ static void nr_setup(const char *op, distrt_grid *g, int64_t axes,
   x->active = fixed_match(&x->S, g->coords, axes);
 }
 
-void distrt_redist_gather(distrt_grid *g, int64_t axes, const int64_t *sdesc,
-                          const void *stile, const int64_t *ddesc,
-                          void *dtile, int64_t dtype) {
+static void redist_gather_impl(distrt_grid *g, int64_t axes,
+                               const int64_t *sdesc, const void *stile,
+                               const int64_t *ddesc, void *dtile,
+                               int64_t dtype) {
   const char *op = "distrt_redist_gather";
   nr_t x;
   nr_setup(op, g, axes, sdesc, stile, ddesc, dtile, dtype, &x);
@@ -421,9 +423,10 @@ void distrt_redist_gather(distrt_grid *g, int64_t axes, const int64_t *sdesc,
   free(all);
 }
 
-void distrt_redist_bcast(distrt_grid *g, int64_t axes, const int64_t *sdesc,
-                         const void *stile, const int64_t *ddesc, void *dtile,
-                         int64_t dtype) {
+static void redist_bcast_impl(distrt_grid *g, int64_t axes,
+                              const int64_t *sdesc, const void *stile,
+                              const int64_t *ddesc, void *dtile,
+                              int64_t dtype) {
   const char *op = "distrt_redist_bcast";
   nr_t x;
   nr_setup(op, g, axes, sdesc, stile, ddesc, dtile, dtype, &x);
@@ -446,9 +449,10 @@ void distrt_redist_bcast(distrt_grid *g, int64_t axes, const int64_t *sdesc,
   distrt_g.be->bcast(op, distrt_grid_sub(op, g, axes), dtile, n, dtype, root);
 }
 
-void distrt_redist_scatter(distrt_grid *g, int64_t axes,
-                           const int64_t *sdesc, const void *stile,
-                           const int64_t *ddesc, void *dtile, int64_t dtype) {
+static void redist_scatter_impl(distrt_grid *g, int64_t axes,
+                                const int64_t *sdesc, const void *stile,
+                                const int64_t *ddesc, void *dtile,
+                                int64_t dtype) {
   const char *op = "distrt_redist_scatter";
   nr_t x;
   nr_setup(op, g, axes, sdesc, stile, ddesc, dtile, dtype, &x);
@@ -506,4 +510,70 @@ void distrt_redist_scatter(distrt_grid *g, int64_t axes,
     box_free(&bx[j], x.S.ndims);
   free(bx);
   free(cnt);
+}
+
+/* ---- profiled entry points (profile.c: packing) ------------------------*/
+
+void distrt_redist_slice(distrt_grid *g, const int64_t *sdesc,
+                         const void *stile, const int64_t *ddesc, void *dtile,
+                         int64_t dtype) {
+  distrt_profile_enter(DISTRT_PROF_PACK);
+  redist_slice_impl(g, sdesc, stile, ddesc, dtile, dtype);
+  distrt_profile_leave();
+}
+
+void distrt_redist_allgather(distrt_grid *g, int64_t axes, const int64_t *sdesc,
+                             const void *stile, const int64_t *ddesc,
+                             void *dtile, int64_t dtype) {
+  distrt_profile_enter(DISTRT_PROF_PACK);
+  redist_allgather_impl(g, axes, sdesc, stile, ddesc, dtile, dtype);
+  distrt_profile_leave();
+}
+
+void distrt_redist_permute(distrt_grid *g, int64_t axes, const int64_t *sdesc,
+                           const void *stile, const int64_t *ddesc, void *dtile,
+                           int64_t dtype) {
+  distrt_profile_enter(DISTRT_PROF_PACK);
+  redist_permute_impl(g, axes, sdesc, stile, ddesc, dtile, dtype);
+  distrt_profile_leave();
+}
+
+void distrt_redist_alltoall(distrt_grid *g, int64_t axes, const int64_t *sdesc,
+                            const void *stile, const int64_t *ddesc,
+                            void *dtile, int64_t dtype) {
+  distrt_profile_enter(DISTRT_PROF_PACK);
+  redist_alltoall_impl(g, axes, sdesc, stile, ddesc, dtile, dtype);
+  distrt_profile_leave();
+}
+
+void distrt_redist_kind(distrt_grid *g, int64_t axes, const int64_t *sdesc,
+                        const void *stile, const int64_t *ddesc, void *dtile,
+                        int64_t dtype) {
+  distrt_profile_enter(DISTRT_PROF_PACK);
+  redist_kind_impl(g, axes, sdesc, stile, ddesc, dtile, dtype);
+  distrt_profile_leave();
+}
+
+void distrt_redist_gather(distrt_grid *g, int64_t axes, const int64_t *sdesc,
+                          const void *stile, const int64_t *ddesc, void *dtile,
+                          int64_t dtype) {
+  distrt_profile_enter(DISTRT_PROF_PACK);
+  redist_gather_impl(g, axes, sdesc, stile, ddesc, dtile, dtype);
+  distrt_profile_leave();
+}
+
+void distrt_redist_bcast(distrt_grid *g, int64_t axes, const int64_t *sdesc,
+                         const void *stile, const int64_t *ddesc, void *dtile,
+                         int64_t dtype) {
+  distrt_profile_enter(DISTRT_PROF_PACK);
+  redist_bcast_impl(g, axes, sdesc, stile, ddesc, dtile, dtype);
+  distrt_profile_leave();
+}
+
+void distrt_redist_scatter(distrt_grid *g, int64_t axes, const int64_t *sdesc,
+                           const void *stile, const int64_t *ddesc, void *dtile,
+                           int64_t dtype) {
+  distrt_profile_enter(DISTRT_PROF_PACK);
+  redist_scatter_impl(g, axes, sdesc, stile, ddesc, dtile, dtype);
+  distrt_profile_leave();
 }

@@ -77,13 +77,17 @@ void distrt_check_distinct(const void *out, const void *in, const char *what,
  *===----------------------------------------------------------------------===*/
 
 /** Profile (DISTRT_PROFILE=1): marks the start of a timed computation;
- *  distrt_report_time marks its end.  Time in local compute (GEMM leaves),
- *  communication (every transfer and wait) and packing (box copies, the
- *  general exchange) is counted inside marked computations only, and
+ *  distrt_report_time marks its end.  Inside marked computations only,
+ *  time is charged to communication (every transfer and wait), barrier
+ *  wait (distrt_barrier: load imbalance), packing (box copies, the
+ *  exchanges and redistribution steps) and library leaves (GEMM); the rest
+ *  of a computation's time is local compute (its generated loops).
  *  distrt_finalize prints one line per rank.  No effect when off. */
 void distrt_profile_kernel_begin(void);
 /** Collective: print "dist: time NAME: T s on N rank(s)" on rank 0, with T
- *  the maximum of `seconds` over the grid. */
+ *  the maximum of `seconds` over the grid.  Ends the computation
+ *  distrt_profile_kernel_begin started (first thing, so the report's own
+ *  communication is not charged to it). */
 void distrt_report_time(distrt_grid *g, const char *name, double seconds);
 
 /*===----------------------------------------------------------------------===*
