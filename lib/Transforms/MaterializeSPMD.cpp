@@ -267,7 +267,7 @@ struct DistMaterializeSPMDPass
                                     : WalkResult::advance();
               }).wasInterrupted();
     for (func::FuncOp f : funcs)
-      if (failed(lowerFunction(f)))
+      if (failed(lowerFunction(f)) || runtimeCallFailed)
         return signalPassFailure();
   }
 
@@ -276,19 +276,38 @@ struct DistMaterializeSPMDPass
 
   // --- runtime calls -------------------------------------------------------
 
-  func::FuncOp runtimeFn(StringRef name, TypeRange args, TypeRange results) {
+  /// The declaration of runtime function `name` for a call passing `args`,
+  /// with its signature from the runtime table (RuntimeFunctions.def); null
+  /// (after an internal-error diagnostic) when `name` is not in the table
+  /// or the arguments do not match it.
+  func::FuncOp runtimeFn(Location loc, StringRef name, TypeRange args) {
+    FailureOr<const abi::RuntimeFunction *> entry =
+        abi::lookupRuntimeFunction(loc, name, args);
+    if (failed(entry))
+      return {};
     if (auto f = module.lookupSymbol<func::FuncOp>(name))
       return f;
     OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
     auto f = func::FuncOp::create(b, module.getLoc(), name,
-                                  b.getFunctionType(args, results));
+                                  abi::getFunctionType(b.getContext(),
+                                                       **entry));
     f.setPrivate();
     return f;
   }
 
-  Value call(OpBuilder &b, Location loc, StringRef name, ValueRange args,
-             TypeRange results = {}) {
-    func::FuncOp f = runtimeFn(name, args.getTypes(), results);
+  /// Whether a runtime call failed its table lookup (the pass fails).
+  bool runtimeCallFailed = false;
+
+  /// A call of runtime function `name`; its result, if it has one. A name
+  /// not in the runtime table or arguments that do not match it are an
+  /// internal error: the pass fails, and a poison i64 stands for the
+  /// result meanwhile.
+  Value call(OpBuilder &b, Location loc, StringRef name, ValueRange args) {
+    func::FuncOp f = runtimeFn(loc, name, args.getTypes());
+    if (!f) {
+      runtimeCallFailed = true;
+      return LLVM::PoisonOp::create(b, loc, i64Ty);
+    }
     auto c = func::CallOp::create(b, loc, f, args);
     return c.getNumResults() ? c.getResult(0) : Value();
   }
@@ -530,7 +549,7 @@ struct DistMaterializeSPMDPass
     Location loc = op.getLoc();
     Value g = gridHandle(b, loc, t.getLayout().getGrid());
     Value cap = call(b, loc, "distrt_layout_tile_capacity",
-                     {g, constArray(b, loc, layoutDescriptor(t))}, {i64Ty});
+                     {g, constArray(b, loc, layoutDescriptor(t))});
     Value tile = allocChecked(b, loc, tileType(t),
                               ValueRange{toIndex(b, loc, cap)},
                               "the local tile of a distributed tensor");
@@ -657,7 +676,7 @@ struct DistMaterializeSPMDPass
   Value allocTile(OpBuilder &b, Location loc, Value g, DistTensorType t,
                   ArrayRef<int64_t> desc) {
     Value cap = call(b, loc, "distrt_layout_tile_capacity",
-                     {g, constArray(b, loc, desc)}, {i64Ty});
+                     {g, constArray(b, loc, desc)});
     return allocChecked(b, loc, tileType(t), ValueRange{toIndex(b, loc, cap)},
                         "an intermediate tile of a redistribution");
   }
@@ -732,8 +751,7 @@ struct DistMaterializeSPMDPass
            {gd, constString(b, loc, "redistribute"),
             constArray(b, loc, layoutDescriptor(dt)), ptrOf(b, loc, d), dtype,
             ptrOf(b, loc, global),
-            arith::ConstantOp::create(b, loc, f64Ty, b.getF64FloatAttr(0.0))},
-           {i64Ty});
+            arith::ConstantOp::create(b, loc, f64Ty, b.getF64FloatAttr(0.0))});
       memref::DeallocOp::create(b, loc, global);
     }
     return success();
@@ -814,8 +832,7 @@ struct DistMaterializeSPMDPass
             constString(b, loc, "redistribute sum"),
             constArray(b, loc, layoutDescriptor(dt)), ptrOf(b, loc, d), dtype,
             ptrOf(b, loc, ref),
-            arith::ConstantOp::create(b, loc, f64Ty, b.getF64FloatAttr(tol))},
-           {i64Ty});
+            arith::ConstantOp::create(b, loc, f64Ty, b.getF64FloatAttr(tol))});
       memref::DeallocOp::create(b, loc, ref);
       memref::DeallocOp::create(b, loc, global);
     }
@@ -997,14 +1014,13 @@ struct DistMaterializeSPMDPass
       // Marks the computation for DISTRT_PROFILE (a no-op otherwise);
       // distrt_report_time ends it.
       call(b, loc, "distrt_profile_kernel_begin", {});
-      timer = call(b, loc, "distrt_wtime", {}, {f64Ty});
+      timer = call(b, loc, "distrt_wtime", {});
     }
 
     // Grid coordinates give the distributed loops' values.
     for (auto [l, d] : llvm::zip(distLoops, dimOfLoop))
       cl.fixed[l->name] = toIndex(
-          b, loc, call(b, loc, "distrt_grid_coord", {g, i64(b, loc, d)},
-                       {i64Ty}));
+          b, loc, call(b, loc, "distrt_grid_coord", {g, i64(b, loc, d)}));
 
     auto fixedAt = [&](unsigned k) {
       llvm::StringSet<> s;
@@ -1085,7 +1101,7 @@ struct DistMaterializeSPMDPass
     }
 
     llvm::StringMap<const Access *> &accessOf = model.accessOf;
-    Value myRank = call(b, loc, "distrt_grid_rank", {g}, {i64Ty});
+    Value myRank = call(b, loc, "distrt_grid_rank", {g});
 
     // Linear step index at level k (local loops < k, row-major).
     auto stepIndex = [&](OpBuilder &ib, unsigned k) {
@@ -1219,8 +1235,7 @@ struct DistMaterializeSPMDPass
       if (nonBlocking)
         return call(ib, loc, "distrt_ipermute",
                     {g, ptrOf(ib, loc, sendBuf), scount, dst,
-                     ptrOf(ib, loc, box.memref), rcount, src, dt},
-                    {i64Ty});
+                     ptrOf(ib, loc, box.memref), rcount, src, dt});
       call(ib, loc, "distrt_permute",
            {g, ptrOf(ib, loc, sendBuf), scount, dst,
             ptrOf(ib, loc, box.memref), rcount, src, dt});
@@ -1236,7 +1251,7 @@ struct DistMaterializeSPMDPass
       Value me = toIndex(
           ib, loc,
           call(ib, loc, "distrt_grid_coord",
-               {g, i64(ib, loc, plan.axes.front())}, {i64Ty}));
+               {g, i64(ib, loc, plan.axes.front())}));
       SmallVector<Value> lo = box.lo, size = box.size;
       Value piece = arith::DivUIOp::create(ib, loc, size[plan.splitDim],
                                            idx(ib, loc, G));
@@ -1297,7 +1312,7 @@ struct DistMaterializeSPMDPass
         Value me = toIndex(
             ib, loc,
             call(ib, loc, "distrt_axes_rank",
-                 {g, i64(ib, loc, maskOf(plan.axes))}, {i64Ty}));
+                 {g, i64(ib, loc, maskOf(plan.axes))}));
         Value isRoot = arith::CmpIOp::create(
             ib, loc, arith::CmpIPredicate::eq, me, root);
         scf::IfOp::create(ib, loc, isRoot, [&](OpBuilder &tb, Location l) {
@@ -1307,8 +1322,7 @@ struct DistMaterializeSPMDPass
         });
         return call(ib, loc, "distrt_ibcast",
                     {g, i64(ib, loc, maskOf(plan.axes)), ptrOf(ib, loc, dest),
-                     vol, dt, toI64(ib, loc, root)},
-                    {i64Ty});
+                     vol, dt, toI64(ib, loc, root)});
       }
       case TransferPlan::Kind::Shift:
         if (first) {
@@ -1325,8 +1339,7 @@ struct DistMaterializeSPMDPass
         return call(ib, loc, "distrt_ishift",
                     {g, i64(ib, loc, plan.shiftAxis),
                      i64(ib, loc, plan.shiftOffset), ptrOf(ib, loc, cur),
-                     ptrOf(ib, loc, dest), vol, dt},
-                    {i64Ty});
+                     ptrOf(ib, loc, dest), vol, dt});
       case TransferPlan::Kind::AllGather: {
         Value pLo, pSize;
         Value pvol = pieceOf(ib, plan, t, pLo, pSize);
@@ -1335,8 +1348,7 @@ struct DistMaterializeSPMDPass
         return call(ib, loc, "distrt_iallgather",
                     {g, i64(ib, loc, maskOf(plan.axes)),
                      ptrOf(ib, loc, sendBufs[t]), ptrOf(ib, loc, dest),
-                     toI64(ib, loc, pvol), dt},
-                    {i64Ty});
+                     toI64(ib, loc, pvol), dt});
       }
       default: // PointToPoint
         return emitPermutation(ib, plan, k, t, desc, tileP, dt,
@@ -1422,7 +1434,7 @@ struct DistMaterializeSPMDPass
     auto aliasTile = [&](OpBuilder &ib, const std::string &t, Value tile,
                          Value desc, Value loP, Value sizeP) {
       Value at =
-          call(ib, loc, "distrt_box_in_tile", {g, desc, loP, sizeP}, {i64Ty});
+          call(ib, loc, "distrt_box_in_tile", {g, desc, loP, sizeP});
       Value isTile = arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::sge,
                                            at, i64(ib, loc, 0));
       Value offset = toIndex(
@@ -1541,7 +1553,7 @@ struct DistMaterializeSPMDPass
           Value me = toIndex(
               ib, loc,
               call(ib, loc, "distrt_axes_rank",
-                   {g, i64(ib, loc, maskOf(plan.axes))}, {i64Ty}));
+                   {g, i64(ib, loc, maskOf(plan.axes))}));
           Value isRoot = arith::CmpIOp::create(
               ib, loc, arith::CmpIPredicate::eq, me, root);
           scf::IfOp::create(ib, loc, isRoot, [&](OpBuilder &tb, Location l) {
@@ -1637,7 +1649,7 @@ struct DistMaterializeSPMDPass
         Value me = toIndex(
             ib, loc,
             call(ib, loc, "distrt_axes_rank",
-                 {g, i64(ib, loc, maskOf(plan.axes))}, {i64Ty}));
+                 {g, i64(ib, loc, maskOf(plan.axes))}));
         Value isRoot =
             arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::eq, me, root);
         scf::IfOp::create(ib, loc, isRoot, [&](OpBuilder &tb, Location l) {
@@ -1884,7 +1896,7 @@ struct DistMaterializeSPMDPass
 
     if (timing) {
       call(b, loc, "distrt_barrier", {g, allAxes()});
-      Value end = call(b, loc, "distrt_wtime", {}, {f64Ty});
+      Value end = call(b, loc, "distrt_wtime", {});
       Value secs = arith::SubFOp::create(b, loc, end, timer);
       std::string text;
       llvm::raw_string_ostream os(text);
@@ -2286,7 +2298,7 @@ struct DistMaterializeSPMDPass
                  llvm::StringMap<Value> &values, Value g, Type elt,
                  llvm::StringMap<Value> &globals) {
     Location loc = op.getLoc();
-    Value rank = call(b, loc, "distrt_grid_rank", {g}, {i64Ty});
+    Value rank = call(b, loc, "distrt_grid_rank", {g});
     Value isRoot = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                          rank, i64(b, loc, 0));
     std::string text;
@@ -2295,8 +2307,7 @@ struct DistMaterializeSPMDPass
     SmallVector<std::string> names = stmt.tensorNames();
     scf::IfOp::create(b, loc, isRoot, [&](OpBuilder &tb, Location l) {
       Value ref = call(tb, l, "distrt_reference_begin",
-                       {constString(tb, l, text), i64(tb, l, dtypeOf(elt))},
-                       {ptrTy});
+                       {constString(tb, l, text), i64(tb, l, dtypeOf(elt))});
       for (const std::string &t : names) {
         ArrayRef<int64_t> shape = types[t].getShape();
         SmallVector<int64_t> dims(shape);
@@ -2320,8 +2331,7 @@ struct DistMaterializeSPMDPass
             ptrOf(b, loc, tiles.lookup(values[t])),
             i64(b, loc, dtypeOf(elt)), ptrOf(b, loc, globals[t]),
             arith::ConstantOp::create(b, loc, f64Ty,
-                                      b.getF64FloatAttr(tolerance))},
-           {i64Ty});
+                                      b.getF64FloatAttr(tolerance))});
     };
     checkAgainst("distrt_check_result", stmt.lhs.tensor, text, tol);
     for (const std::string &t : names)

@@ -32,11 +32,19 @@ namespace {
 
 constexpr llvm::StringLiteral kLookupFn = "distrt_grid_lookup";
 
-/// Returns the declaration of runtime function `name` with type `fnTy`,
-/// creating it if needed; fails if the symbol exists with another type.
+/// Returns the declaration of runtime function `name` for a call passing
+/// `args`, with its signature from the runtime table (RuntimeFunctions.def),
+/// creating it if needed; fails if `name` is not in the table, the
+/// arguments do not match it, or the symbol exists with another type.
 static FailureOr<LLVM::LLVMFuncOp>
-getOrCreateRuntimeFn(ModuleOp module, StringRef name,
-                     LLVM::LLVMFunctionType fnTy) {
+getOrCreateRuntimeFn(ModuleOp module, Location loc, StringRef name,
+                     TypeRange args) {
+  FailureOr<const abi::RuntimeFunction *> entry =
+      abi::lookupRuntimeFunction(loc, name, args);
+  if (failed(entry))
+    return failure();
+  LLVM::LLVMFunctionType fnTy =
+      abi::getLLVMFunctionType(module.getContext(), **entry);
   if (Operation *existing = SymbolTable::lookupSymbolIn(module, name)) {
     auto fn = dyn_cast<LLVM::LLVMFuncOp>(existing);
     if (!fn || fn.getFunctionType() != fnTy) {
@@ -49,17 +57,6 @@ getOrCreateRuntimeFn(ModuleOp module, StringRef name,
   }
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
   return LLVM::LLVMFuncOp::create(b, module.getLoc(), name, fnTy);
-}
-
-/// distrt_grid *distrt_grid_lookup(distrt_grid **slot, int64_t ndims,
-///                                 const int64_t *dims);
-static FailureOr<LLVM::LLVMFuncOp> getOrCreateLookupFn(ModuleOp module) {
-  MLIRContext *ctx = module.getContext();
-  auto ptrTy = LLVM::LLVMPointerType::get(ctx);
-  auto i64Ty = IntegerType::get(ctx, 64);
-  return getOrCreateRuntimeFn(
-      module, kLookupFn,
-      LLVM::LLVMFunctionType::get(ptrTy, {ptrTy, i64Ty, ptrTy}));
 }
 
 struct GridGlobals {
@@ -184,13 +181,15 @@ struct ConvertDistToRuntimePass
                             << "' does not name a module-level dist.grid";
       return {};
     }
-    FailureOr<LLVM::LLVMFuncOp> lookup = getOrCreateLookupFn(module);
-    if (failed(lookup))
-      return {};
     Value slot = LLVM::AddressOfOp::create(b, loc, it->second.slot);
     Value dims = LLVM::AddressOfOp::create(b, loc, it->second.dims);
     Value n = LLVM::ConstantOp::create(
         b, loc, i64Ty, b.getI64IntegerAttr(it->second.shape.size()));
+    FailureOr<LLVM::LLVMFuncOp> lookup = getOrCreateRuntimeFn(
+        module, loc, kLookupFn, TypeRange{slot.getType(), n.getType(),
+                                          dims.getType()});
+    if (failed(lookup))
+      return {};
     return LLVM::CallOp::create(b, loc, *lookup, ValueRange{slot, n, dims})
         .getResult();
   }
@@ -239,10 +238,8 @@ struct ConvertDistToRuntimePass
 
   FailureOr<LLVM::CallOp> call(OpBuilder &b, Location loc, StringRef name,
                                ValueRange args) {
-    SmallVector<Type> argTypes(args.getTypes());
-    auto fnTy = LLVM::LLVMFunctionType::get(
-        LLVM::LLVMVoidType::get(b.getContext()), argTypes);
-    FailureOr<LLVM::LLVMFuncOp> fn = getOrCreateRuntimeFn(module, name, fnTy);
+    FailureOr<LLVM::LLVMFuncOp> fn =
+        getOrCreateRuntimeFn(module, loc, name, args.getTypes());
     if (failed(fn))
       return failure();
     return LLVM::CallOp::create(b, loc, *fn, args);

@@ -6,6 +6,8 @@
 
 #include "DistTensor/Dialect/Dist/IR/RuntimeABI.h"
 
+#include "mlir/IR/Diagnostics.h"
+
 #include "distrt/abi.h"
 
 #include <cassert>
@@ -82,4 +84,85 @@ SmallVector<int64_t> abi::layoutDescriptor(DistTensorType type) {
     d.push_back(c);
   }
   return d;
+}
+
+//===----------------------------------------------------------------------===//
+// Runtime functions
+//===----------------------------------------------------------------------===//
+
+ArrayRef<abi::RuntimeFunction> abi::runtimeFunctions() {
+  static const SmallVector<RuntimeFunction> table = [] {
+    constexpr RuntimeType Void = RuntimeType::Void, I64 = RuntimeType::I64,
+                          F64 = RuntimeType::F64, Ptr = RuntimeType::Ptr;
+#define DISTRT_ARGUMENTS(...) {__VA_ARGS__}
+#define DISTRT_FUNCTION(NAME, RESULT, ARGS)                                    \
+  RuntimeFunction{#NAME, RESULT, DISTRT_ARGUMENTS ARGS},
+    return SmallVector<RuntimeFunction>{
+#include "DistTensor/Dialect/Dist/IR/RuntimeFunctions.def"
+    };
+#undef DISTRT_ARGUMENTS
+  }();
+  return table;
+}
+
+const abi::RuntimeFunction *abi::lookupRuntimeFunction(StringRef name) {
+  ArrayRef<RuntimeFunction> table = runtimeFunctions();
+  const RuntimeFunction *it = llvm::find_if(
+      table, [&](const RuntimeFunction &fn) { return fn.name == name; });
+  return it == table.end() ? nullptr : it;
+}
+
+Type abi::getRuntimeType(MLIRContext *ctx, RuntimeType type) {
+  switch (type) {
+  case RuntimeType::Void:
+    return Type();
+  case RuntimeType::I64:
+    return IntegerType::get(ctx, 64);
+  case RuntimeType::F64:
+    return Float64Type::get(ctx);
+  case RuntimeType::Ptr:
+    return LLVM::LLVMPointerType::get(ctx);
+  }
+  return Type();
+}
+
+FailureOr<const abi::RuntimeFunction *>
+abi::lookupRuntimeFunction(Location loc, StringRef name, TypeRange args) {
+  const RuntimeFunction *fn = lookupRuntimeFunction(name);
+  if (!fn)
+    return emitError(loc) << "internal error: runtime function " << name
+                          << " is not in the runtime table "
+                             "(RuntimeFunctions.def)";
+  MLIRContext *ctx = loc.getContext();
+  bool same = args.size() == fn->args.size();
+  for (auto [type, expected] : llvm::zip(args, fn->args))
+    same = same && type == getRuntimeType(ctx, expected);
+  if (!same)
+    return emitError(loc) << "internal error: runtime function " << name
+                          << " called with arguments (" << args
+                          << "), but the runtime table "
+                             "(RuntimeFunctions.def) says ("
+                          << getFunctionType(ctx, *fn).getInputs() << ")";
+  return fn;
+}
+
+FunctionType abi::getFunctionType(MLIRContext *ctx,
+                                  const RuntimeFunction &fn) {
+  SmallVector<Type> args, results;
+  for (RuntimeType t : fn.args)
+    args.push_back(getRuntimeType(ctx, t));
+  if (Type r = getRuntimeType(ctx, fn.result))
+    results.push_back(r);
+  return FunctionType::get(ctx, args, results);
+}
+
+LLVM::LLVMFunctionType abi::getLLVMFunctionType(MLIRContext *ctx,
+                                                const RuntimeFunction &fn) {
+  SmallVector<Type> args;
+  for (RuntimeType t : fn.args)
+    args.push_back(getRuntimeType(ctx, t));
+  Type result = getRuntimeType(ctx, fn.result);
+  if (!result)
+    result = LLVM::LLVMVoidType::get(ctx);
+  return LLVM::LLVMFunctionType::get(result, args);
 }
