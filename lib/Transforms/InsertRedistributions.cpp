@@ -4,9 +4,9 @@
 //
 // For every dist.compute, the communication analysis classifies how each
 // tensor moves. A tensor that would need the general exchange is given the
-// layout the schedule's distribute implies (each dimension indexed by a
-// distributed loop blocked over that loop's grid dimension, the others
-// whole): the compute then reads a redistributed copy (and, for the
+// layout the schedule's distribute implies (impliedLayout: each dimension
+// indexed by a distributed loop blocked over that loop's grid dimension,
+// the others whole): the compute then reads a redistributed copy (and, for the
 // output, writes one that is redistributed back afterwards). The insertion
 // is kept only when the analysis of the rewritten compute no longer needs
 // the general exchange for that tensor, and is reported with a remark.
@@ -16,6 +16,7 @@
 #include "DistTensor/Transforms/Passes.h"
 
 #include "DistTensor/Analysis/Communication.h"
+#include "DistTensor/Analysis/LayoutSuggestion.h"
 #include "DistTensor/Analysis/Redistribution.h"
 #include "DistTensor/Analysis/Semantics.h"
 #include "DistTensor/Dialect/Dist/IR/DistOps.h"
@@ -47,52 +48,6 @@ analyze(ComputeOp op) {
     return std::nullopt;
   std::vector<TransferPlan> plans = analyzeCommunication(**model);
   return std::make_pair(std::move(*model), std::move(plans));
-}
-
-/// The layout the schedule implies for `tensor`: a dimension indexed by the
-/// statement variable of a distributed loop made by a divide into as many
-/// parts as its grid dimension is blocked over it; the other dimensions
-/// are whole. Nothing when the schedule distributes in another way.
-std::optional<LayoutAttr> impliedLayout(const ComputeModel &m,
-                                        StringRef tensor) {
-  const Access *access = m.accessOf.lookup(tensor);
-  DistTensorType type = m.types.lookup(tensor);
-  if (!access || !type)
-    return std::nullopt;
-  MLIRContext *ctx = type.getContext();
-  SmallVector<DimDistAttr> dims;
-  for (const std::string &v : access->indices) {
-    SmallVector<int64_t> axes;
-    for (auto [loop, gd] : llvm::zip(m.distLoops, m.gridDimOf)) {
-      if (loop->origins.size() != 1 || loop->origins.front() != v)
-        continue;
-      auto it = m.nest.derivations.find(loop->name);
-      if (it == m.nest.derivations.end() ||
-          it->second.kind != Derivation::Kind::DivideOuter ||
-          it->second.parents.size() != 1 || it->second.parents[0] != v ||
-          it->second.factor != m.gridShape[gd])
-        return std::nullopt;
-      axes.push_back(gd);
-    }
-    if (axes.size() > 1)
-      return std::nullopt;
-    dims.push_back(axes.empty()
-                       ? DimDistAttr::get(ctx, {}, PartitionKind::none, 0)
-                       : DimDistAttr::get(ctx, axes, PartitionKind::blocked,
-                                          0));
-  }
-  auto level = LevelLayoutAttr::get(ctx, dims, {}, {});
-  return LayoutAttr::get(ctx, m.grid, ArrayRef<LevelLayoutAttr>{level});
-}
-
-/// Elements of the largest tile of `type`'s shape under `layout`.
-int64_t maxTile(DistTensorType type, LayoutAttr layout,
-                ArrayRef<int64_t> gridShape) {
-  LevelDistribution dist(type.getShape(), layout.getOuter(), gridShape);
-  int64_t n = 1;
-  for (int64_t e : dist.getMaxLocalExtents())
-    n *= e; // at most the tensor's element count (2^50)
-  return n;
 }
 
 unsigned operandIndex(ComputeOp op, StringRef tensor) {
@@ -130,8 +85,8 @@ struct DistInsertRedistributionsPass
       // implied layout that replicates a dimension usually would), the
       // planner's memory bound.
       if (!withinMemoryBound(
-              maxTile(type, *layout, model->gridShape),
-              {maxTile(type, type.getLayout(), model->gridShape)}))
+              largestTileElements(type, *layout, model->gridShape),
+              {largestTileElements(type, type.getLayout(), model->gridShape)}))
         continue;
       tryInsert(op, plan.tensor, plan.output, type, *layout);
     }

@@ -7,9 +7,11 @@
 #include "DistTensor/Transforms/Passes.h"
 
 #include "DistTensor/Analysis/Communication.h"
+#include "DistTensor/Analysis/LayoutSuggestion.h"
 #include "DistTensor/Dialect/Dist/IR/DistOps.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
 
 namespace mlir {
 namespace dist {
@@ -25,16 +27,46 @@ namespace {
 struct DistReportCommunicationPass
     : public dist::impl::DistReportCommunicationBase<
           DistReportCommunicationPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     bool failedAny = false;
     getOperation().walk([&](ComputeOp op) {
-      FailureOr<std::unique_ptr<ComputeModel>> model = buildComputeModel(op);
+      FailureOr<std::unique_ptr<ComputeModel>> model = [&] {
+        if (!generalOnly)
+          return buildComputeModel(op);
+        // general-only: computations that cannot be lowered are the
+        // lowering's to report.
+        ScopedDiagnosticHandler skip(op.getContext(),
+                                     [](Diagnostic &) { return success(); });
+        return buildComputeModel(op);
+      }();
       if (failed(model)) {
-        failedAny = true;
+        failedAny |= !generalOnly;
         return;
       }
-      for (const TransferPlan &plan : analyzeCommunication(**model))
-        op.emitRemark() << plan.describe(**model);
+      for (const TransferPlan &plan : analyzeCommunication(**model)) {
+        bool general = plan.kind == TransferPlan::Kind::General;
+        if (generalOnly && !general)
+          continue;
+        // quiet: a remark at the location only, never the operation note.
+        InFlightDiagnostic diag =
+            quiet ? emitRemark(op.getLoc()) : op.emitRemark();
+        std::string suggestion =
+            general ? layoutSuggestionClause(**model, plan.tensor) : "";
+        if (generalOnly) {
+          diag << "tensor '" << plan.tensor
+               << "' moves with the general exchange at every call of '"
+               << op.getStatement() << "': " << plan.whyGeneral;
+          if (suggestion.empty())
+            diag << "; no layout of '" << plan.tensor
+                 << "' alone makes it local or a collective under this "
+                    "schedule";
+        } else {
+          diag << plan.describe(**model);
+        }
+        diag << suggestion;
+      }
     });
     if (failedAny)
       signalPassFailure();

@@ -126,7 +126,35 @@ def DistReportCommunication : Pass<"dist-report-communication", "ModuleOp"> {
     remark: B: broadcast over grid axes [1] from a root that changes with
             the step, at each iteration of 'ko' (4 steps, up to 512 elements)
     ```
+
+    A tensor that moves with the general exchange gets a suggestion when
+    the layout its schedule implies (each dimension indexed by a
+    distributed loop blocked over that loop's grid axis, the others whole)
+    makes the transfer local or a collective:
+
+    ```
+    remark: A: general, once (1 step, up to 32 elements); suggestion: give
+            'A' the layout #dist.layout<@m, [(0) blocked, ()]> (then: local)
+    ```
+
+    `quiet` prints only the report: the remarks without the
+    `note: see current operation` dumps (whatever
+    `--mlir-print-op-on-diagnostic` says), and `dist-opt` does not print
+    the module (unless `-o` names a file). `general-only` reports only the
+    tensors that move with the general exchange, one remark each with the
+    reason and the suggestion (or that no layout avoids it under this
+    schedule), and skips computations that cannot be lowered (the lowering
+    reports those); `dist-run` uses it for its warnings.
   }];
+  let options = [
+    Option<"quiet", "quiet", "bool", /*default=*/"false",
+           "Print only the report: no operation notes, and dist-opt does "
+           "not print the module unless -o names a file">,
+    Option<"generalOnly", "general-only", "bool", /*default=*/"false",
+           "Report only the tensors that move with the general exchange "
+           "(why, and the layout that avoids it); skip computations that "
+           "cannot be lowered">,
+  ];
 }
 
 def DistPlanRedistribution : Pass<"dist-plan-redistribution", "ModuleOp"> {
