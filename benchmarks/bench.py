@@ -93,8 +93,8 @@ FIELDS = [
     "param", "overlap", "reps", "median_s", "min_s", "max_s", "rate",
     "rate_unit", "ratio_openblas", "ratio_pdgemm_grid", "ratio_pdgemm_best",
     "ratio_triad", "ratio_blas", "baseline_ref", "check", "comm",
-    "comm_bytes", "prof_gemm_s", "prof_comm_s", "prof_pack_s", "prof_other_s",
-    "other_load", "status", "times", "note",
+    "comm_bytes", "prof_compute_s", "prof_gemm_s", "prof_comm_s",
+    "prof_barrier_s", "prof_pack_s", "other_load", "status", "times", "note",
 ]
 
 
@@ -175,25 +175,32 @@ TIME_RE = re.compile(r"^dist: time (.*): ([0-9.eE+-]+) s on (\d+) rank", re.M)
 CHECK_RE = re.compile(r"^dist: check (.*): max relative error (\S+) .*?: (PASS|FAIL)", re.M)
 BASE_RE = re.compile(r"^baseline: time .*?: ([0-9.eE+-]+) s", re.M)
 PROF_RE = re.compile(r"^dist: profile call (\d+) rank (\d+) .*: total (\S+) "
-                     r"compute (\S+) comm (\S+) packing (\S+)$", re.M)
+                     r"compute (\S+) comm (\S+) barrier (\S+) packing (\S+) "
+                     r"gemm (\S+)$", re.M)
+PROF_KEYS = ("prof_compute_s", "prof_comm_s", "prof_barrier_s", "prof_pack_s",
+             "prof_gemm_s")
 
 
 def profile(out):
     """Median over the timed calls (the warm-up, call 0, left out) of the
     mean over ranks of each part of the kernel time, from the runtime's
-    profile (DISTRT_PROFILE=calls: one line per rank and computation)."""
+    profile (DISTRT_PROFILE=calls: one line per rank and computation,
+    "total T compute C comm W barrier B packing P gemm G"). compute is the
+    rest of the kernel time (generated loops and library leaves: C = T - W
+    - B - P); gemm is the part of it spent in GEMM leaves; barrier is the
+    wait at barriers (the one that ends each call included): load
+    imbalance, not data movement."""
     calls = {}
     for m in PROF_RE.finditer(out):
         call, rank = int(m.group(1)), int(m.group(2))
-        k, g, c, p = map(float, m.group(3, 4, 5, 6))
-        calls.setdefault(call, []).append((g, c, p, k - g - c - p))
-    parts = [[statistics.mean(v[i] for v in vals) for i in range(4)]
+        calls.setdefault(call, []).append(tuple(map(float, m.group(4, 5, 6, 7, 8))))
+    n = len(PROF_KEYS)
+    parts = [[statistics.mean(v[i] for v in vals) for i in range(n)]
              for call, vals in sorted(calls.items()) if call > 0]
     if not parts:
         return {}
-    med = [statistics.median(p[i] for p in parts) for i in range(4)]
-    return dict(prof_gemm_s=f"{med[0]:.6f}", prof_comm_s=f"{med[1]:.6f}",
-                prof_pack_s=f"{med[2]:.6f}", prof_other_s=f"{med[3]:.6f}")
+    return {k: f"{statistics.median(p[i] for p in parts):.6f}"
+            for i, k in enumerate(PROF_KEYS)}
 
 
 def summarize(times):

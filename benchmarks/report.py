@@ -44,9 +44,23 @@ def load(results):
             r[k] = int(r[k]) if r[k] not in ("", None) else None
         for k in ("median_s", "min_s", "max_s", "rate", "ratio_openblas",
                   "ratio_pdgemm_grid", "ratio_pdgemm_best", "ratio_triad",
-                  "ratio_blas", "other_load", "comm_bytes", "prof_gemm_s",
-                  "prof_comm_s", "prof_pack_s", "prof_other_s"):
-            r[k] = num(r[k])
+                  "ratio_blas", "other_load", "comm_bytes", "prof_compute_s",
+                  "prof_gemm_s", "prof_comm_s", "prof_barrier_s", "prof_pack_s",
+                  "prof_other_s"):
+            r[k] = num(r.get(k))
+        # The runtime's split of a call (DISTRT_PROFILE=calls): compute (the
+        # time no runtime call claims: generated loops and library leaves),
+        # of which gemm in the GEMM leaves; communication; barrier wait
+        # (load imbalance); packing. results.csv files written before barrier
+        # wait had its own category have no prof_compute_s: there the barrier
+        # wait is part of comm and prof_other_s holds the generated loops.
+        if (r["prof_compute_s"] is None and r["prof_gemm_s"] is not None
+                and r["prof_other_s"] is not None):
+            r["prof_compute_s"] = r["prof_gemm_s"] + r["prof_other_s"]
+        # Compute outside the GEMM leaves: the generated loops.
+        r["prof_loops_s"] = (max(0.0, r["prof_compute_s"] - r["prof_gemm_s"])
+                             if r["prof_compute_s"] is not None
+                             and r["prof_gemm_s"] is not None else None)
     meta = {}
     mp = os.path.join(results, "meta.json")
     if os.path.exists(mp):
@@ -236,13 +250,16 @@ def plots(rows, plotdir, docdir):
              and r["prof_gemm_s"] is not None]
         if d:
             fig, ax = plt.subplots(figsize=(max(6, 0.45 * len(d) + 2), 4.8))
-            parts = (("prof_gemm_s", "leaf GEMMs (OpenBLAS)", "#1f77b4"),
+            parts = (("prof_gemm_s", "compute: leaf GEMMs (OpenBLAS)", "#1f77b4"),
+                     ("prof_loops_s", "compute: generated loops (zeroing, scalar leaves)", "#aec7e8"),
                      ("prof_comm_s", "communication (posting, blocking calls, waits)", "#d62728"),
-                     ("prof_pack_s", "packing (box copies, general exchange)", "#ff7f0e"),
-                     ("prof_other_s", "other (generated loops, zeroing)", "#999999"))
+                     ("prof_barrier_s", "barrier wait (load imbalance)", "#9467bd"),
+                     ("prof_pack_s", "packing (box copies, general exchange)", "#ff7f0e"))
             bottom = [0.0] * len(d)
             for key, lab, c in parts:
-                v = [max(0.0, r[key]) for r in d]
+                if all(r[key] is None for r in d):
+                    continue  # results from before the barrier-wait category
+                v = [max(0.0, r[key] or 0.0) for r in d]
                 ax.bar(range(len(d)), v, bottom=bottom, color=c, label=lab)
                 bottom = [b + x_ for b, x_ in zip(bottom, v)]
             ax.plot(range(len(d)), [r["median_s"] for r in d], "k_", markersize=14,
@@ -263,8 +280,9 @@ def plots(rows, plotdir, docdir):
             fig.tight_layout()
             fig.savefig(os.path.join(plotdir, f"gemm-breakdown-{n}.png"), dpi=110)
             plt.close(fig)
-            made.append((f"GEMM at n = {n}: each rank's time split into leaf GEMMs, "
-                         "communication, packing and the rest (the runtime's profile, "
+            made.append((f"GEMM at n = {n}: each rank's time split into compute "
+                         "(leaf GEMMs and generated loops), communication, barrier "
+                         "wait and packing (the runtime's profile, "
                          "DISTRT_PROFILE=calls)",
                          f"{rel}/gemm-breakdown-{n}.png"))
 
@@ -423,6 +441,17 @@ def targets(rows, meta):
     return out, n
 
 
+def legacy_split_note(rows):
+    """A sentence for results measured before barrier wait had its own
+    category (no prof_barrier_s in results.csv), else ''."""
+    prof = [r for r in rows if r.get("prof_gemm_s") is not None]
+    if not prof or any(r.get("prof_barrier_s") is not None for r in prof):
+        return ""
+    return (" The numbers on this page were measured before barrier wait had its "
+            "own category: their communication includes the wait at barriers, "
+            "and the generated loops are the column then called `other`.")
+
+
 def page(rows, meta, made, doc):
     cfg = meta.get("config", {})
     mach = meta.get("machine", {})
@@ -548,15 +577,21 @@ def page(rows, meta, made, doc):
       "MTTKRP as the Khatri-Rao product (OpenMP) plus one `dgemm` (I x JK)(JK x L), "
       "the same formulation as dist's `mttkrp` leaf. GFLOP/s count 2·I·J·K·L.")
     w("- **Time split.** The timed dist runs set `DISTRT_PROFILE=calls`: the runtime "
-      "charges the wall time of its entry points to local compute (the OpenBLAS leaf "
-      "calls), communication (every MPI call: blocking collectives and point to point, "
-      "posting non-blocking ones, and waiting for them) and packing (box copies into "
-      "and out of buffers, the general exchange's packing), innermost region only, "
-      "and prints each rank's split of every timed call; `other` is the rest of the "
-      "kernel time (generated loops: zeroing buffers, scalar leaves, the Khatri-Rao "
-      "product). The table uses the median over the timed calls of the mean over the "
-      "ranks. The profile costs two clock reads per runtime call (a few hundred per "
-      "kernel at most). See [Where the GEMM time goes](#where-the-gemm-time-goes).")
+      "charges the wall time of its entry points to communication (every transfer: "
+      "blocking collectives and point to point, posting non-blocking ones, waiting "
+      "for them, creating sub-communicators), barrier wait (`distrt_barrier`, the "
+      "barrier that ends every timed call included: time a rank waits for slower "
+      "ones, i.e. load imbalance, not data movement) and packing (box copies into "
+      "and out of buffers, the general exchange's packing, the balanced "
+      "redistribution steps), innermost region only, and prints each rank's split "
+      "of every timed call. Compute is the rest of the kernel time (compute = total "
+      "− communication − barrier wait − packing): the generated loops (zeroing "
+      "buffers, scalar leaves, the Khatri-Rao product) and the library leaves; the "
+      "OpenBLAS GEMM leaves are timed on their own and reported as compute's GEMM "
+      "part. The table uses the median over the timed calls of the mean over the "
+      "ranks." + legacy_split_note(rows) + " The profile costs two clock reads per "
+      "runtime call (a few hundred per kernel at most). See "
+      "[Where the GEMM time goes](#where-the-gemm-time-goes).")
     w("- **Compile time**: `dist-opt --dist-to-llvm FILE -o /dev/null` for every "
       "`.mlir` under `examples/`, wall time of the process (so it includes loading "
       f"the dialects), median of {cfg.get('compile_reps')} after a warm-up.")
@@ -707,12 +742,15 @@ def page(rows, meta, made, doc):
       "transfers are non-blocking and double buffered (see Method).")
     w("")
     w("The split comes from the runtime itself (`DISTRT_PROFILE=calls`, the same "
-      "profile `dist-run --profile` prints): leaf GEMMs, communication (all MPI "
-      "time: blocking calls, posting non-blocking ones and waiting for them, "
-      "including waiting for a partner that is still computing), packing, and "
-      "`other`, the rest of the kernel time (generated loops, zeroing). The columns "
-      "below are means over ranks per call (median over the timed calls); the "
-      "kernel time is the maximum over ranks.")
+      "profile `dist-run --profile` prints): compute, split here into the leaf "
+      "GEMMs and the generated loops (zeroing, scalar leaves: the rest of compute, "
+      "the time no runtime call claims); communication (every transfer: blocking "
+      "calls, posting non-blocking ones and waiting for them, including waiting "
+      "inside a transfer for a partner that is still computing); barrier wait (the "
+      "barrier that ends each call: the time a rank waits for the slowest one, "
+      "load imbalance); and packing. They add up to the kernel time of the rank. "
+      "The columns below are means over ranks per call (median over the timed "
+      "calls); the kernel time is the maximum over ranks." + legacy_split_note(rows))
     w("")
     for p in made:
         if "breakdown" in p[1]:
@@ -734,14 +772,16 @@ def page(rows, meta, made, doc):
                 body.append((r["ranks"], alg_name(r["impl"]), r["grid"],
                              r["overlap"] or "", s(r["median_s"]),
                              pr("prof_gemm_s") + pct("prof_gemm_s"),
+                             pr("prof_loops_s") + pct("prof_loops_s"),
                              pr("prof_comm_s") + pct("prof_comm_s"),
+                             pr("prof_barrier_s") + pct("prof_barrier_s"),
                              pr("prof_pack_s") + pct("prof_pack_s"),
-                             pr("prof_other_s") + pct("prof_other_s"),
                              mib(r["comm_bytes"])))
             w(f"At n = {n}:")
             w("")
             w(table(["ranks", "algorithm", "grid", "overlap", "kernel s", "leaf GEMM s",
-                     "communication s", "packing s", "other s", "MiB recv"], body))
+                     "generated loops s", "communication s", "barrier wait s",
+                     "packing s", "MiB recv"], body))
             w("")
     body = []
     for n in sizes:
@@ -760,7 +800,8 @@ def page(rows, meta, made, doc):
             body.append((n, ranks, f"{alg_name(b['impl'])} {b['grid']}",
                          s(b["median_s"]), s(ideal),
                          f"{excess:+.3f} ({100 * excess / b['median_s']:.0f} %)",
-                         s(b["prof_gemm_s"]), s(b["prof_comm_s"]), s(b["prof_pack_s"]),
+                         s(b["prof_gemm_s"]), s(b["prof_comm_s"]),
+                         s(b["prof_barrier_s"]), s(b["prof_pack_s"]),
                          s(obn["median_s"]) if obn else "–",
                          s(pd["median_s"]) if pd else "–"))
     if body:
@@ -771,8 +812,8 @@ def page(rows, meta, made, doc):
           "`excess` is the rest.")
         w("")
         w(table(["n", "ranks", "fastest dist", "median s", "lower bound s", "excess s",
-                 "leaf GEMM s", "communication s", "packing s", "OpenBLAS s",
-                 "best pdgemm s"], body))
+                 "leaf GEMM s", "communication s", "barrier wait s", "packing s",
+                 "OpenBLAS s", "best pdgemm s"], body))
         w("")
     w(gemm_gap_text(rows, meta, sizes, ob1, ncores))
     w("")
@@ -851,7 +892,8 @@ def page(rows, meta, made, doc):
     w("- Overlap of the general exchange (2.5D and COSMA on grids that split k, "
       "uneven sizes): it stays blocking in both modes, so those rows are `n/a`.")
     w("- The profile sees only runtime calls: time inside generated loops (scalar "
-      "leaves, zeroing, the Khatri-Rao product) is `other`, without a finer split.")
+      "leaves, zeroing, the Khatri-Rao product) is the part of compute that no "
+      "runtime call claims, without a finer split.")
     if fails:
         for f in fails:
             w(f"- Failed in this run: `{f}`")
@@ -884,16 +926,21 @@ def summary_text(rows, meta, n):
         ov = f", overlap {b['overlap']}" if b["overlap"] in ("on", "off") else ""
         L.append(f"on {ranks} ranks the fastest dist GEMM ({alg_name(b['impl'])} "
                  f"{b['grid']}{ov}, {s(t)} s) spends {pct(b['prof_gemm_s'], t)} of "
-                 f"its time in the OpenBLAS leaves, {pct(b['prof_comm_s'], t)} in "
-                 f"communication, {pct(b['prof_pack_s'], t)} packing and "
-                 f"{pct(b['prof_other_s'], t)} elsewhere")
+                 f"its time in the OpenBLAS leaves, {pct(b['prof_loops_s'], t)} in "
+                 f"generated loops, {pct(b['prof_comm_s'], t)} in communication, "
+                 + (f"{pct(b['prof_barrier_s'], t)} waiting at barriers, "
+                    if b["prof_barrier_s"] is not None else "")
+                 + f"{pct(b['prof_pack_s'], t)} packing")
         if ob1:
             ideal = ob1["median_s"] / min(ranks, ncores)
             losses.setdefault("leaf GEMMs slower than an even split of one 1-thread "
                               "`dgemm`", []).append(b["prof_gemm_s"] - ideal)
         losses.setdefault("communication", []).append(b["prof_comm_s"] or 0)
+        if b["prof_barrier_s"] is not None:
+            losses.setdefault("barrier wait (load imbalance)", []).append(
+                b["prof_barrier_s"])
         losses.setdefault("packing", []).append(b["prof_pack_s"] or 0)
-        losses.setdefault("other", []).append(b["prof_other_s"] or 0)
+        losses.setdefault("generated loops", []).append(b["prof_loops_s"] or 0)
     txt = ""
     if L:
         order = sorted(losses.items(), key=lambda kv: -sum(kv[1]))
@@ -906,8 +953,8 @@ def summary_text(rows, meta, n):
     if kern:
         lo = min(r["prof_pack_s"] / r["median_s"] for r in kern)
         hi = max(r["prof_pack_s"] / r["median_s"] for r in kern)
-        olo = min((r["prof_other_s"] or 0) / r["median_s"] for r in kern)
-        ohi = max((r["prof_other_s"] or 0) / r["median_s"] for r in kern)
+        olo = min((r["prof_loops_s"] or 0) / r["median_s"] for r in kern)
+        ohi = max((r["prof_loops_s"] or 0) / r["median_s"] for r in kern)
         span = (f"under 1 %" if hi < 0.01 else f"{100 * lo:.0f}–{100 * hi:.0f} %")
         txt += (f" For TTV, innerprod, TTM and MTTKRP packing now takes {span} "
                 f"of the time (the tiles are read in place); the "
@@ -959,13 +1006,15 @@ def pct(part, whole):
 
 
 def split_text(r):
-    """'leaf GEMMs 1.2 s (60 %), communication ..., packing ..., other ...'."""
+    """'leaf GEMMs 1.2 s (60 %), generated loops ..., communication ...,
+    barrier wait ..., packing ...'."""
     if r.get("prof_gemm_s") is None:
         return "no breakdown (no profile lines in the output)"
     t = r["median_s"]
     out = []
-    for key, lab in (("prof_gemm_s", "leaf GEMMs"), ("prof_comm_s", "communication"),
-                     ("prof_pack_s", "packing"), ("prof_other_s", "other")):
+    for key, lab in (("prof_gemm_s", "leaf GEMMs"), ("prof_loops_s", "generated loops"),
+                     ("prof_comm_s", "communication"),
+                     ("prof_barrier_s", "barrier wait"), ("prof_pack_s", "packing")):
         if r[key] is not None and r[key] > 0.0005 * t:
             out.append(f"{lab} {s(r[key])} s ({pct(r[key], t)})")
     if r.get("other_load") is not None and r["other_load"] > DISTURBED:
@@ -1054,8 +1103,10 @@ def gemm_gap_text(rows, meta, sizes, ob1, ncores):
                     "in wall time, and time a rank spends blocked in a broadcast or "
                     "shift is partly time its core-mate computes (Open MPI yields "
                     "when oversubscribed): the communication column includes "
-                    "waiting for the partner to finish its GEMM, and overlap cannot "
-                    "win much when both ranks of a pair share one core.")
+                    "waiting inside a transfer for the partner to finish its GEMM "
+                    "(the wait at the barrier that ends the call is barrier wait), "
+                    "and overlap cannot win much when both ranks of a pair share "
+                    "one core.")
         L.append(txt)
     return "\n".join(L)
 
@@ -1133,8 +1184,8 @@ def kernel_gap_text(rows, meta):
         L.append(f"- **MTTKRP** reaches at best {b['ratio_blas']:.3f} of the local "
                  f"baseline (Khatri-Rao product + one `dgemm`): {split_text(b)}. The "
                  "dist leaf makes the same two steps: the Khatri-Rao product of the C "
-                 "and D tiles into a scratch buffer (a loop nest in the generated code, "
-                 "`other`), then one GEMM with B's (j, k) block; on more than one rank "
+                 "and D tiles into a scratch buffer (a loop nest in the generated code: "
+                 "compute outside the GEMM leaves), then one GEMM with B's (j, k) block; on more than one rank "
                  "the partial A is reduced (allreduce, or the general exchange). The "
                  "scratch buffer (J·K·L doubles, 32 MiB at these sizes) is kept by the "
                  "runtime's allocator between calls; allocated afresh it was "
