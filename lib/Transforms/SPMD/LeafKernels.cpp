@@ -1,0 +1,482 @@
+//===- LeafKernels.cpp - the leaves of a computation's loop nest ----------===//
+//
+// Part of the dist project: distributed tensor algebra in MLIR.
+//
+// What runs below the last communicated loop of a dist.compute: the scalar
+// update of one point, one linalg.generic over strided views of the boxes,
+// a GEMM call (substitute(..., gemm)) or a Khatri-Rao product and a GEMM
+// (substitute(..., mttkrp)).
+//
+//===----------------------------------------------------------------------===//
+
+#include "LeafKernels.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::dist;
+using namespace mlir::dist::spmd;
+
+namespace {
+/// Summed variables at whose first value each addend counts (see
+/// addendGuards); `indexOf(x)` gives the global value of variable x.
+struct Guards {
+  const AddendGuards &addends;
+  function_ref<Value(StringRef)> indexOf;
+};
+} // namespace
+
+/// `v` where every variable of `vars` is at its first value, 0 elsewhere.
+static Value guardAddend(SPMDBuilder &rt, OpBuilder &b, Location loc, Value v,
+                         Type elt, ArrayRef<std::string> vars,
+                         const Guards &g) {
+  Value ok;
+  for (const std::string &x : vars) {
+    Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        g.indexOf(x), rt.idx(b, loc, 0));
+    ok = ok ? (Value)arith::AndIOp::create(b, loc, ok, first) : first;
+  }
+  Value zero = rt.zero(b, loc, elt);
+  return arith::SelectOp::create(b, loc, ok, v, zero);
+}
+
+/// The value of expression `e` at one iteration point; `load(access)`
+/// loads an operand.
+static Value emitExpr(SPMDBuilder &rt, OpBuilder &b, Location loc,
+                      const IndexExpr *e, Type elt,
+                      function_ref<Value(const Access &)> load,
+                      const Guards &guards) {
+  bool isFloat = isa<FloatType>(elt);
+  switch (e->kind) {
+  case IndexExpr::Kind::Access:
+    return load(e->access);
+  case IndexExpr::Kind::Constant:
+    if (isFloat)
+      return arith::ConstantOp::create(b, loc, elt,
+                                       b.getFloatAttr(elt, e->constant));
+    return arith::ConstantOp::create(
+        b, loc, elt, b.getIntegerAttr(elt, (int64_t)e->constant));
+  case IndexExpr::Kind::Neg: {
+    Value v = emitExpr(rt, b, loc, e->lhs.get(), elt, load, guards);
+    if (isFloat)
+      return arith::NegFOp::create(b, loc, v);
+    Value zero =
+        arith::ConstantOp::create(b, loc, elt, b.getIntegerAttr(elt, 0));
+    return arith::SubIOp::create(b, loc, zero, v);
+  }
+  case IndexExpr::Kind::Add:
+  case IndexExpr::Kind::Sub:
+  case IndexExpr::Kind::Mul: {
+    Value l = emitExpr(rt, b, loc, e->lhs.get(), elt, load, guards);
+    Value r = emitExpr(rt, b, loc, e->rhs.get(), elt, load, guards);
+    if (e->kind != IndexExpr::Kind::Mul) {
+      auto lg = guards.addends.find(e->lhs.get());
+      if (lg != guards.addends.end())
+        l = guardAddend(rt, b, loc, l, elt, lg->second, guards);
+      auto rg = guards.addends.find(e->rhs.get());
+      if (rg != guards.addends.end())
+        r = guardAddend(rt, b, loc, r, elt, rg->second, guards);
+    }
+    if (e->kind == IndexExpr::Kind::Add)
+      return isFloat ? (Value)arith::AddFOp::create(b, loc, l, r)
+                     : (Value)arith::AddIOp::create(b, loc, l, r);
+    if (e->kind == IndexExpr::Kind::Sub)
+      return isFloat ? (Value)arith::SubFOp::create(b, loc, l, r)
+                     : (Value)arith::SubIOp::create(b, loc, l, r);
+    return isFloat ? (Value)arith::MulFOp::create(b, loc, l, r)
+                   : (Value)arith::MulIOp::create(b, loc, l, r);
+  }
+  }
+  return {};
+}
+
+/// Linear offset of `indices` in a row-major box (lo, size).
+static Value boxOffset(SPMDBuilder &rt, OpBuilder &b, Location loc,
+                       const BoxBuffer &box, ArrayRef<Value> indices) {
+  Value off = rt.idx(b, loc, 0);
+  for (auto [d, x] : llvm::enumerate(indices)) {
+    off = arith::MulIOp::create(b, loc, off, box.size[d]);
+    off = arith::AddIOp::create(b, loc, off,
+                                arith::SubIOp::create(b, loc, x, box.lo[d]));
+  }
+  return off;
+}
+
+/// Emits the scalar update of the statement at the point given by
+/// `valueOf`, reading and writing the boxes in `boxes`.
+void spmd::emitPointUpdate(SPMDBuilder &rt, OpBuilder &b, Location loc,
+                           Type elt, llvm::StringMap<BoxBuffer> &boxes,
+                           const IndexStatement &stmt,
+                           function_ref<Value(StringRef)> valueOf) {
+  auto indicesOf = [&](const Access &a) {
+    SmallVector<Value> ix;
+    for (const std::string &v : a.indices)
+      ix.push_back(valueOf(v));
+    return ix;
+  };
+  auto load = [&](const Access &a) -> Value {
+    BoxBuffer &box = boxes[a.tensor];
+    Value off = boxOffset(rt, b, loc, box, indicesOf(a));
+    return memref::LoadOp::create(b, loc, box.memref, ValueRange{off});
+  };
+  AddendGuards addends = addendGuards(stmt);
+  Value v =
+      emitExpr(rt, b, loc, stmt.rhs.get(), elt, load, Guards{addends, valueOf});
+  BoxBuffer &out = boxes[stmt.lhs.tensor];
+  Value off = boxOffset(rt, b, loc, out, indicesOf(stmt.lhs));
+  Value old = memref::LoadOp::create(b, loc, out.memref, ValueRange{off});
+  Value sum = isa<FloatType>(elt)
+                  ? (Value)arith::AddFOp::create(b, loc, old, v)
+                  : (Value)arith::AddIOp::create(b, loc, old, v);
+  memref::StoreOp::create(b, loc, sum, out.memref, ValueRange{off});
+}
+
+bool spmd::mttkrpRoles(const IndexStatement &stmt, const LoopNest &nest,
+                       MttkrpRoles &r) {
+  SmallVector<const Access *> ins = stmt.rhsAccesses();
+  if (ins.size() != 3 || stmt.lhs.indices.size() != 2)
+    return false;
+  for (const Access *a : ins)
+    if (a->indices.size() == 3)
+      r.t = a;
+  if (!r.t)
+    return false;
+  r.out = &stmt.lhs;
+  r.j = r.t->indices[1];
+  r.k = r.t->indices[2];
+  r.i = r.t->indices[0];
+  r.l = r.out->indices[1];
+  if (r.out->indices[0] != r.i)
+    return false;
+  for (const Access *a : ins) {
+    if (a == r.t || a->indices.size() != 2 || a->indices[1] != r.l)
+      continue;
+    if (a->indices[0] == r.j)
+      r.mj = a;
+    else if (a->indices[0] == r.k)
+      r.mk = a;
+  }
+  (void)nest;
+  return r.mj && r.mk && r.mj != r.mk;
+}
+
+/// Whether the leaf ranges are exact intervals (so a GEMM covers exactly
+/// the leaf's points) for a float type.
+bool spmd::mttkrpFits(ComputeRanges &cl, const IndexStatement &stmt,
+                      const MttkrpRoles &r, const llvm::StringSet<> &fs,
+                      Type elt) {
+  (void)stmt;
+  if (!elt.isF32() && !elt.isF64())
+    return false;
+  for (const std::string &x : {r.i, r.j, r.k, r.l})
+    if (!cl.staticRange(x, fs).exact)
+      return false;
+  return true;
+}
+
+/// out(I, L) += T(I, JK) * KR(JK, L) with KR(j*K + k, l) = Mj(j,l) Mk(k,l):
+/// one GEMM when T's (j, k) block is contiguous in its buffer (the leaf
+/// covers T's whole k range), the scalar loops otherwise.
+void spmd::emitMttkrp(SPMDBuilder &rt, OpBuilder &b, ComputeRanges &cl,
+                      const IndexStatement &stmt, const MttkrpRoles &r,
+                      llvm::StringMap<BoxBuffer> &boxes,
+                      const llvm::StringSet<> &fs, Type elt, Value krBuf,
+                      function_ref<void(OpBuilder &)> fallback) {
+  Location loc = cl.op.getLoc();
+  llvm::StringMap<DynRange> ranges;
+  for (const std::string &x : stmt.indexVariables())
+    ranges[x] = cl.range(b, x, fs, nullptr);
+  BoxBuffer &tb = boxes[r.t->tensor];
+  // T's box extents along k (its last dimension).
+  Value contiguous = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                           ranges[r.k].size, tb.size[2]);
+  scf::IfOp::create(
+      b, loc, contiguous,
+      [&](OpBuilder &ib, Location l) {
+        Value nj = ranges[r.j].size, nk = ranges[r.k].size,
+              nl = ranges[r.l].size;
+        // The Khatri-Rao product.
+        auto loop = [&](OpBuilder &lb, Value ub,
+                        function_ref<void(OpBuilder &, Value)> body) {
+          scf::ForOp::create(
+              lb, l, rt.idx(lb, l, 0), ub, rt.idx(lb, l, 1), ValueRange{},
+              [&](OpBuilder &fb, Location fl, Value iv, ValueRange) {
+                body(fb, iv);
+                scf::YieldOp::create(fb, fl);
+              });
+        };
+        loop(ib, nj, [&](OpBuilder &jb, Value j) {
+          loop(jb, nk, [&](OpBuilder &kb, Value k) {
+            loop(kb, nl, [&](OpBuilder &lb, Value li) {
+              Value gj = arith::AddIOp::create(lb, l, ranges[r.j].lo, j);
+              Value gk = arith::AddIOp::create(lb, l, ranges[r.k].lo, k);
+              Value gl = arith::AddIOp::create(lb, l, ranges[r.l].lo, li);
+              Value a = memref::LoadOp::create(
+                  lb, l, boxes[r.mj->tensor].memref,
+                  ValueRange{
+                      boxOffset(rt, lb, l, boxes[r.mj->tensor], {gj, gl})});
+              Value c = memref::LoadOp::create(
+                  lb, l, boxes[r.mk->tensor].memref,
+                  ValueRange{
+                      boxOffset(rt, lb, l, boxes[r.mk->tensor], {gk, gl})});
+              Value prod = arith::MulFOp::create(lb, l, a, c);
+              Value at = arith::AddIOp::create(
+                  lb, l,
+                  arith::MulIOp::create(
+                      lb, l,
+                      arith::AddIOp::create(
+                          lb, l, arith::MulIOp::create(lb, l, j, nk), k),
+                      nl),
+                  li);
+              memref::StoreOp::create(lb, l, prod, krBuf, ValueRange{at});
+            });
+          });
+        });
+        // The GEMM.
+        BoxBuffer &ob = boxes[r.out->tensor];
+        Value tOff = boxOffset(
+            rt, ib, l, tb, {ranges[r.i].lo, ranges[r.j].lo, ranges[r.k].lo});
+        Value oOff = boxOffset(rt, ib, l, ob, {ranges[r.i].lo, ranges[r.l].lo});
+        Value tP = LLVM::GEPOp::create(ib, l, rt.ptrTy, elt,
+                                       rt.ptrOf(ib, l, tb.memref),
+                                       ValueRange{rt.toI64(ib, l, tOff)});
+        Value oP = LLVM::GEPOp::create(ib, l, rt.ptrTy, elt,
+                                       rt.ptrOf(ib, l, ob.memref),
+                                       ValueRange{rt.toI64(ib, l, oOff)});
+        Value lda = rt.toI64(
+            ib, l, arith::MulIOp::create(ib, l, tb.size[1], tb.size[2]));
+        Value one =
+            arith::ConstantOp::create(ib, l, rt.f64Ty, ib.getF64FloatAttr(1.0));
+        rt.call(ib, l, elt.isF64() ? "distrt_gemm_t_f64" : "distrt_gemm_t_f32",
+                {rt.i64(ib, l, 0), rt.i64(ib, l, 0),
+                 rt.toI64(ib, l, ranges[r.i].size), rt.toI64(ib, l, nl),
+                 rt.toI64(ib, l, arith::MulIOp::create(ib, l, nj, nk)), one, tP,
+                 lda, rt.ptrOf(ib, l, krBuf), rt.toI64(ib, l, nl), one, oP,
+                 rt.toI64(ib, l, ob.size[1])});
+        scf::YieldOp::create(ib, l);
+      },
+      [&](OpBuilder &eb, Location l) {
+        fallback(eb);
+        scf::YieldOp::create(eb, l);
+      });
+}
+
+/// The leaf as one linalg.generic over strided views of the boxes, when
+/// every statement variable covers an exact interval at the leaf (the
+/// leaf's points are then a box of the iteration space, visited once
+/// each). The pipeline lowers it to loops that the LLVM backend
+/// vectorises (a floating-point sum over reduction loops is marked
+/// reassociable for that). Fails (the guarded scalar loops are used
+/// instead) when a range is not exact, the output repeats an index or the
+/// output tensor is also read.
+LogicalResult spmd::tryEmitLinalg(SPMDBuilder &rt, OpBuilder &b,
+                                  ComputeRanges &cl, const IndexStatement &stmt,
+                                  llvm::StringMap<BoxBuffer> &boxes,
+                                  const llvm::StringSet<> &fixedSet, Type elt) {
+  Location loc = cl.op.getLoc();
+  SmallVector<std::string> vars = stmt.indexVariables();
+  for (const std::string &x : vars)
+    if (!cl.staticRange(x, fixedSet).exact)
+      return failure();
+  SmallVector<const Access *> ins = stmt.rhsAccesses();
+  for (const Access *a : ins)
+    if (a->tensor == stmt.lhs.tensor)
+      return failure();
+  for (auto [i, x] : llvm::enumerate(stmt.lhs.indices))
+    if (llvm::is_contained(ArrayRef(stmt.lhs.indices).take_front(i), x))
+      return failure();
+  llvm::StringMap<DynRange> ranges;
+  llvm::StringMap<unsigned> position;
+  for (auto [i, x] : llvm::enumerate(vars)) {
+    ranges[x] = cl.range(b, x, fixedSet, nullptr);
+    position[x] = i;
+  }
+  MLIRContext *ctx = b.getContext();
+  // The view of an access: the box's elements at the leaf's ranges, with
+  // the box's row-major strides.
+  auto viewOf = [&](const Access *a) -> Value {
+    BoxBuffer &box = boxes[a->tensor];
+    int64_t rank = a->indices.size();
+    SmallVector<Value> at;
+    for (const std::string &x : a->indices)
+      at.push_back(ranges[x].lo);
+    Value offset = boxOffset(rt, b, loc, box, at);
+    // A box read in place is a view into its tile: start at its offset.
+    if (isa<StridedLayoutAttr>(
+            cast<MemRefType>(box.memref.getType()).getLayout()))
+      offset = arith::AddIOp::create(
+          b, loc, offset,
+          memref::ExtractStridedMetadataOp::create(b, loc, box.memref)
+              .getOffset());
+    SmallVector<OpFoldResult> sizes(rank), strides(rank);
+    Value stride = rt.idx(b, loc, 1);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      sizes[d] = ranges[a->indices[d]].size;
+      strides[d] = stride;
+      stride = arith::MulIOp::create(b, loc, stride, box.size[d]);
+    }
+    auto layout = StridedLayoutAttr::get(
+        ctx, ShapedType::kDynamic,
+        SmallVector<int64_t>(rank, ShapedType::kDynamic));
+    auto type = MemRefType::get(
+        SmallVector<int64_t>(rank, ShapedType::kDynamic), elt, layout);
+    return memref::ReinterpretCastOp::create(
+        b, loc, type, box.memref, OpFoldResult(offset), sizes, strides);
+  };
+  auto mapOf = [&](const Access *a) {
+    SmallVector<AffineExpr> results;
+    for (const std::string &x : a->indices)
+      results.push_back(getAffineDimExpr(position[x], ctx));
+    return AffineMap::get(vars.size(), 0, results, ctx);
+  };
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  for (const Access *a : ins) {
+    inputs.push_back(viewOf(a));
+    maps.push_back(mapOf(a));
+  }
+  Value output = viewOf(&stmt.lhs);
+  maps.push_back(mapOf(&stmt.lhs));
+  SmallVector<utils::IteratorType> iterators;
+  for (const std::string &x : vars)
+    iterators.push_back(llvm::is_contained(stmt.lhs.indices, x)
+                            ? utils::IteratorType::parallel
+                            : utils::IteratorType::reduction);
+  bool isFloat = isa<FloatType>(elt);
+  // A sum over reduction loops may be reassociated, so that the backend
+  // can split it over vector lanes (a distributed reduction reassociates
+  // it anyway); without this the leaf's loop stays scalar.
+  bool reduces = llvm::is_contained(iterators, utils::IteratorType::reduction);
+  auto fastmath = arith::FastMathFlagsAttr::get(
+      b.getContext(),
+      reduces ? arith::FastMathFlags::reassoc : arith::FastMathFlags::none);
+  AddendGuards addends = addendGuards(stmt);
+  linalg::GenericOp::create(
+      b, loc, inputs, ValueRange{output}, maps, iterators,
+      [&](OpBuilder &gb, Location l, ValueRange args) {
+        auto load = [&](const Access &a) -> Value {
+          for (auto [i, in] : llvm::enumerate(ins))
+            if (in == &a)
+              return args[i];
+          return Value();
+        };
+        // A variable's global value: the leaf's lower bound plus the
+        // generic's iteration index.
+        auto indexOf = [&](StringRef x) -> Value {
+          Value it = linalg::IndexOp::create(gb, l, position[x]);
+          return arith::AddIOp::create(gb, l, ranges[x].lo, it);
+        };
+        Value v = emitExpr(rt, gb, l, stmt.rhs.get(), elt, load,
+                           Guards{addends, indexOf});
+        Value acc = args.back();
+        Value sum = isFloat
+                        ? (Value)arith::AddFOp::create(gb, l, acc, v, fastmath)
+                        : (Value)arith::AddIOp::create(gb, l, acc, v);
+        linalg::YieldOp::create(gb, l, sum);
+      });
+  return success();
+}
+
+/// A GEMM call for the leaf when the buffers are laid out for it.
+LogicalResult spmd::tryEmitGemm(SPMDBuilder &rt, OpBuilder &b,
+                                ComputeRanges &cl, const IndexStatement &stmt,
+                                llvm::StringMap<BoxBuffer> &boxes,
+                                unsigned leafLevel,
+                                const llvm::StringSet<> &fixedSet, Type elt,
+                                std::string &whyNot) {
+  auto cannot = [&](const Twine &why) {
+    whyNot = why.str();
+    return failure();
+  };
+  Location loc = cl.op.getLoc();
+  SmallVector<const Access *> ins = stmt.rhsAccesses();
+  if (ins.size() != 2 || stmt.rhs->kind != IndexExpr::Kind::Mul ||
+      stmt.rhs->lhs->kind != IndexExpr::Kind::Access ||
+      stmt.rhs->rhs->kind != IndexExpr::Kind::Access)
+    return cannot("the right-hand side is not a product of two accesses "
+                  "(no constants, negation, sums or third operand)");
+  if (!elt.isF64() && !elt.isF32())
+    return cannot("the element type is not f32 or f64");
+  // Roles of the leaf variables' origins.
+  std::string m, n, k;
+  for (const std::string &v : cl.nest.substituteVars) {
+    std::string o = cl.nest.originsOf(v).front();
+    auto uses = [&](const Access *a) {
+      return llvm::is_contained(a->indices, o);
+    };
+    if (uses(&stmt.lhs) && uses(ins[0]))
+      m = o;
+    else if (uses(&stmt.lhs) && uses(ins[1]))
+      n = o;
+    else
+      k = o;
+  }
+  // Each role's range at the leaf must be an exact interval, and the
+  // column index of each operand its last dimension.
+  for (const std::string &x : {m, n, k})
+    if (!cl.staticRange(x, fixedSet).exact)
+      return cannot("the leaf's range of '" + x +
+                    "' is not one interval at every step");
+  auto lastIs = [](const Access *a, StringRef x) {
+    return !a->indices.empty() && a->indices.back() == x;
+  };
+  // op(A) is m x k, op(B) k x n, C m x n; an operand whose last dimension
+  // is its row index is passed transposed.
+  bool transA, transB;
+  if (lastIs(ins[0], k))
+    transA = false;
+  else if (lastIs(ins[0], m))
+    transA = true;
+  else
+    return cannot(ins[0]->tensor + "'s last index is neither '" + m +
+                  "' nor '" + k + "'");
+  if (lastIs(ins[1], n))
+    transB = false;
+  else if (lastIs(ins[1], k))
+    transB = true;
+  else
+    return cannot(ins[1]->tensor + "'s last index is neither '" + k +
+                  "' nor '" + n + "'");
+  if (!lastIs(&stmt.lhs, n))
+    return cannot("the output " + stmt.lhs.tensor +
+                  "'s last index is not the column index '" + n + "'");
+  // Values of every statement variable at the leaf's origin.
+  llvm::StringMap<DynRange> ranges;
+  for (const std::string &x : stmt.indexVariables())
+    ranges[x] = cl.range(b, x, fixedSet, nullptr);
+  auto pointerAt = [&](const Access *a) {
+    BoxBuffer &box = boxes[a->tensor];
+    SmallVector<Value> at;
+    for (const std::string &x : a->indices)
+      at.push_back(ranges[x].lo);
+    Value off = boxOffset(rt, b, loc, box, at);
+    Value base = rt.ptrOf(b, loc, box.memref);
+    return LLVM::GEPOp::create(b, loc, rt.ptrTy, elt, base,
+                               ValueRange{rt.toI64(b, loc, off)});
+  };
+  auto strideOf = [&](const Access *a, StringRef x) {
+    BoxBuffer &box = boxes[a->tensor];
+    Value s = rt.idx(b, loc, 1);
+    for (int64_t d = a->indices.size() - 1; d >= 0; --d) {
+      if (a->indices[d] == x)
+        return rt.toI64(b, loc, s);
+      s = arith::MulIOp::create(b, loc, s, box.size[d]);
+    }
+    return rt.toI64(b, loc, s);
+  };
+  Value one =
+      arith::ConstantOp::create(b, loc, rt.f64Ty, b.getF64FloatAttr(1.0));
+  StringRef fn = elt.isF64() ? "distrt_gemm_t_f64" : "distrt_gemm_t_f32";
+  rt.call(b, loc, fn,
+          {rt.i64(b, loc, transA), rt.i64(b, loc, transB),
+           rt.toI64(b, loc, ranges[m].size), rt.toI64(b, loc, ranges[n].size),
+           rt.toI64(b, loc, ranges[k].size), one, pointerAt(ins[0]),
+           strideOf(ins[0], transA ? k : m), pointerAt(ins[1]),
+           strideOf(ins[1], transB ? n : k), one, pointerAt(&stmt.lhs),
+           strideOf(&stmt.lhs, m)});
+  (void)leafLevel;
+  return success();
+}

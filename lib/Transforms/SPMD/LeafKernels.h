@@ -1,0 +1,79 @@
+//===- LeafKernels.h - the leaves of a computation's loop nest --*- C++ -*-===//
+//
+// Part of the dist project: distributed tensor algebra in MLIR.
+//
+// The leaf code of a dist.compute, on the boxes of its tensors (buffers
+// filled by the transfers, or views of the tiles): the scalar update of one
+// iteration point, one linalg.generic when the leaf's ranges are exact
+// intervals, a GEMM call for substitute(..., gemm) and a Khatri-Rao
+// product and a GEMM for substitute(..., mttkrp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DIST_LIB_TRANSFORMS_SPMD_LEAFKERNELS_H
+#define DIST_LIB_TRANSFORMS_SPMD_LEAFKERNELS_H
+
+#include "ComputeRanges.h"
+#include "SPMDBuilder.h"
+
+#include <string>
+
+namespace mlir {
+namespace dist {
+namespace spmd {
+
+/// Emits the scalar update of the statement at the point given by
+/// `valueOf`, reading and writing the boxes in `boxes`.
+void emitPointUpdate(SPMDBuilder &rt, OpBuilder &b, Location loc, Type elt,
+                     llvm::StringMap<BoxBuffer> &boxes,
+                     const IndexStatement &stmt,
+                     function_ref<Value(StringRef)> valueOf);
+
+/// The leaf as one linalg.generic over strided views of the boxes, when
+/// every statement variable covers an exact interval at the leaf. Fails
+/// without emitting anything (the guarded scalar loops are used instead)
+/// when a range is not exact, the output repeats an index or the output
+/// tensor is also read.
+LogicalResult tryEmitLinalg(SPMDBuilder &rt, OpBuilder &b, ComputeRanges &cl,
+                            const IndexStatement &stmt,
+                            llvm::StringMap<BoxBuffer> &boxes,
+                            const llvm::StringSet<> &fixedSet, Type elt);
+
+/// A GEMM call for the leaf when the buffers are laid out for it; fails
+/// without emitting anything and says why in `whyNot` otherwise.
+LogicalResult tryEmitGemm(SPMDBuilder &rt, OpBuilder &b, ComputeRanges &cl,
+                          const IndexStatement &stmt,
+                          llvm::StringMap<BoxBuffer> &boxes, unsigned leafLevel,
+                          const llvm::StringSet<> &fixedSet, Type elt,
+                          std::string &whyNot);
+
+/// Statement variables and tensors in the roles of
+/// A(i,l) = B(i,j,k) * C(j,l) * D(k,l), with B's last two indices j, k.
+struct MttkrpRoles {
+  std::string i, j, k, l;
+  const Access *out = nullptr, *t = nullptr, *mj = nullptr, *mk = nullptr;
+};
+
+/// Whether the statement is an MTTKRP; its roles in `r`.
+bool mttkrpRoles(const IndexStatement &stmt, const LoopNest &nest,
+                 MttkrpRoles &r);
+
+/// Whether the leaf ranges are exact intervals (so a GEMM covers exactly
+/// the leaf's points) for a float type.
+bool mttkrpFits(ComputeRanges &cl, const IndexStatement &stmt,
+                const MttkrpRoles &r, const llvm::StringSet<> &fs, Type elt);
+
+/// out(I, L) += T(I, JK) * KR(JK, L) with KR(j*K + k, l) = Mj(j,l) Mk(k,l)
+/// through the Khatri-Rao buffer `krBuf`: one GEMM when T's (j, k) block is
+/// contiguous in its buffer, `fallback` (the scalar loops) otherwise.
+void emitMttkrp(SPMDBuilder &rt, OpBuilder &b, ComputeRanges &cl,
+                const IndexStatement &stmt, const MttkrpRoles &r,
+                llvm::StringMap<BoxBuffer> &boxes, const llvm::StringSet<> &fs,
+                Type elt, Value krBuf,
+                function_ref<void(OpBuilder &)> fallback);
+
+} // namespace spmd
+} // namespace dist
+} // namespace mlir
+
+#endif // DIST_LIB_TRANSFORMS_SPMD_LEAFKERNELS_H

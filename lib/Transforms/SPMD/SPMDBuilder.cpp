@@ -1,0 +1,222 @@
+//===- SPMDBuilder.cpp - shared state of dist-materialize-spmd ------------===//
+//
+// Part of the dist project: distributed tensor algebra in MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SPMDBuilder.h"
+
+#include "DistTensor/Dialect/Dist/IR/RuntimeABI.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/SymbolTable.h"
+
+using namespace mlir;
+using namespace mlir::dist;
+using namespace mlir::dist::spmd;
+
+bool spmd::isDistOp(Operation *op) {
+  return isa<AllocOp, FillOp, dist::LoadOp, dist::StoreOp, ComputeOp,
+             RedistributeOp>(op);
+}
+
+SPMDBuilder::SPMDBuilder(ModuleOp module, const SPMDOptions &options,
+                         const CostModel &costModel)
+    : module(module), options(options), costModel(costModel) {
+  MLIRContext *ctx = module.getContext();
+  ptrTy = LLVM::LLVMPointerType::get(ctx);
+  i64Ty = IntegerType::get(ctx, 64);
+  f64Ty = Float64Type::get(ctx);
+  indexTy = IndexType::get(ctx);
+}
+
+//===----------------------------------------------------------------------===//
+// Runtime calls
+//===----------------------------------------------------------------------===//
+
+func::FuncOp SPMDBuilder::runtimeFn(Location loc, StringRef name,
+                                    TypeRange args) {
+  FailureOr<const abi::RuntimeFunction *> entry =
+      abi::lookupRuntimeFunction(loc, name, args);
+  if (failed(entry))
+    return {};
+  if (auto f = module.lookupSymbol<func::FuncOp>(name))
+    return f;
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  auto f = func::FuncOp::create(b, module.getLoc(), name,
+                                abi::getFunctionType(b.getContext(), **entry));
+  f.setPrivate();
+  return f;
+}
+
+Value SPMDBuilder::call(OpBuilder &b, Location loc, StringRef name,
+                        ValueRange args) {
+  func::FuncOp f = runtimeFn(loc, name, args.getTypes());
+  if (!f) {
+    callFailed = true;
+    return LLVM::PoisonOp::create(b, loc, i64Ty);
+  }
+  auto c = func::CallOp::create(b, loc, f, args);
+  return c.getNumResults() ? c.getResult(0) : Value();
+}
+
+//===----------------------------------------------------------------------===//
+// Constants and conversions
+//===----------------------------------------------------------------------===//
+
+Value SPMDBuilder::i64(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIntOp::create(b, loc, v, 64);
+}
+
+Value SPMDBuilder::idx(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+Value SPMDBuilder::f64(OpBuilder &b, Location loc, double v) {
+  return arith::ConstantOp::create(b, loc, f64Ty, b.getF64FloatAttr(v));
+}
+
+Value SPMDBuilder::toI64(OpBuilder &b, Location loc, Value v) {
+  return arith::IndexCastOp::create(b, loc, i64Ty, v);
+}
+
+Value SPMDBuilder::toIndex(OpBuilder &b, Location loc, Value v) {
+  return arith::IndexCastOp::create(b, loc, indexTy, v);
+}
+
+Value SPMDBuilder::zero(OpBuilder &b, Location loc, Type elt) {
+  if (isa<FloatType>(elt))
+    return arith::ConstantOp::create(b, loc, elt, b.getFloatAttr(elt, 0.0));
+  return arith::ConstantOp::create(b, loc, elt, b.getIntegerAttr(elt, 0));
+}
+
+Value SPMDBuilder::ptrOf(OpBuilder &b, Location loc, Value mem) {
+  Value a = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, mem);
+  Value p = LLVM::IntToPtrOp::create(b, loc, ptrTy, toI64(b, loc, a));
+  auto type = dyn_cast<MemRefType>(mem.getType());
+  if (!type || !isa<StridedLayoutAttr>(type.getLayout()))
+    return p;
+  // A view into a tile (a box read in place): add its offset.
+  auto md = memref::ExtractStridedMetadataOp::create(b, loc, mem);
+  return LLVM::GEPOp::create(b, loc, ptrTy, type.getElementType(), p,
+                             ValueRange{toI64(b, loc, md.getOffset())});
+}
+
+std::string SPMDBuilder::freshName(StringRef prefix, unsigned &counter) {
+  std::string name;
+  do {
+    name = (prefix + Twine(counter++)).str();
+  } while (module.lookupSymbol(name));
+  return name;
+}
+
+Value SPMDBuilder::constArray(OpBuilder &b, Location loc,
+                              ArrayRef<int64_t> values) {
+  std::string key;
+  for (int64_t v : values)
+    key += std::to_string(v) + ",";
+  LLVM::GlobalOp global = descriptorGlobals.lookup(key);
+  if (!global) {
+    OpBuilder gb = OpBuilder::atBlockBegin(module.getBody());
+    std::string name = freshName("__dist_desc_", globalCounter);
+    auto arrTy = LLVM::LLVMArrayType::get(i64Ty, values.size());
+    auto attr = DenseElementsAttr::get(
+        RankedTensorType::get({(int64_t)values.size()}, i64Ty), values);
+    global = LLVM::GlobalOp::create(gb, loc, arrTy, /*isConstant=*/true,
+                                    LLVM::Linkage::Internal, name, attr);
+    descriptorGlobals[key] = global;
+  }
+  return LLVM::AddressOfOp::create(b, loc, global);
+}
+
+Value SPMDBuilder::constString(OpBuilder &b, Location loc, StringRef text) {
+  if (LLVM::GlobalOp existing = stringGlobals.lookup(text))
+    return LLVM::AddressOfOp::create(b, loc, existing);
+  std::string name = freshName("__dist_str_", globalCounter);
+  OpBuilder gb = OpBuilder::atBlockBegin(module.getBody());
+  std::string data = text.str();
+  data.push_back('\0');
+  auto arrTy = LLVM::LLVMArrayType::get(IntegerType::get(b.getContext(), 8),
+                                        data.size());
+  auto global = LLVM::GlobalOp::create(gb, loc, arrTy, /*isConstant=*/true,
+                                       LLVM::Linkage::Internal, name,
+                                       gb.getStringAttr(data));
+  stringGlobals[text] = global;
+  return LLVM::AddressOfOp::create(b, loc, global);
+}
+
+Value SPMDBuilder::indexArray(OpBuilder &b, Location loc, Value buffer,
+                              ArrayRef<Value> values) {
+  for (auto [i, v] : llvm::enumerate(values))
+    memref::StoreOp::create(b, loc, toI64(b, loc, v), buffer,
+                            ValueRange{idx(b, loc, i)});
+  return ptrOf(b, loc, buffer);
+}
+
+Value SPMDBuilder::allocChecked(OpBuilder &b, Location loc, MemRefType type,
+                                ValueRange dynSizes, StringRef what) {
+  Value mem = memref::AllocOp::create(b, loc, type, dynSizes);
+  int64_t eltBytes = type.getElementTypeBitWidth() / 8;
+  Value bytes = i64(b, loc, eltBytes);
+  unsigned dyn = 0;
+  for (int64_t e : type.getShape())
+    bytes = arith::MulIOp::create(b, loc, bytes,
+                                  ShapedType::isDynamic(e)
+                                      ? toI64(b, loc, dynSizes[dyn++])
+                                      : i64(b, loc, e));
+  call(b, loc, "distrt_check_alloc",
+       {ptrOf(b, loc, mem), bytes, constString(b, loc, what)});
+  return mem;
+}
+
+Value SPMDBuilder::gridHandle(OpBuilder &b, Location loc,
+                              FlatSymbolRefAttr grid) {
+  return GridHandleOp::create(b, loc, ptrTy, grid);
+}
+
+void SPMDBuilder::unless(OpBuilder &b, Location loc, Value cond,
+                         function_ref<void(OpBuilder &)> body) {
+  Value negated = arith::XOrIOp::create(
+      b, loc, cond, arith::ConstantOp::create(b, loc, b.getBoolAttr(true)));
+  scf::IfOp::create(b, loc, negated, [&](OpBuilder &tb, Location l) {
+    body(tb);
+    scf::YieldOp::create(tb, l);
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Tiles
+//===----------------------------------------------------------------------===//
+
+MemRefType SPMDBuilder::tileType(DistTensorType t) {
+  return MemRefType::get({ShapedType::kDynamic}, t.getElementType());
+}
+
+LogicalResult SPMDBuilder::checkTensorType(Operation *where, DistTensorType t) {
+  if (t.getLayout().getLevels().size() != 1)
+    return where->emitError("tensor ")
+           << t
+           << " has a hierarchical layout; dist-materialize-spmd "
+              "lowers single-level layouts only";
+  auto grid = SymbolTable::lookupNearestSymbolFrom<GridOp>(
+      where, t.getLayout().getGrid());
+  if (!grid)
+    return where->emitError("layout names '")
+           << t.getLayout().getGrid() << "', which is not a dist.grid";
+  if (grid.getNumLevels() != 1)
+    return where->emitError("grid ")
+           << t.getLayout().getGrid()
+           << " is hierarchical; dist-materialize-spmd lowers one-level "
+              "grids only";
+  return success();
+}
+
+Value SPMDBuilder::tileOf(Operation *user, Value tensor) {
+  Value t = tiles.lookupOrNull(tensor);
+  if (!t)
+    user->emitError("distributed tensor operand has no local tile; it "
+                    "must be a function argument or a dist.alloc result");
+  return t;
+}

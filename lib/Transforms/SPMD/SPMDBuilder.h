@@ -1,0 +1,143 @@
+//===- SPMDBuilder.h - shared state of dist-materialize-spmd ----*- C++ -*-===//
+//
+// Part of the dist project: distributed tensor algebra in MLIR.
+//
+// What every part of dist-materialize-spmd builds with: the pass options,
+// the local tiles of the distributed tensors, calls of distrt functions
+// (declared from the runtime table, RuntimeFunctions.def), constants,
+// constant globals (descriptors, strings) and checked allocations. The
+// parts -- the pass driver with alloc, fill and I/O (MaterializeSPMD.cpp),
+// redistributions (Redistribute.cpp), computations (Compute.cpp with
+// Transfers.cpp and LeafKernels.cpp) and the check and timing
+// instrumentation (Instrumentation.cpp) -- share one SPMDBuilder per run.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DIST_LIB_TRANSFORMS_SPMD_SPMDBUILDER_H
+#define DIST_LIB_TRANSFORMS_SPMD_SPMDBUILDER_H
+
+#include "DistTensor/Analysis/Redistribution.h"
+#include "DistTensor/Dialect/Dist/IR/DistOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
+
+#include "llvm/ADT/StringMap.h"
+
+#include <string>
+
+namespace mlir {
+namespace dist {
+namespace spmd {
+
+/// The options of dist-materialize-spmd (Passes.td) the parts read.
+struct SPMDOptions {
+  bool check = false;
+  bool timing = false;
+  double tolerance = -1.0;
+  std::string redistribution = "balanced";
+  bool overlap = true;
+  bool leafFallback = false;
+};
+
+/// The dist ops dist-materialize-spmd rewrites.
+bool isDistOp(Operation *op);
+
+/// Shared state and emission helpers of one run of dist-materialize-spmd.
+class SPMDBuilder {
+public:
+  SPMDBuilder(ModuleOp module, const SPMDOptions &options,
+              const CostModel &costModel);
+  SPMDBuilder(const SPMDBuilder &) = delete;
+  SPMDBuilder &operator=(const SPMDBuilder &) = delete;
+
+  ModuleOp module;
+  const SPMDOptions &options;
+  /// The redistribution planner's cost model.
+  const CostModel &costModel;
+  Type ptrTy, i64Ty, f64Ty, indexTy;
+  /// dist tensor value -> its local tile (memref<?xT>).
+  IRMapping tiles;
+
+  // --- runtime calls -------------------------------------------------------
+
+  /// The declaration of runtime function `name` for a call passing `args`,
+  /// with its signature from the runtime table (RuntimeFunctions.def); null
+  /// (after an internal-error diagnostic) when `name` is not in the table
+  /// or the arguments do not match it.
+  func::FuncOp runtimeFn(Location loc, StringRef name, TypeRange args);
+
+  /// A call of runtime function `name`; its result, if it has one. A name
+  /// not in the runtime table or arguments that do not match it are an
+  /// internal error: runtimeCallFailed() becomes true (the pass fails), and
+  /// a poison i64 stands for the result meanwhile.
+  Value call(OpBuilder &b, Location loc, StringRef name, ValueRange args);
+
+  /// Whether a runtime call failed its table lookup.
+  bool runtimeCallFailed() const { return callFailed; }
+
+  // --- constants and conversions -------------------------------------------
+
+  Value i64(OpBuilder &b, Location loc, int64_t v);
+  Value idx(OpBuilder &b, Location loc, int64_t v);
+  Value f64(OpBuilder &b, Location loc, double v);
+  Value toI64(OpBuilder &b, Location loc, Value v);
+  Value toIndex(OpBuilder &b, Location loc, Value v);
+  /// The zero of element type `elt` (float or integer).
+  Value zero(OpBuilder &b, Location loc, Type elt);
+
+  /// Aligned pointer of a memref (plus its offset for a strided view).
+  Value ptrOf(OpBuilder &b, Location loc, Value mem);
+  /// Pointer to a constant i64 array global holding `values`.
+  Value constArray(OpBuilder &b, Location loc, ArrayRef<int64_t> values);
+  /// Pointer to a constant NUL-terminated string.
+  Value constString(OpBuilder &b, Location loc, StringRef text);
+  /// Stores `values` (index) as i64 into `buffer` (a memref<N x i64>
+  /// allocated where no loop repeats it) and returns its pointer.
+  Value indexArray(OpBuilder &b, Location loc, Value buffer,
+                   ArrayRef<Value> values);
+
+  /// memref.alloc followed by a check that stops every rank with a clear
+  /// message (naming `what` and the byte count) if the allocation failed.
+  Value allocChecked(OpBuilder &b, Location loc, MemRefType type,
+                     ValueRange dynSizes, StringRef what);
+
+  /// The runtime handle of `grid`.
+  Value gridHandle(OpBuilder &b, Location loc, FlatSymbolRefAttr grid);
+
+  /// `body` under `if (!cond)`.
+  void unless(OpBuilder &b, Location loc, Value cond,
+              function_ref<void(OpBuilder &)> body);
+
+  // --- tiles ---------------------------------------------------------------
+
+  /// The type of a local tile of `t`.
+  MemRefType tileType(DistTensorType t);
+  /// Fails with a diagnostic on `where` for layouts and grids this pass
+  /// cannot lower (hierarchical ones, a grid that is not a dist.grid).
+  LogicalResult checkTensorType(Operation *where, DistTensorType t);
+  /// The local tile of `tensor`; null after a diagnostic on `user` when it
+  /// has none.
+  Value tileOf(Operation *user, Value tensor);
+
+  /// A fresh symbol name `prefix` + N that the module does not use.
+  std::string freshName(StringRef prefix, unsigned &counter);
+
+  /// The counter of `__dist_refined_N` grids (Redistribute.cpp).
+  unsigned refinedCounter = 0;
+
+private:
+  bool callFailed = false;
+  unsigned globalCounter = 0;
+  llvm::StringMap<LLVM::GlobalOp> descriptorGlobals;
+  llvm::StringMap<LLVM::GlobalOp> stringGlobals;
+};
+
+} // namespace spmd
+} // namespace dist
+} // namespace mlir
+
+#endif // DIST_LIB_TRANSFORMS_SPMD_SPMDBUILDER_H

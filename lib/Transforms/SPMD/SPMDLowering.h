@@ -1,0 +1,32 @@
+//===- SPMDLowering.h - the lowerings of dist-materialize-spmd --*- C++ -*-===//
+//
+// Part of the dist project: distributed tensor algebra in MLIR.
+//
+// The entry points of the parts of dist-materialize-spmd the pass driver
+// (MaterializeSPMD.cpp, which lowers dist.alloc, dist.fill, dist.load and
+// dist.store itself) hands the other dist ops to.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DIST_LIB_TRANSFORMS_SPMD_SPMDLOWERING_H
+#define DIST_LIB_TRANSFORMS_SPMD_SPMDLOWERING_H
+
+#include "SPMDBuilder.h"
+
+namespace mlir {
+namespace dist {
+namespace spmd {
+
+/// dist.compute: the computation's loop nest with its transfers and leaf
+/// (Compute.cpp).
+LogicalResult lowerCompute(SPMDBuilder &rt, ComputeOp op);
+
+/// dist.redistribute: planned steps, partial sums or the general exchange
+/// (Redistribute.cpp).
+LogicalResult lowerRedistribute(SPMDBuilder &rt, RedistributeOp op);
+
+} // namespace spmd
+} // namespace dist
+} // namespace mlir
+
+#endif // DIST_LIB_TRANSFORMS_SPMD_SPMDLOWERING_H

@@ -1,0 +1,115 @@
+//===- Transfers.h - a computation's tensor transfers -----------*- C++ -*-===//
+//
+// Part of the dist project: distributed tensor algebra in MLIR.
+//
+// The code that moves one tensor of a dist.compute at one level of its loop
+// nest, as its TransferPlan (Communication.h) says: an input's box is
+// copied locally, broadcast, shifted, all-gathered, permuted point to point
+// or fetched with the general exchange into the tensor's buffer; the
+// output's box is added locally, reduced, all-reduced, reduce-scattered or
+// accumulated with the general exchange into the owners' tiles. Everything
+// that reads a plan's groups, roots, shift, split dimension and
+// per-processor tables is in Transfers.cpp; the computation's lowering
+// (Compute.cpp) owns the buffers, the boxes and the loop nest and hands a
+// TransferSite to a TransferEmitter.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DIST_LIB_TRANSFORMS_SPMD_TRANSFERS_H
+#define DIST_LIB_TRANSFORMS_SPMD_TRANSFERS_H
+
+#include "ComputeRanges.h"
+#include "SPMDBuilder.h"
+
+#include "DistTensor/Analysis/Communication.h"
+
+#include <functional>
+
+namespace mlir {
+namespace dist {
+namespace spmd {
+
+/// One tensor's transfer at one level of the loop nest: where its box is,
+/// what it is read from and written to.
+struct TransferSite {
+  const TransferPlan &plan;
+  /// The loop-nest level: 0 once per processor, k at each step of local
+  /// loop k - 1.
+  unsigned level;
+  /// The box (lo and size per tensor dimension, set for this step) and the
+  /// memref holding it: the buffer, or a view of the tile when the box is
+  /// read in place.
+  BoxBuffer &box;
+  /// The tensor's communication buffer.
+  Value buffer;
+  /// Its second buffer (what this rank sends, or its piece), or null.
+  Value sendBuffer;
+  /// Scratch memref<rank x i64> arrays for the lo / size of a piece.
+  Value loScratch, sizeScratch;
+  /// The box as i64 arrays (lo, size).
+  Value loP, sizeP;
+  /// The tensor's local tile (a pointer), layout descriptor and dtype code.
+  Value tileP, desc, dtype;
+  /// Local plans: i1, whether the box is a view of the tile (nothing to
+  /// copy); null where the box is never read in place.
+  Value inPlace;
+  /// Shift: the value of the time loop of this level (step 0 aligns).
+  Value timeIv;
+};
+
+/// Emits the transfers of one computation's tensors.
+class TransferEmitter {
+public:
+  /// `stepIndex(b, k)` emits the linear index of the current step at level
+  /// k (local loops < k, row-major); `myRank` is this rank on the grid.
+  TransferEmitter(SPMDBuilder &rt, Location loc, FlatSymbolRefAttr grid,
+                  Value g, Value myRank, ArrayRef<int64_t> gridShape, Type elt,
+                  std::function<Value(OpBuilder &, unsigned)> stepIndex);
+
+  /// Whether a tensor moved by `plan` needs a second buffer (what this
+  /// rank sends for permutations, its piece for allgather and
+  /// reduce-scatter).
+  static bool needsSendBuffer(const TransferPlan &plan);
+  /// Whether an input moved by `plan` at every step of a sequential time
+  /// loop can be double buffered (startInput).
+  static bool canOverlap(const TransferPlan &plan);
+
+  /// An input: fills the box of this step (blocking).
+  void emitInput(OpBuilder &b, const TransferSite &site);
+  /// An overlapped input: starts the non-blocking transfer of the box of
+  /// the step the fixed loops name into `site.box.memref` and returns its
+  /// request id (i64; 0: none in flight). `first`: step 0 of the time
+  /// loop, where a shift aligns (blocking) instead; `cur` is the buffer
+  /// holding the previous step, which a shift sends on.
+  Value startInput(OpBuilder &b, const TransferSite &site, Value cur,
+                   bool first);
+  /// The output: adds the partial results in the box to the owners' tiles.
+  void emitOutput(OpBuilder &b, const TransferSite &site);
+
+private:
+  Value stepRow(OpBuilder &b, const TransferPlan &plan, unsigned k);
+  Value rootAt(OpBuilder &b, const TransferPlan &plan, unsigned k);
+  Value axesRank(OpBuilder &b, const TransferPlan &plan);
+  Value loadTable(OpBuilder &b, Value table, Value at);
+  Value viewOf(OpBuilder &b, const BoxBuffer &box);
+  Value flatView(OpBuilder &b, Value buf, Value vol);
+  Value pieceOf(OpBuilder &b, const TransferSite &site, Value &loP,
+                Value &sizeP);
+  Value emitPermutation(OpBuilder &b, const TransferSite &site,
+                        bool nonBlocking = false);
+  void emitShiftInput(OpBuilder &b, const TransferSite &site);
+
+  SPMDBuilder &rt;
+  Location loc;
+  FlatSymbolRefAttr grid;
+  Value g, myRank;
+  ArrayRef<int64_t> gridShape;
+  Type elt;
+  std::function<Value(OpBuilder &, unsigned)> stepIndex;
+};
+
+} // namespace spmd
+} // namespace dist
+} // namespace mlir
+
+#endif // DIST_LIB_TRANSFORMS_SPMD_TRANSFERS_H
