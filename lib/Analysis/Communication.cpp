@@ -468,8 +468,3 @@ mlir::dist::analyzeCommunicationByEnumeration(const ComputeModel &m) {
   }
   return plans;
 }
-
-std::vector<TransferPlan>
-mlir::dist::analyzeCommunication(const ComputeModel &m) {
-  return analyzeCommunicationByEnumeration(m);
-}

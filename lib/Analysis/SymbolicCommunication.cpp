@@ -420,7 +420,7 @@ void Classifier::run() {
 } // namespace
 
 std::vector<TransferPlan>
-mlir::dist::analyzeCommunicationSymbolic(const ComputeModel &m) {
+mlir::dist::analyzeCommunication(const ComputeModel &m) {
   std::vector<TransferPlan> plans;
   for (const std::string &name : m.names) {
     TransferPlan plan;

@@ -93,7 +93,7 @@ struct TestCommunicationCrossCheckPass
   }
 
   bool check(ComputeOp op, const ComputeModel &m) {
-    std::vector<TransferPlan> sym = analyzeCommunicationSymbolic(m);
+    std::vector<TransferPlan> sym = analyzeCommunication(m);
     std::vector<TransferPlan> enu = analyzeCommunicationByEnumeration(m);
     bool ok = true;
     int64_t P = 1;

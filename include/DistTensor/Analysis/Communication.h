@@ -145,12 +145,6 @@ struct TransferPlan {
 /// with the general exchange, and whyGeneral says why.
 std::vector<TransferPlan> analyzeCommunication(const ComputeModel &m);
 
-/// The symbolic classification itself (what analyzeCommunication returns
-/// once the lowering emits QExprs; until then analyzeCommunication still
-/// enumerates).
-std::vector<TransferPlan>
-analyzeCommunicationSymbolic(const ComputeModel &m);
-
 /// The same classification by enumerating every (processor, step) pair,
 /// with tables instead of QExprs; for tests only (it gives up beyond 2^18
 /// pairs).

@@ -17,6 +17,7 @@
 #include "SPMDLowering.h"
 #include "Transfers.h"
 
+#include "DistTensor/Analysis/LayoutSuggestion.h"
 #include "DistTensor/Dialect/Dist/IR/RuntimeABI.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -59,7 +60,9 @@ private:
   void freeBuffers(OpBuilder &b);
 
   // --- boxes and transfers -------------------------------------------------
-  Value stepIndex(OpBuilder &b, unsigned k);
+  SmallVector<Value> varsAt(OpBuilder &b, unsigned k);
+  Value boxOfPeer(OpBuilder &b, const TransferPlan &plan, unsigned k,
+                  ArrayRef<Value> at, Value loA, Value sizeA);
   void boxArrays(OpBuilder &b, const std::string &t, Value &loP, Value &sizeP);
   void setBox(OpBuilder &b, const std::string &t, unsigned k, Value &loP,
               Value &sizeP);
@@ -102,13 +105,15 @@ private:
   Type elt;
   int64_t dtype = 0;
   /// The grid handle, this rank, the output's tile and descriptor.
-  Value g, myRank, outTile, outDesc;
+  Value g, outTile, outDesc;
+  /// This processor's grid coordinates (index).
+  SmallVector<Value> coords;
   std::optional<TransferEmitter> transfers;
 
   // Buffers, allocated once: a tensor's box and its buffer, its send
   // buffer, scratch for its box's lo / size, the buffer's capacity.
   llvm::StringMap<BoxBuffer> boxes;
-  llvm::StringMap<Value> sendBufs, loArr, sizeArr;
+  llvm::StringMap<Value> sendBufs, loArr, sizeArr, peerLoArr, peerSizeArr;
   llvm::StringMap<int64_t> capacity;
   /// Overlap: double-buffered inputs, their first and second buffers and
   /// the slots of their requests in flight.
@@ -142,7 +147,8 @@ void ComputeEmitter::collectPlans() {
                       << "' moves with the general exchange: " << p.whyGeneral
                       << "; a layout that matches the schedule (see "
                          "--dist-report-communication) makes it local or "
-                         "a collective";
+                         "a collective"
+                      << layoutSuggestionClause(model, p.tensor);
     plans[p.tensor] = p;
   }
 }
@@ -187,6 +193,15 @@ void ComputeEmitter::allocateBuffers(OpBuilder &b) {
         memref::AllocaOp::create(b, loc, MemRefType::get({rank}, rt.i64Ty));
     sizeArr[t] =
         memref::AllocaOp::create(b, loc, MemRefType::get({rank}, rt.i64Ty));
+    // Permutations send their peer's box.
+    const TransferPlan &plan = plans[t];
+    if (plan.kind == TransferPlan::Kind::PointToPoint ||
+        (plan.kind == TransferPlan::Kind::Shift && plan.alignByPermutation)) {
+      peerLoArr[t] =
+          memref::AllocaOp::create(b, loc, MemRefType::get({rank}, rt.i64Ty));
+      peerSizeArr[t] =
+          memref::AllocaOp::create(b, loc, MemRefType::get({rank}, rt.i64Ty));
+    }
   }
 }
 
@@ -336,17 +351,23 @@ LogicalResult ComputeEmitter::run() {
   if (rt.options.timing)
     timer = startTiming(rt, b, loc, g, gridRank);
 
-  // Grid coordinates give the distributed loops' values.
+  // Grid coordinates give the distributed loops' values (and, with the
+  // step loops' values, the roots and peers of the transfers).
+  for (int64_t d = 0; d < gridRank; ++d)
+    coords.push_back(rt.toIndex(
+        b, loc, rt.call(b, loc, "distrt_grid_coord", {g, rt.i64(b, loc, d)})));
   for (auto [l, d] : llvm::zip(model.distLoops, model.gridDimOf))
-    cl.fixed[l->name] = rt.toIndex(
-        b, loc, rt.call(b, loc, "distrt_grid_coord", {g, rt.i64(b, loc, d)}));
+    cl.fixed[l->name] = coords[d];
 
   allocateBuffers(b);
   setUpOverlap(b);
-  myRank = rt.call(b, loc, "distrt_grid_rank", {g});
   transfers.emplace(
-      rt, loc, model.grid, g, myRank, model.gridShape, elt,
-      [this](OpBuilder &ib, unsigned k) { return stepIndex(ib, k); });
+      rt, loc, model.grid, g, model.gridShape, elt,
+      [this](OpBuilder &ib, unsigned k) { return varsAt(ib, k); },
+      [this](OpBuilder &ib, const TransferPlan &plan, unsigned k,
+             ArrayRef<Value> at, Value loA, Value sizeA) {
+        return boxOfPeer(ib, plan, k, at, loA, sizeA);
+      });
 
   outTile = rt.tileOf(op, model.values[stmt.lhs.tensor]);
   if (!outTile)
@@ -379,14 +400,45 @@ LogicalResult ComputeEmitter::run() {
 // Boxes and transfers
 //===----------------------------------------------------------------------===//
 
-/// Linear step index at level k (local loops < k, row-major).
-Value ComputeEmitter::stepIndex(OpBuilder &b, unsigned k) {
-  Value t = rt.idx(b, loc, 0);
-  for (unsigned i = 0; i < k; ++i) {
-    t = arith::MulIOp::create(b, loc, t, rt.idx(b, loc, localLoops[i]->extent));
-    t = arith::AddIOp::create(b, loc, t, cl.fixed[localLoops[i]->name]);
+/// The variables of the transfer plans' QExprs at level k: the grid
+/// coordinates, then the values of local loops < k.
+SmallVector<Value> ComputeEmitter::varsAt(OpBuilder &b, unsigned k) {
+  SmallVector<Value> vars(coords.begin(), coords.end());
+  for (unsigned i = 0; i < k; ++i)
+    vars.push_back(cl.fixed[localLoops[i]->name]);
+  return vars;
+}
+
+/// Writes the box `plan`'s tensor has at level k on the processor at grid
+/// coordinates `at` into (loA, sizeA) and returns its element count (i64):
+/// this processor's box arithmetic with the distributed loops set to the
+/// peer's coordinates.
+Value ComputeEmitter::boxOfPeer(OpBuilder &b, const TransferPlan &plan,
+                                unsigned k, ArrayRef<Value> at, Value loA,
+                                Value sizeA) {
+  llvm::StringMap<Value> saved;
+  for (auto [l, d] : llvm::zip(model.distLoops, model.gridDimOf)) {
+    saved[l->name] = cl.fixed[l->name];
+    cl.fixed[l->name] = at[d];
   }
-  return t;
+  llvm::StringSet<> fs = fixedAt(k);
+  SmallVector<Value> lo, size;
+  Value vol = rt.i64(b, loc, 1);
+  for (const std::string &x : model.accessOf[plan.tensor]->indices) {
+    DynRange r = cl.range(b, x, fs, nullptr);
+    lo.push_back(r.lo);
+    size.push_back(r.size);
+    vol = arith::MulIOp::create(b, loc, vol, rt.toI64(b, loc, r.size));
+  }
+  for (auto &entry : saved)
+    cl.fixed[entry.getKey()] = entry.getValue();
+  if (lo.empty()) {
+    lo.push_back(rt.idx(b, loc, 0));
+    size.push_back(rt.idx(b, loc, 1));
+  }
+  rt.indexArray(b, loc, loA, lo);
+  rt.indexArray(b, loc, sizeA, size);
+  return vol;
 }
 
 /// Writes tensor t's box into its lo / size scratch arrays (one point of
@@ -460,10 +512,22 @@ TransferSite ComputeEmitter::siteOf(const std::string &t, unsigned k, Value loP,
                                     Value sizeP, Value tileP, Value desc,
                                     Value dt, Value inPlace) {
   Value timeIv = k > 0 ? cl.fixed.lookup(localLoops[k - 1]->name) : Value();
-  return TransferSite{
-      plans[t], k,          boxes[t], firstBufs[t], sendBufs.lookup(t),
-      loArr[t], sizeArr[t], loP,      sizeP,        tileP,
-      desc,     dt,         inPlace,  timeIv};
+  return TransferSite{plans[t],
+                      k,
+                      boxes[t],
+                      firstBufs[t],
+                      sendBufs.lookup(t),
+                      loArr[t],
+                      sizeArr[t],
+                      loP,
+                      sizeP,
+                      tileP,
+                      desc,
+                      dt,
+                      inPlace,
+                      timeIv,
+                      peerLoArr.lookup(t),
+                      peerSizeArr.lookup(t)};
 }
 
 /// The output's partial results start at zero in its buffer, unless its

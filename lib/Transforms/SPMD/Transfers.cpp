@@ -3,14 +3,17 @@
 // Part of the dist project: distributed tensor algebra in MLIR.
 //
 // Emits the transfer of one tensor at one level of a computation's loop
-// nest from its TransferPlan. Broadcast and reduce roots and the partners
-// and boxes of point-to-point permutations come from the plan's
-// per-processor tables (rootTable, srcTable, dstTable, dstLo, dstSize),
-// indexed by this rank and the linear step.
+// nest from its TransferPlan. Broadcast and reduce roots and the partners of
+// point-to-point permutations are the plan's QExprs (functions of the
+// processor's grid coordinates and the step loops' values) emitted as
+// arithmetic; the box sent to a partner is the partner's box, computed from
+// its coordinates like this processor's own. Nothing here grows with the
+// number of processors or steps.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Transfers.h"
+#include "QExprEmitter.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -28,12 +31,12 @@ static int64_t maskOf(ArrayRef<int64_t> axes) {
   return mask;
 }
 
-TransferEmitter::TransferEmitter(
-    SPMDBuilder &rt, Location loc, FlatSymbolRefAttr grid, Value g,
-    Value myRank, ArrayRef<int64_t> gridShape, Type elt,
-    std::function<Value(OpBuilder &, unsigned)> stepIndex)
-    : rt(rt), loc(loc), grid(grid), g(g), myRank(myRank), gridShape(gridShape),
-      elt(elt), stepIndex(std::move(stepIndex)) {}
+TransferEmitter::TransferEmitter(SPMDBuilder &rt, Location loc,
+                                 FlatSymbolRefAttr grid, Value g,
+                                 ArrayRef<int64_t> gridShape, Type elt,
+                                 VarsFn varsAt, PeerBoxFn boxOfPeer)
+    : rt(rt), loc(loc), grid(grid), g(g), gridShape(gridShape), elt(elt),
+      varsAt(std::move(varsAt)), boxOfPeer(std::move(boxOfPeer)) {}
 
 bool TransferEmitter::needsSendBuffer(const TransferPlan &plan) {
   return plan.kind == TransferPlan::Kind::PointToPoint ||
@@ -50,33 +53,26 @@ bool TransferEmitter::canOverlap(const TransferPlan &plan) {
 }
 
 //===----------------------------------------------------------------------===//
-// Tables, groups and views
+// Roots, peers, groups and views
 //===----------------------------------------------------------------------===//
 
-/// The row of this rank's current step at level k in a plan's tables:
-/// myRank * steps + step.
-Value TransferEmitter::stepRow(OpBuilder &b, const TransferPlan &plan,
-                               unsigned k) {
-  return arith::AddIOp::create(
-             b, loc,
-             arith::MulIOp::create(b, loc, myRank, rt.i64(b, loc, plan.steps)),
-             rt.toI64(b, loc, stepIndex(b, k)))
-      .getResult();
-}
-
-/// Element `at` of a constant i64 table, as an i64.
-Value TransferEmitter::loadTable(OpBuilder &b, Value table, Value at) {
-  Value ptr =
-      LLVM::GEPOp::create(b, loc, rt.ptrTy, rt.i64Ty, table, ValueRange{at});
-  return LLVM::LoadOp::create(b, loc, rt.i64Ty, ptr).getResult();
-}
-
-/// Root of a broadcast / reduce at this step, from its table (an index).
+/// Root of a broadcast / reduce at this step (an index).
 Value TransferEmitter::rootAt(OpBuilder &b, const TransferPlan &plan,
                               unsigned k) {
-  Value table = rt.constArray(b, loc, plan.rootTable);
-  Value at = stepRow(b, plan, k);
-  return rt.toIndex(b, loc, loadTable(b, table, at));
+  return emitQExpr(b, loc, plan.root, varsAt(b, k));
+}
+
+/// The row-major rank of grid coordinates (i64); -1 when they are -1 (no
+/// partner).
+Value TransferEmitter::rankOf(OpBuilder &b, ArrayRef<Value> coords) {
+  Value r = rt.idx(b, loc, 0);
+  for (auto [c, e] : llvm::zip(coords, gridShape))
+    r = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, r, rt.idx(b, loc, e)), c);
+  Value none = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                     coords.front(), rt.idx(b, loc, 0));
+  return rt.toI64(
+      b, loc, arith::SelectOp::create(b, loc, none, rt.idx(b, loc, -1), r));
 }
 
 /// This rank's rank in the group of the plan's axes (an index).
@@ -132,30 +128,28 @@ Value TransferEmitter::pieceOf(OpBuilder &b, const TransferSite &site,
 // Permutations
 //===----------------------------------------------------------------------===//
 
-/// One step of a permutation: send the box the tables name from this
-/// rank's tile, receive this rank's box. Non-blocking: returns the request.
+/// One step of a permutation: send the box the peer needs from this rank's
+/// tile, receive this rank's box. Non-blocking: returns the request.
 Value TransferEmitter::emitPermutation(OpBuilder &b, const TransferSite &site,
                                        bool nonBlocking) {
   const TransferPlan &plan = site.plan;
   const BoxBuffer &box = site.box;
-  int64_t rank = box.lo.size();
-  Value row = stepRow(b, plan, site.level);
-  Value src = loadTable(b, rt.constArray(b, loc, plan.srcTable), row);
-  Value dst = loadTable(b, rt.constArray(b, loc, plan.dstTable), row);
-  Value base = arith::MulIOp::create(
-      b, loc, row, rt.i64(b, loc, std::max<int64_t>(rank, 0)));
-  Value dloP =
-      LLVM::GEPOp::create(b, loc, rt.ptrTy, rt.i64Ty,
-                          rt.constArray(b, loc, plan.dstLo), ValueRange{base});
-  Value dsizeP = LLVM::GEPOp::create(b, loc, rt.ptrTy, rt.i64Ty,
-                                     rt.constArray(b, loc, plan.dstSize),
-                                     ValueRange{base});
-  Value scount = rt.i64(b, loc, 1);
-  for (int64_t d = 0; d < rank; ++d) {
-    Value at = arith::AddIOp::create(b, loc, base, rt.i64(b, loc, d));
-    scount = arith::MulIOp::create(
-        b, loc, scount, loadTable(b, rt.constArray(b, loc, plan.dstSize), at));
-  }
+  SmallVector<Value> vars = varsAt(b, site.level);
+  SmallVector<Value> srcC, dstC;
+  for (const QExpr &e : plan.srcCoords)
+    srcC.push_back(emitQExpr(b, loc, e, vars));
+  for (const QExpr &e : plan.dstCoords)
+    dstC.push_back(emitQExpr(b, loc, e, vars));
+  Value src = rankOf(b, srcC), dst = rankOf(b, dstC);
+  // The peer's box (at coordinate 0 where there is no peer: computed, not
+  // used).
+  SmallVector<Value> peer;
+  for (Value c : dstC)
+    peer.push_back(arith::MaxSIOp::create(b, loc, c, rt.idx(b, loc, 0)));
+  Value scount =
+      boxOfPeer(b, plan, site.level, peer, site.peerLo, site.peerSize);
+  Value dloP = rt.ptrOf(b, loc, site.peerLo);
+  Value dsizeP = rt.ptrOf(b, loc, site.peerSize);
   Value hasDst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, dst,
                                        rt.i64(b, loc, 0));
   scount = arith::SelectOp::create(b, loc, hasDst, scount, rt.i64(b, loc, 0));

@@ -8,8 +8,10 @@
 // or fetched with the general exchange into the tensor's buffer; the
 // output's box is added locally, reduced, all-reduced, reduce-scattered or
 // accumulated with the general exchange into the owners' tiles. Everything
-// that reads a plan's groups, roots, shift, split dimension and
-// per-processor tables is in Transfers.cpp; the computation's lowering
+// that reads a plan's groups, roots, peers, shift and split dimension is in
+// Transfers.cpp; roots and peers are emitted from the plan's QExprs as
+// arithmetic on the processor's coordinates and the step loops' values
+// (no per-processor tables); the computation's lowering
 // (Compute.cpp) owns the buffers, the boxes and the loop nest and hands a
 // TransferSite to a TransferEmitter.
 //
@@ -55,16 +57,27 @@ struct TransferSite {
   Value inPlace;
   /// Shift: the value of the time loop of this level (step 0 aligns).
   Value timeIv;
+  /// Permutations: memref<rank x i64> scratch for the lo / size of the box
+  /// this rank sends (its peer's box); null otherwise.
+  Value peerLo = {}, peerSize = {};
 };
 
 /// Emits the transfers of one computation's tensors.
 class TransferEmitter {
 public:
-  /// `stepIndex(b, k)` emits the linear index of the current step at level
-  /// k (local loops < k, row-major); `myRank` is this rank on the grid.
+  /// `varsAt(b, k)` gives the variables of the plans' QExprs at level k:
+  /// this processor's grid coordinates, then the values of local loops < k
+  /// (index values). `boxOfPeer(b, plan, k, coords, loArr, sizeArr)` writes
+  /// into the arrays the box the plan's tensor has at level k on the
+  /// processor at `coords` (same steps) and returns its element count
+  /// (i64).
+  using VarsFn = std::function<SmallVector<Value>(OpBuilder &, unsigned)>;
+  using PeerBoxFn = std::function<Value(OpBuilder &, const TransferPlan &,
+                                        unsigned, ArrayRef<Value>, Value,
+                                        Value)>;
   TransferEmitter(SPMDBuilder &rt, Location loc, FlatSymbolRefAttr grid,
-                  Value g, Value myRank, ArrayRef<int64_t> gridShape, Type elt,
-                  std::function<Value(OpBuilder &, unsigned)> stepIndex);
+                  Value g, ArrayRef<int64_t> gridShape, Type elt,
+                  VarsFn varsAt, PeerBoxFn boxOfPeer);
 
   /// Whether a tensor moved by `plan` needs a second buffer (what this
   /// rank sends for permutations, its piece for allgather and
@@ -87,10 +100,9 @@ public:
   void emitOutput(OpBuilder &b, const TransferSite &site);
 
 private:
-  Value stepRow(OpBuilder &b, const TransferPlan &plan, unsigned k);
   Value rootAt(OpBuilder &b, const TransferPlan &plan, unsigned k);
+  Value rankOf(OpBuilder &b, ArrayRef<Value> coords);
   Value axesRank(OpBuilder &b, const TransferPlan &plan);
-  Value loadTable(OpBuilder &b, Value table, Value at);
   Value viewOf(OpBuilder &b, const BoxBuffer &box);
   Value flatView(OpBuilder &b, Value buf, Value vol);
   Value pieceOf(OpBuilder &b, const TransferSite &site, Value &loP,
@@ -102,10 +114,11 @@ private:
   SPMDBuilder &rt;
   Location loc;
   FlatSymbolRefAttr grid;
-  Value g, myRank;
+  Value g;
   ArrayRef<int64_t> gridShape;
   Type elt;
-  std::function<Value(OpBuilder &, unsigned)> stepIndex;
+  VarsFn varsAt;
+  PeerBoxFn boxOfPeer;
 };
 
 } // namespace spmd
