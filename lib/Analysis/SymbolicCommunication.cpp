@@ -419,6 +419,10 @@ void Classifier::run() {
 }
 } // namespace
 
+/// isl operations allowed per tensor (the DISTAL algorithms on any grid
+/// need well under 1 % of it).
+constexpr unsigned long kIslOperationBudget = 20'000'000;
+
 std::vector<TransferPlan>
 mlir::dist::analyzeCommunication(const ComputeModel &m) {
   std::vector<TransferPlan> plans;
@@ -429,6 +433,9 @@ mlir::dist::analyzeCommunication(const ComputeModel &m) {
     plan.level = m.level.lookup(name);
     plan.steps = m.stepsAt(plan.level);
     IslContext ctx;
+    // A bound on isl's work per tensor, so that a schedule isl cannot
+    // simplify costs a remark (the general exchange), not minutes.
+    isl_ctx_set_max_operations(ctx.get(), kIslOperationBudget);
     Failure f;
     {
       Space s(ctx, f);

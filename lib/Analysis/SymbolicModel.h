@@ -217,25 +217,35 @@ struct IslArith {
   const llvm::StringMap<Expr> &fixed;
   const Set &context;
 
+  /// Drops the pieces outside the bounds of the coordinates and steps
+  /// (every use is on them) and merges the rest: nested splits would
+  /// otherwise double the pieces at every min and max.
+  Value simplify(Value v) {
+    if (v.cst || !v.pa)
+      return v;
+    isl_pw_aff *pa = isl_pw_aff_gist_params(v.pa.release(), context.copy());
+    v.pa = IslPwAff(isl_pw_aff_coalesce(pa));
+    return v;
+  }
   Value constant(int64_t c) { return s.cst(c); }
-  Value add(const Value &a, const Value &b) { return s.add(a, b); }
-  Value sub(const Value &a, const Value &b) { return s.sub(a, b); }
-  Value mul(const Value &a, const Value &b) { return s.mul(a, b); }
-  Value min(const Value &a, const Value &b) { return s.min(a, b); }
-  Value max(const Value &a, const Value &b) { return s.max(a, b); }
+  Value add(const Value &a, const Value &b) { return simplify(s.add(a, b)); }
+  Value sub(const Value &a, const Value &b) { return simplify(s.sub(a, b)); }
+  Value mul(const Value &a, const Value &b) { return simplify(s.mul(a, b)); }
+  Value min(const Value &a, const Value &b) { return simplify(s.min(a, b)); }
+  Value max(const Value &a, const Value &b) { return simplify(s.max(a, b)); }
   Value rem(const Value &a, const Value &b) {
     if (!b.cst) {
       s.f.fail("a remainder by a variable");
       return a;
     }
-    return s.mod(a, *b.cst);
+    return simplify(s.mod(a, *b.cst));
   }
   Value div(const Value &a, const Value &b) {
     if (!b.cst) {
       s.f.fail("a division by a variable");
       return a;
     }
-    return s.floorDiv(a, *b.cst);
+    return simplify(s.floorDiv(a, *b.cst));
   }
   std::optional<Value> fixedLoop(StringRef loop) {
     auto it = fixed.find(loop);
@@ -272,6 +282,9 @@ public:
         dist(m.types.lookup(tensor).getShape(),
              m.types.lookup(tensor).getLayout().getOuter(), m.gridShape) {
     context = s.andOf(coordBounds("p"), stepBounds());
+    allBounds = context;
+    for (StringRef other : {"u", "q", "v"})
+      allBounds = s.andOf(allBounds, coordBounds(other));
     for (int64_t a : llvm::seq<int64_t>(0, m.gridShape.size())) {
       bool partitioned = llvm::is_contained(dist.getFixedAxes(), a);
       for (unsigned d = 0; d < dist.getRank(); ++d)
@@ -320,7 +333,7 @@ public:
       fixed[l->name] = c[d];
     for (unsigned i = 0; i < level; ++i)
       fixed[m.localLoops[i]->name] = t[i];
-    IslArith a{s, fixed, context};
+    IslArith a{s, fixed, allBounds};
     SymBox b;
     for (const std::string &x : m.accessOf.lookup(tensor)->indices) {
       VariableRange<IslArith> r = variableRange(m.nest, derived, x, a);
@@ -484,6 +497,8 @@ public:
   SmallVector<bool> replicated;
   /// Bounds of this processor's coordinates and of the steps.
   Set context;
+  /// The same with the bounds of the other processors' coordinates.
+  Set allBounds;
 };
 
 /// `e` (a function of this processor's coordinates and the steps) as a
