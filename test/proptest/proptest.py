@@ -9,7 +9,8 @@ the seed and its index):
    a located diagnostic (FILE:LINE:COL: error: ...); it is counted under a
    short reason key. A crash (signal, "PLEASE submit a bug report", a stack
    dump), a diagnostic without a location, or a non-zero status without a
-   diagnostic is a FAILURE.
+   diagnostic is a FAILURE. Accepted computations must pass
+   --test-dist-communication-crosscheck (symbolic analysis = enumeration).
 2. Accepted computations with the same rank count (and run options) are
    batched into one program with one @main and run under
    `dist-run -np N --check`: every `dist: check` line must PASS, and every
@@ -129,6 +130,14 @@ def verify(tools, path, options, timeout=120):
     if rc < 0 or any(mk in text for mk in CRASH_MARKS):
         return "failure", "dist-opt crashed (status %s): %s" % (rc, first_line(text, CRASH_MARKS))
     if rc == 0:
+        # The symbolic communication analysis the lowering used must agree
+        # with brute-force enumeration (kinds, roots and peers at every
+        # processor and step).
+        rc, out, err = sh([tools.opt, "--test-dist-communication-crosscheck", path, "-o", os.devnull],
+                          timeout=timeout)
+        if rc != 0:
+            return "failure", "communication cross-check: %s" % first_line(
+                out + err, ["error: crosscheck", "error:"] + CRASH_MARKS)
         return "accepted", ""
     located = []
     unlocated = []
