@@ -7,8 +7,8 @@
 // (dist-materialize-spmd, convert-dist-to-runtime) emit for distrt, and the
 // signatures of the runtime functions they call (RuntimeFunctions.def). One
 // encoder for every pass; test/lib/RuntimeABI checks it against the
-// runtime's parser, test/lib/RuntimeTable the function table against
-// distrt.h and libdistrt.
+// runtime's parser, test/Runtime/runtime-table.test (Inputs/runtime-table.cpp)
+// the function table against the runtime's headers and libdistrt.
 //
 //===----------------------------------------------------------------------===//
 
