@@ -44,3 +44,26 @@ func.func @f(%a: !H, %b: !H) {
       schedule [distribute({i}, {io}, {ii}, Grid(2))] : !H, !H
   return
 }
+
+// -----
+
+// One tensor read through two index lists: the lowering moves one box per
+// tensor (with or without a schedule).
+dist.grid @m [2]
+!T = !dist.tensor<4x4xf64, #dist.layout<@m, "xy -> x">>
+func.func @f(%a: !T, %b: !T) {
+  // expected-error @+1 {{cannot be lowered: tensor 'B' is accessed with different index variables in one statement}}
+  dist.compute "A(i,j) = B(i,j) + B(j,i)" (A = %a, B = %b)
+      schedule [distribute({i}, {io}, {ii}, Grid(2))] : !T, !T
+  return
+}
+
+// -----
+
+dist.grid @m [1]
+!T = !dist.tensor<4x4xf64, #dist.layout<@m, "xy -> x">>
+func.func @f(%a: !T, %b: !T) {
+  // expected-error @+1 {{cannot be lowered: tensor 'B' is accessed with different index variables in one statement}}
+  dist.compute "A(i,j) = B(i,j) * B(j,i)" (A = %a, B = %b) : !T, !T
+  return
+}

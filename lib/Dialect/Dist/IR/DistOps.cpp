@@ -482,9 +482,25 @@ LogicalResult ComputeOp::verify() {
     }
   }
 
+  // A tensor read through two different index lists cannot be lowered
+  // (the lowering moves one box per tensor; its message). Checked after
+  // the schedule, whose errors come first.
+  auto checkAccesses = [&]() -> LogicalResult {
+    llvm::StringMap<const Access *> accessOf;
+    for (const Access *a : all) {
+      auto [it, inserted] = accessOf.try_emplace(a->tensor, a);
+      if (!inserted && it->second->indices != a->indices)
+        return emitOpError("cannot be lowered: tensor '")
+               << a->tensor
+               << "' is accessed with different index variables in one "
+                  "statement";
+    }
+    return success();
+  };
+
   // The schedule.
   if (!getScheduleAttr())
-    return success();
+    return checkAccesses();
   SmallVector<ScheduleCommand, 8> commands;
   if (!decodeSchedule(getScheduleAttr(), commands, error))
     return emitOpError("malformed schedule: ") << error;
@@ -511,7 +527,7 @@ LogicalResult ComputeOp::verify() {
     if (std::optional<std::string> err = distributionError(
             *nest, grid.getShape(), "@" + gridRef.getValue().str()))
       return emitOpError("schedule cannot be lowered: ") << *err;
-  return success();
+  return checkAccesses();
 }
 
 LogicalResult ComputeOp::verifySymbolUses(SymbolTableCollection &symbols) {
