@@ -57,6 +57,9 @@ FULL = dict(
     ttm=(256, 256, 512, 64),  # B: I x J x K, C: K x L
     mttkrp=(256, 256, 512, 32),  # B: I x J x K, C: J x L, D: K x L
     kernel_check=(16, 16, 16, 8),
+    # Matrix-vector product (substitute gemv leaf) vs OpenBLAS dgemv, 1 rank.
+    matvec_sizes=[4096, 8192],
+    matvec_reps=60,  # the first ~20 calls at n = 4096 still speed up (both)
     inline_check=False,  # separate dist-run --check at check_n / kernel_check
     compile_reps=5,
     # Seconds spent waiting for quiet and re-measuring disturbed runs, at most.
@@ -82,6 +85,8 @@ QUICK = dict(
     ttm=(32, 64, 64, 16),
     mttkrp=(32, 64, 64, 8),
     kernel_check=(16, 16, 16, 8),
+    matvec_sizes=[512],
+    matvec_reps=3,
     inline_check=True,
     compile_reps=1,
     retry_budget=0,
@@ -316,6 +321,16 @@ def mttkrp_program(shape, grid, calls):
     return g.repeat_call(calls)
 
 
+def matvec_program(n, calls):
+    """examples/distal/gemv.mlir on one rank at n x n (the gemv leaf)."""
+    g = Gen(os.path.join(DISTAL, "gemv.mlir"))
+    g.sub("<64xf64", f"<{n}xf64")
+    g.sub("<64x48xf64", f"<{n}x{n}xf64")
+    g.sub("<48xf64", f"<{n}xf64")
+    g.grid((4,), (1,))
+    return g.repeat_call(calls)
+
+
 def gname(grid):
     return "x".join(map(str, grid))
 
@@ -362,7 +377,7 @@ class Suite:
         log(f"  FAILED {msg}")
 
     def dist_measure(self, path, ranks, reps, threads=1, check=False,
-                     overlap=None):
+                     overlap=None, mpirun_args=""):
         """Times of the 1 + reps calls minus the warm-up, the output, the
         load of other processes, and (with check) PASS / FAIL of
         dist-run --check on every call and the largest error. The runtime
@@ -371,8 +386,8 @@ class Suite:
                "DISTRT_PROFILE": "calls"}
         cmd = [self.dist_run, "-np", str(ranks),
                "--check" if check else "--time", "--timeout",
-               str(self.cfg["timeout"]), "--mpirun-args", "-x DISTRT_PROFILE",
-               path]
+               str(self.cfg["timeout"]), "--mpirun-args",
+               ("-x DISTRT_PROFILE " + mpirun_args).strip(), path]
         if overlap:
             cmd[1:1] = ["--overlap", overlap]
         rc, out, wall, other = self.run_undisturbed(cmd, env)
@@ -475,6 +490,8 @@ class Suite:
         w = self.work
         steps = [
             ("dgemm", ["cc", "-O2", f"{b}/dgemm.c", "-o", f"{w}/dgemm",
+                       "-lopenblas"]),
+            ("dgemv", ["cc", "-O2", f"{b}/dgemv.c", "-o", f"{w}/dgemv",
                        "-lopenblas"]),
             ("tensor", ["cc", "-O2", "-fopenmp", f"{b}/tensor.c", "-o",
                         f"{w}/tensor", "-lopenblas"]),
@@ -583,6 +600,56 @@ class Suite:
                          note="1 process")
                 log(f"  n={n:5d} {ranks} thread(s) openblas {s['median_s']:.4f} s "
                     f"(others used {other:.2f} cores)")
+
+    def matvec(self):
+        """y(i) = A(i,j) * x(j) on one rank, n x n f64: the dist gemv leaf
+        (examples/distal/gemv.mlir) against single-threaded OpenBLAS dgemv
+        on the same data size."""
+        log("== Matvec f64, 1 rank: dist gemv leaf vs OpenBLAS dgemv "
+            "(1 thread)")
+        reps = self.cfg["matvec_reps"]
+        for n in self.cfg["matvec_sizes"]:
+            bt = None
+            if "dgemv" in self.exe:
+                times, other = self.baseline(
+                    [self.exe["dgemv"], str(n), "1", str(reps)],
+                    {"OPENBLAS_NUM_THREADS": "1"}, f"dgemv n={n}")
+                if times:
+                    bt = summarize(times)
+                    self.row(suite="matvec", kernel="matvec", impl="openblas",
+                             n=n, shape=f"{n}x{n}", ranks=1, grid="",
+                             threads=1, reps=reps, **bt,
+                             rate=f"{2 * n * n / bt['median_s'] / 1e9:.2f}",
+                             rate_unit="GFLOP/s", status="ok",
+                             other_load=f"{other:.2f}", note="1 process")
+                    log(f"  n={n:5d} openblas dgemv {bt['median_s']:.6f} s "
+                        f"(others used {other:.2f} cores)")
+            g = matvec_program(n, reps + 1)
+            path = g.write(os.path.join(self.work, f"matvec-{n}.mlir"))
+            # Unbound, like the baseline process: on a small shared machine
+            # mpirun's default binding to one core costs 5-15 % here.
+            times, out, other, st = self.dist_measure(
+                path, 1, reps, check=self.cfg["inline_check"],
+                mpirun_args="--bind-to none")
+            base = dict(suite="matvec", kernel="matvec", impl="dist-gemv",
+                        n=n, shape=f"{n}x{n}", ranks=1, grid="1", threads=1,
+                        param="substitute gemv", reps=reps, check=st,
+                        other_load=f"{other:.2f}")
+            if times is None:
+                self.fail(f"matvec n={n}", out)
+                self.row(**base, status="FAIL", note=tail(out))
+                continue
+            s = summarize(times)
+            ratio = (f"{bt['median_s'] / s['median_s']:.3f}" if bt else "")
+            self.row(**base, **s, **profile(out),
+                     rate=f"{2 * n * n / s['median_s'] / 1e9:.2f}",
+                     rate_unit="GFLOP/s", ratio_blas=ratio,
+                     baseline_ref="openblas dgemv 1t" if bt else "",
+                     status="ok")
+            log(f"  n={n:5d} dist gemv leaf {s['median_s']:.6f} s "
+                f"[{s['min_s']:.6f}, {s['max_s']:.6f}] "
+                f"(openblas/dist = {ratio or 'n/a'}; others used "
+                f"{other:.2f} cores)")
 
     def gemm_pdgemm(self):
         log("== GEMM baseline: ScaLAPACK pdgemm, one OpenBLAS thread per rank, "
@@ -976,8 +1043,9 @@ def main():
                     "(default: a temporary directory, removed afterwards)")
     ap.add_argument("--out", default=os.path.join(HERE, "results"),
                     help="where results.csv and meta.json go")
-    ap.add_argument("--only", default="check,gemm,kernels,compile",
-                    help="comma-separated subset of check,gemm,kernels,compile")
+    ap.add_argument("--only", default="check,gemm,kernels,matvec,compile",
+                    help="comma-separated subset of check,gemm,kernels,"
+                    "matvec,compile")
     ap.add_argument("--wait-quiet", type=float, default=None,
                     help="wait at most this many seconds for other processes "
                     "to go quiet before starting (default 300 full, 0 quick)")
@@ -1021,6 +1089,8 @@ def main():
         if "kernels" in only:
             suite.kernel_baselines()
             suite.kernels()
+        if "matvec" in only:
+            suite.matvec()
         if "compile" in only:
             suite.compile_times()
     finally:

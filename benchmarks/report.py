@@ -861,6 +861,38 @@ def page(rows, meta, made, doc):
     w(kernel_gap_text(rows, meta))
     w("")
 
+    # -- matvec ----------------------------------------------------------
+    mv = sel(rows, suite="matvec")
+    if mv:
+        w("## Matrix-vector product (gemv leaf)")
+        w("")
+        w("`y(i) = A(i,j) * x(j)` on n x n f64 (`examples/distal/gemv.mlir` "
+          "on a 1-rank grid: `substitute({ii, j}, gemv)`, one "
+          "`distrt_gemv_t_f64` call, i.e. `cblas_dgemv` on A's tile read in "
+          "place; the rank unbound, like the baseline) against "
+          "`benchmarks/baselines/dgemv.c` (one process, "
+          "`cblas_dgemv` with 1 OpenBLAS thread, the same data size). "
+          "Ratio: OpenBLAS time / dist time (≥ 1: dist not slower).")
+        w("")
+        body = []
+        for n in sorted({r["n"] for r in mv}):
+            for r in sel(mv, n=n):
+                if r["status"] != "ok":
+                    body.append((n, r["impl"], "FAILED", "", "", "", "", "", ""))
+                    continue
+                impl = ("dist gemv leaf" if r["impl"] == "dist-gemv"
+                        else "OpenBLAS dgemv (1 thr.)")
+                body.append((n, impl, s(r["median_s"]), s(r["min_s"]),
+                             s(r["max_s"]), f"{r['rate']:.2f}",
+                             f"{r['ratio_blas']:.3f}"
+                             if r["ratio_blas"] is not None else "",
+                             r["check"] or "",
+                             f"{r['other_load']:.2f}"
+                             if r["other_load"] is not None else ""))
+        w(table(["n", "implementation", "median s", "min s", "max s",
+                 "GFLOP/s", "× OpenBLAS", "check", "other load"], body))
+        w("")
+
     # -- compile ---------------------------------------------------------
     comp = sel(rows, suite="compile")
     w("## Compile time")

@@ -1,4 +1,4 @@
-/*===- blas.c - distrt local GEMM and BLAS threading policy -----*- C -*-===*/
+/*===- blas.c - distrt local GEMM/GEMV/DOT, BLAS threading ------*- C -*-===*/
 
 #define _POSIX_C_SOURCE 200809L
 
@@ -185,6 +185,133 @@ void distrt_gemm_t_f32(int64_t transa, int64_t transb, int64_t m, int64_t n,
               (int)ldc);
 #else
   NAIVE_GEMM_T(float)
+#endif
+  distrt_profile_leave();
+}
+
+/*===----------------------------------------------------------------------===*
+ * GEMV and DOT leaves (substitute(..., gemv), substitute(..., dot))
+ *===----------------------------------------------------------------------===*/
+
+static void check_gemv(const char *op, int64_t transa, int64_t m, int64_t n,
+                       const void *a, int64_t lda, const void *x, int64_t incx,
+                       const void *y, int64_t incy) {
+  if (m < 0 || n < 0)
+    distrt_fatal(op, "negative size (m=%lld, n=%lld)", (long long)m,
+                 (long long)n);
+  if (transa < 0 || transa > 1)
+    distrt_fatal(op, "transpose flag must be 0 or 1 (got %lld)",
+                 (long long)transa);
+  if (incx < 1 || incy < 1)
+    distrt_fatal(op, "strides must be >= 1 (incx=%lld, incy=%lld)",
+                 (long long)incx, (long long)incy);
+  if (m == 0 || n == 0)
+    return;
+  if (m > INT_MAX || n > INT_MAX || lda > INT_MAX || incx > INT_MAX ||
+      incy > INT_MAX)
+    distrt_fatal(op, "sizes exceed the BLAS integer range (m=%lld, n=%lld, "
+                     "lda=%lld, incx=%lld, incy=%lld)",
+                 (long long)m, (long long)n, (long long)lda, (long long)incx,
+                 (long long)incy);
+  if (lda < n)
+    distrt_fatal(op, "lda=%lld must be >= max(1, n=%lld)", (long long)lda,
+                 (long long)n);
+  if (!a || !x || !y)
+    distrt_fatal(op, "%s is NULL", !a ? "a" : !x ? "x" : "y");
+}
+
+#if !DISTRT_HAVE_CBLAS
+#define NAIVE_GEMV(T)                                                          \
+  {                                                                            \
+    int64_t ylen = transa ? n : m, xlen = transa ? m : n;                      \
+    for (int64_t i = 0; i < ylen; ++i) {                                       \
+      T acc = 0;                                                               \
+      for (int64_t p = 0; p < xlen; ++p)                                       \
+        acc += (transa ? a[p * lda + i] : a[i * lda + p]) * x[p * incx];       \
+      T old = beta == 0 ? (T)0 : (T)beta * y[i * incy];                        \
+      y[i * incy] = (T)alpha * acc + old;                                      \
+    }                                                                          \
+  }
+#endif
+
+void distrt_gemv_t_f64(int64_t transa, int64_t m, int64_t n, double alpha,
+                       const double *a, int64_t lda, const double *x,
+                       int64_t incx, double beta, double *y, int64_t incy) {
+  check_gemv("distrt_gemv_t_f64", transa, m, n, a, lda, x, incx, y, incy);
+  if (m == 0 || n == 0)
+    return;
+  distrt_profile_enter(DISTRT_PROF_GEMM);
+#if DISTRT_HAVE_CBLAS
+  cblas_dgemv(CblasRowMajor, transa ? CblasTrans : CblasNoTrans, (int)m,
+              (int)n, alpha, a, (int)lda, x, (int)incx, beta, y, (int)incy);
+#else
+  NAIVE_GEMV(double)
+#endif
+  distrt_profile_leave();
+}
+
+void distrt_gemv_t_f32(int64_t transa, int64_t m, int64_t n, double alpha,
+                       const float *a, int64_t lda, const float *x,
+                       int64_t incx, double beta, float *y, int64_t incy) {
+  check_gemv("distrt_gemv_t_f32", transa, m, n, a, lda, x, incx, y, incy);
+  if (m == 0 || n == 0)
+    return;
+  distrt_profile_enter(DISTRT_PROF_GEMM);
+#if DISTRT_HAVE_CBLAS
+  cblas_sgemv(CblasRowMajor, transa ? CblasTrans : CblasNoTrans, (int)m,
+              (int)n, (float)alpha, a, (int)lda, x, (int)incx, (float)beta, y,
+              (int)incy);
+#else
+  NAIVE_GEMV(float)
+#endif
+  distrt_profile_leave();
+}
+
+static void check_dot(const char *op, int64_t n, const void *x, int64_t incx,
+                      const void *y, int64_t incy, const void *out) {
+  if (n < 0)
+    distrt_fatal(op, "negative size (n=%lld)", (long long)n);
+  if (incx < 1 || incy < 1)
+    distrt_fatal(op, "strides must be >= 1 (incx=%lld, incy=%lld)",
+                 (long long)incx, (long long)incy);
+  if (n > INT_MAX || incx > INT_MAX || incy > INT_MAX)
+    distrt_fatal(op, "sizes exceed the BLAS integer range (n=%lld, "
+                     "incx=%lld, incy=%lld)",
+                 (long long)n, (long long)incx, (long long)incy);
+  if (!out || (n > 0 && (!x || !y)))
+    distrt_fatal(op, "%s is NULL", !out ? "out" : !x ? "x" : "y");
+}
+
+void distrt_dot_acc_f64(int64_t n, const double *x, int64_t incx,
+                        const double *y, int64_t incy, double *out) {
+  check_dot("distrt_dot_acc_f64", n, x, incx, y, incy, out);
+  if (n == 0)
+    return;
+  distrt_profile_enter(DISTRT_PROF_GEMM);
+#if DISTRT_HAVE_CBLAS
+  *out += cblas_ddot((int)n, x, (int)incx, y, (int)incy);
+#else
+  double acc = 0;
+  for (int64_t i = 0; i < n; ++i)
+    acc += x[i * incx] * y[i * incy];
+  *out += acc;
+#endif
+  distrt_profile_leave();
+}
+
+void distrt_dot_acc_f32(int64_t n, const float *x, int64_t incx,
+                        const float *y, int64_t incy, float *out) {
+  check_dot("distrt_dot_acc_f32", n, x, incx, y, incy, out);
+  if (n == 0)
+    return;
+  distrt_profile_enter(DISTRT_PROF_GEMM);
+#if DISTRT_HAVE_CBLAS
+  *out += cblas_sdot((int)n, x, (int)incx, y, (int)incy);
+#else
+  float acc = 0;
+  for (int64_t i = 0; i < n; ++i)
+    acc += x[i * incx] * y[i * incy];
+  *out += acc;
 #endif
   distrt_profile_leave();
 }

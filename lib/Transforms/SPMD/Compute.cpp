@@ -748,12 +748,18 @@ ComputeEmitter::underNonEmpty(OpBuilder &b,
   return success();
 }
 
-/// The leaf: GEMM when the operands fit, the MTTKRP kernel, one
+/// The leaf: GEMM, GEMV or DOT when the operands fit, the MTTKRP kernel, one
 /// linalg.generic, or scalar loops.
 LogicalResult ComputeEmitter::emitLeaf(OpBuilder &b) {
-  if (nest.kernel == "gemm") {
+  if (nest.kernel == "gemm" || nest.kernel == "gemv" || nest.kernel == "dot") {
     std::string why;
     if (succeeded(underNonEmpty(b, [&](OpBuilder &tb) {
+          if (nest.kernel == "gemv")
+            return tryEmitGemv(rt, tb, cl, stmt, boxes, fixedAt(leafLevel), elt,
+                               why);
+          if (nest.kernel == "dot")
+            return tryEmitDot(rt, tb, cl, stmt, boxes, fixedAt(leafLevel), elt,
+                              why);
           return tryEmitGemm(rt, tb, cl, stmt, boxes, leafLevel,
                              fixedAt(leafLevel), elt, why);
         })))

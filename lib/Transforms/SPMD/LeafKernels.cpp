@@ -4,8 +4,9 @@
 //
 // What runs below the last communicated loop of a dist.compute: the scalar
 // update of one point, one linalg.generic over strided views of the boxes,
-// a GEMM call (substitute(..., gemm)) or a Khatri-Rao product and a GEMM
-// (substitute(..., mttkrp)).
+// a GEMM call (substitute(..., gemm)), a GEMV or DOT call
+// (substitute(..., gemv), substitute(..., dot)) or a Khatri-Rao product and
+// a GEMM (substitute(..., mttkrp)).
 //
 //===----------------------------------------------------------------------===//
 
@@ -478,5 +479,140 @@ LogicalResult spmd::tryEmitGemm(SPMDBuilder &rt, OpBuilder &b,
            strideOf(ins[1], transB ? n : k), one, pointerAt(&stmt.lhs),
            strideOf(&stmt.lhs, m)});
   (void)leafLevel;
+  return success();
+}
+
+/// The roles of a gemv or dot leaf: the substituted variables' origins that
+/// index the output (`row`, gemv only) and the summed one (`red`), the
+/// matrix and the vector (gemv) or the two vectors (dot). Says why not in
+/// `whyNot` when the statement does not have the kernel's form.
+static LogicalResult blas12Roles(ComputeRanges &cl, const IndexStatement &stmt,
+                                 bool gemv, Type elt, std::string &row,
+                                 std::string &red, const Access *&first,
+                                 const Access *&second, std::string &whyNot) {
+  auto cannot = [&](const Twine &why) {
+    whyNot = why.str();
+    return failure();
+  };
+  SmallVector<const Access *> ins = stmt.rhsAccesses();
+  if (ins.size() != 2 || stmt.rhs->kind != IndexExpr::Kind::Mul ||
+      stmt.rhs->lhs->kind != IndexExpr::Kind::Access ||
+      stmt.rhs->rhs->kind != IndexExpr::Kind::Access)
+    return cannot("the right-hand side is not a product of two accesses "
+                  "(no constants, negation, sums or third operand)");
+  if (!elt.isF64() && !elt.isF32())
+    return cannot("the element type is not f32 or f64");
+  for (const Access *a : ins)
+    if (a->tensor == stmt.lhs.tensor)
+      return cannot("the output " + stmt.lhs.tensor + " is also read");
+  for (const std::string &v : cl.nest.substituteVars) {
+    std::string o = cl.nest.originsOf(v).front();
+    if (llvm::is_contained(stmt.lhs.indices, o))
+      row = o;
+    else
+      red = o;
+  }
+  if (gemv) {
+    first = ins[0]->indices.size() == 2 ? ins[0] : ins[1];
+    second = first == ins[0] ? ins[1] : ins[0];
+    if (row.empty() || red.empty() || first->indices.size() != 2 ||
+        second->indices.size() != 1 || stmt.lhs.indices.size() != 1 ||
+        stmt.lhs.indices[0] != row || second->indices[0] != red ||
+        !llvm::is_contained(first->indices, row) ||
+        !llvm::is_contained(first->indices, red) || row == red)
+      return cannot("the statement is not Out(i) = M(i,j) * V(j)");
+  } else {
+    first = ins[0];
+    second = ins[1];
+    if (red.empty() || !stmt.lhs.indices.empty() ||
+        first->indices.size() != 1 || second->indices.size() != 1 ||
+        first->indices[0] != red || second->indices[0] != red)
+      return cannot("the statement is not Out() = U(k) * V(k)");
+  }
+  return success();
+}
+
+/// A pointer to the element of `a`'s box at the leaf's origin `ranges`.
+static Value leafPointer(SPMDBuilder &rt, OpBuilder &b, Location loc,
+                         llvm::StringMap<BoxBuffer> &boxes,
+                         llvm::StringMap<DynRange> &ranges, const Access *a,
+                         Type elt) {
+  BoxBuffer &box = boxes[a->tensor];
+  SmallVector<Value> at;
+  for (const std::string &x : a->indices)
+    at.push_back(ranges[x].lo);
+  Value base = rt.ptrOf(b, loc, box.memref);
+  if (at.empty())
+    return base;
+  Value off = boxOffset(rt, b, loc, box, at);
+  return LLVM::GEPOp::create(b, loc, rt.ptrTy, elt, base,
+                             ValueRange{rt.toI64(b, loc, off)});
+}
+
+/// A GEMV call (out(I) += M(I,J) * v(J), M's box row-major, transposed when
+/// its last index is the row index) for the leaf.
+LogicalResult spmd::tryEmitGemv(SPMDBuilder &rt, OpBuilder &b,
+                                ComputeRanges &cl, const IndexStatement &stmt,
+                                llvm::StringMap<BoxBuffer> &boxes,
+                                const llvm::StringSet<> &fixedSet, Type elt,
+                                std::string &whyNot) {
+  Location loc = cl.op.getLoc();
+  std::string row, red;
+  const Access *mat = nullptr, *vec = nullptr;
+  if (failed(blas12Roles(cl, stmt, /*gemv=*/true, elt, row, red, mat, vec,
+                         whyNot)))
+    return failure();
+  for (const std::string &x : {row, red})
+    if (!cl.staticRange(x, fixedSet).exact) {
+      whyNot =
+          "the leaf's range of '" + x + "' is not one interval at every step";
+      return failure();
+    }
+  llvm::StringMap<DynRange> ranges;
+  for (const std::string &x : stmt.indexVariables())
+    ranges[x] = cl.range(b, x, fixedSet, nullptr);
+  // Row-major M: with M(row, red) y += M x; with M(red, row) y += M^T x.
+  bool trans = mat->indices[1] == row;
+  Value rows = rt.toI64(b, loc, ranges[mat->indices[0]].size);
+  Value cols = rt.toI64(b, loc, ranges[mat->indices[1]].size);
+  Value lda = rt.toI64(b, loc, boxes[mat->tensor].size[1]);
+  Value one =
+      arith::ConstantOp::create(b, loc, rt.f64Ty, b.getF64FloatAttr(1.0));
+  StringRef fn = elt.isF64() ? "distrt_gemv_t_f64" : "distrt_gemv_t_f32";
+  rt.call(b, loc, fn,
+          {rt.i64(b, loc, trans), rows, cols, one,
+           leafPointer(rt, b, loc, boxes, ranges, mat, elt), lda,
+           leafPointer(rt, b, loc, boxes, ranges, vec, elt), rt.i64(b, loc, 1),
+           one, leafPointer(rt, b, loc, boxes, ranges, &stmt.lhs, elt),
+           rt.i64(b, loc, 1)});
+  return success();
+}
+
+/// A DOT call (out() += u(K) * v(K)) for the leaf.
+LogicalResult spmd::tryEmitDot(SPMDBuilder &rt, OpBuilder &b, ComputeRanges &cl,
+                               const IndexStatement &stmt,
+                               llvm::StringMap<BoxBuffer> &boxes,
+                               const llvm::StringSet<> &fixedSet, Type elt,
+                               std::string &whyNot) {
+  Location loc = cl.op.getLoc();
+  std::string row, red;
+  const Access *u = nullptr, *v = nullptr;
+  if (failed(
+          blas12Roles(cl, stmt, /*gemv=*/false, elt, row, red, u, v, whyNot)))
+    return failure();
+  if (!cl.staticRange(red, fixedSet).exact) {
+    whyNot =
+        "the leaf's range of '" + red + "' is not one interval at every step";
+    return failure();
+  }
+  llvm::StringMap<DynRange> ranges;
+  for (const std::string &x : stmt.indexVariables())
+    ranges[x] = cl.range(b, x, fixedSet, nullptr);
+  StringRef fn = elt.isF64() ? "distrt_dot_acc_f64" : "distrt_dot_acc_f32";
+  rt.call(b, loc, fn,
+          {rt.toI64(b, loc, ranges[red].size),
+           leafPointer(rt, b, loc, boxes, ranges, u, elt), rt.i64(b, loc, 1),
+           leafPointer(rt, b, loc, boxes, ranges, v, elt), rt.i64(b, loc, 1),
+           leafPointer(rt, b, loc, boxes, ranges, &stmt.lhs, elt)});
   return success();
 }

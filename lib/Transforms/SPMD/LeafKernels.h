@@ -5,7 +5,8 @@
 // The leaf code of a dist.compute, on the boxes of its tensors (buffers
 // filled by the transfers, or views of the tiles): the scalar update of one
 // iteration point, one linalg.generic when the leaf's ranges are exact
-// intervals, a GEMM call for substitute(..., gemm) and a Khatri-Rao
+// intervals, a GEMM call for substitute(..., gemm), a GEMV call for
+// substitute(..., gemv), a DOT call for substitute(..., dot) and a Khatri-Rao
 // product and a GEMM for substitute(..., mttkrp).
 //
 //===----------------------------------------------------------------------===//
@@ -46,6 +47,23 @@ LogicalResult tryEmitGemm(SPMDBuilder &rt, OpBuilder &b, ComputeRanges &cl,
                           llvm::StringMap<BoxBuffer> &boxes, unsigned leafLevel,
                           const llvm::StringSet<> &fixedSet, Type elt,
                           std::string &whyNot);
+
+/// A GEMV call (substitute(..., gemv): out(I) += M(I,J) * v(J), M's box
+/// row-major, passed transposed when its last index is I) for the leaf;
+/// fails without emitting anything and says why in `whyNot` otherwise.
+LogicalResult tryEmitGemv(SPMDBuilder &rt, OpBuilder &b, ComputeRanges &cl,
+                          const IndexStatement &stmt,
+                          llvm::StringMap<BoxBuffer> &boxes,
+                          const llvm::StringSet<> &fixedSet, Type elt,
+                          std::string &whyNot);
+
+/// A DOT call (substitute(..., dot): out() += u(K) * v(K)) for the leaf;
+/// fails without emitting anything and says why in `whyNot` otherwise.
+LogicalResult tryEmitDot(SPMDBuilder &rt, OpBuilder &b, ComputeRanges &cl,
+                         const IndexStatement &stmt,
+                         llvm::StringMap<BoxBuffer> &boxes,
+                         const llvm::StringSet<> &fixedSet, Type elt,
+                         std::string &whyNot);
 
 /// Statement variables and tensors in the roles of
 /// A(i,l) = B(i,j,k) * C(j,l) * D(k,l), with B's last two indices j, k.

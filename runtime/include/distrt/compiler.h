@@ -292,6 +292,29 @@ void distrt_reference_bind(distrt_reference *r, const char *name,
  *  different extents. */
 void distrt_reference_run(distrt_reference *r);
 
+/*===----------------------------------------------------------------------===*
+ * Library leaves besides GEMM (substitute(..., gemv), substitute(..., dot))
+ *===----------------------------------------------------------------------===*/
+
+/** Matrix-vector product, row-major A stored m x n with leading dimension
+ *  lda >= max(1, n): y = alpha * op(A) * x + beta * y with op(A) = A
+ *  (transa 0: x has n elements, y m) or A^T (transa 1: x has m, y n), x and
+ *  y with strides incx, incy >= 1.  cblas_dgemv / cblas_sgemv (naive loops
+ *  without cblas).  Empty products return at once; negative sizes, bad
+ *  strides or sizes beyond the BLAS integer range are fatal. */
+void distrt_gemv_t_f64(int64_t transa, int64_t m, int64_t n, double alpha,
+                       const double *a, int64_t lda, const double *x,
+                       int64_t incx, double beta, double *y, int64_t incy);
+void distrt_gemv_t_f32(int64_t transa, int64_t m, int64_t n, double alpha,
+                       const float *a, int64_t lda, const float *x,
+                       int64_t incx, double beta, float *y, int64_t incy);
+/** Dot product accumulated into *out: *out += sum_i x[i*incx] * y[i*incy]
+ *  over n elements (incx, incy >= 1).  cblas_ddot / cblas_sdot. */
+void distrt_dot_acc_f64(int64_t n, const double *x, int64_t incx,
+                        const double *y, int64_t incy, double *out);
+void distrt_dot_acc_f32(int64_t n, const float *x, int64_t incx,
+                        const float *y, int64_t incy, float *out);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

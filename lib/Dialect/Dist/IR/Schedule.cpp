@@ -629,9 +629,10 @@ public:
   bool substitute(const ScheduleCommand &c) {
     if (!nest.kernel.empty())
       return fail("the statement already has a substituted leaf");
-    if (c.kernel != "gemm" && c.kernel != "mttkrp")
+    if (c.kernel != "gemm" && c.kernel != "mttkrp" && c.kernel != "gemv" &&
+        c.kernel != "dot")
       return fail("unknown leaf kernel '" + c.kernel + "'; known kernels: "
-                  "gemm, mttkrp");
+                  "gemm, mttkrp, gemv, dot");
     ArrayRef<std::string> vars = c.lists[0];
     llvm::StringSet<> seen;
     size_t n = nest.loops.size();
@@ -689,6 +690,54 @@ public:
       if (roles[0] != 1 || roles[1] != 1 || roles[2] != 1 || roles[3] != 1)
         return fail("the variables do not form mttkrp: it needs i, l, j "
                     "and k of A(i,l) = B(i,j,k) * C(j,l) * D(k,l)");
+      if (!blasSizesFit(c, origins))
+        return false;
+      nest.substituteVars.assign(vars.begin(), vars.end());
+      nest.kernel = c.kernel;
+      return true;
+    }
+    if (c.kernel == "gemv" || c.kernel == "dot") {
+      // gemv: Out(i) = M(i,j) * V(j) (or M(j,i)), inputs in either order;
+      // dot: Out() = U(k) * V(k).
+      bool gemv = c.kernel == "gemv";
+      StringRef form = gemv ? "Out(i) = M(i,j) * V(j)" : "Out() = U(k) * V(k)";
+      size_t want = gemv ? 2 : 1;
+      if (vars.size() != want)
+        return fail(c.kernel + " replaces exactly " + Twine(want) +
+                    " loop" + (want == 1 ? "" : "s") + ", got " +
+                    Twine(vars.size()));
+      size_t outRank = gemv ? 1 : 0;
+      bool shapeOk = ins.size() == 2 && productOfAccesses(stmt.rhs.get()) &&
+                     stmt.lhs.indices.size() == outRank;
+      if (shapeOk) {
+        size_t r0 = ins[0]->indices.size(), r1 = ins[1]->indices.size();
+        shapeOk = gemv ? ((r0 == 2 && r1 == 1) || (r0 == 1 && r1 == 2))
+                       : (r0 == 1 && r1 == 1);
+      }
+      if (!shapeOk)
+        return fail(c.kernel + " needs a statement of the form " + form +
+                    " (no constants, negation or sums)");
+      int rows = 0, red = 0;
+      for (auto [v, o] : llvm::zip(vars, origins)) {
+        bool inOut = uses(&stmt.lhs, o), in1 = uses(ins[0], o),
+             in2 = uses(ins[1], o);
+        if (gemv && inOut && (in1 != in2))
+          ++rows;
+        else if (!inOut && in1 && in2)
+          ++red;
+        else
+          return fail("'" + v + "' (from '" + o + "') is not a " +
+                      (gemv ? "row or reduction index of a matrix-vector "
+                              "product "
+                            : "reduction index of a dot product ") +
+                      stmt.lhs.tensor + " = " + ins[0]->tensor + " * " +
+                      ins[1]->tensor);
+      }
+      if (rows != (gemv ? 1 : 0) || red != 1)
+        return fail("the variables do not form " + c.kernel + ": it needs " +
+                    (gemv ? "one row and one reduction variable"
+                          : "one reduction variable") +
+                    " of " + form);
       if (!blasSizesFit(c, origins))
         return false;
       nest.substituteVars.assign(vars.begin(), vars.end());
