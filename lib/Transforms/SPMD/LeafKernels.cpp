@@ -382,6 +382,21 @@ LogicalResult spmd::tryEmitLinalg(SPMDBuilder &rt, OpBuilder &b,
 }
 
 /// A GEMM call for the leaf when the buffers are laid out for it.
+/// Why `stmt` is not a product of two accesses of f32 or f64, the form
+/// every BLAS leaf (gemm, gemv, dot) needs; none when it is.
+static std::optional<StringRef> blasProductError(const IndexStatement &stmt,
+                                                 Type elt) {
+  if (stmt.rhsAccesses().size() != 2 ||
+      stmt.rhs->kind != IndexExpr::Kind::Mul ||
+      stmt.rhs->lhs->kind != IndexExpr::Kind::Access ||
+      stmt.rhs->rhs->kind != IndexExpr::Kind::Access)
+    return StringRef("the right-hand side is not a product of two accesses "
+                     "(no constants, negation, sums or third operand)");
+  if (!elt.isF64() && !elt.isF32())
+    return StringRef("the element type is not f32 or f64");
+  return std::nullopt;
+}
+
 LogicalResult spmd::tryEmitGemm(SPMDBuilder &rt, OpBuilder &b,
                                 ComputeRanges &cl, const IndexStatement &stmt,
                                 llvm::StringMap<BoxBuffer> &boxes,
@@ -394,13 +409,8 @@ LogicalResult spmd::tryEmitGemm(SPMDBuilder &rt, OpBuilder &b,
   };
   Location loc = cl.op.getLoc();
   SmallVector<const Access *> ins = stmt.rhsAccesses();
-  if (ins.size() != 2 || stmt.rhs->kind != IndexExpr::Kind::Mul ||
-      stmt.rhs->lhs->kind != IndexExpr::Kind::Access ||
-      stmt.rhs->rhs->kind != IndexExpr::Kind::Access)
-    return cannot("the right-hand side is not a product of two accesses "
-                  "(no constants, negation, sums or third operand)");
-  if (!elt.isF64() && !elt.isF32())
-    return cannot("the element type is not f32 or f64");
+  if (std::optional<StringRef> why = blasProductError(stmt, elt))
+    return cannot(*why);
   // Roles of the leaf variables' origins.
   std::string m, n, k;
   for (const std::string &v : cl.nest.substituteVars) {
@@ -495,13 +505,8 @@ static LogicalResult blas12Roles(ComputeRanges &cl, const IndexStatement &stmt,
     return failure();
   };
   SmallVector<const Access *> ins = stmt.rhsAccesses();
-  if (ins.size() != 2 || stmt.rhs->kind != IndexExpr::Kind::Mul ||
-      stmt.rhs->lhs->kind != IndexExpr::Kind::Access ||
-      stmt.rhs->rhs->kind != IndexExpr::Kind::Access)
-    return cannot("the right-hand side is not a product of two accesses "
-                  "(no constants, negation, sums or third operand)");
-  if (!elt.isF64() && !elt.isF32())
-    return cannot("the element type is not f32 or f64");
+  if (std::optional<StringRef> why = blasProductError(stmt, elt))
+    return cannot(*why);
   for (const Access *a : ins)
     if (a->tensor == stmt.lhs.tensor)
       return cannot("the output " + stmt.lhs.tensor + " is also read");
