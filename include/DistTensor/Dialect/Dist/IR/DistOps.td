@@ -475,4 +475,11 @@ def Dist_RecvOp : Dist_CommOp<"recv"> {
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// SPMD operations
+//===----------------------------------------------------------------------===//
+
+include "DistTensor/Dialect/Dist/IR/DistTransferOps.td"
+include "DistTensor/Dialect/Dist/IR/DistKernelOps.td"
+
 #endif // DIST_OPS_TD
