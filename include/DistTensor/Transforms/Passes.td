@@ -110,6 +110,90 @@ def DistMaterializeSPMD : Pass<"dist-materialize-spmd", "ModuleOp"> {
                            "::mlir::func::FuncDialect"];
 }
 
+def DistLowerRedistributions
+    : Pass<"dist-lower-redistributions", "ModuleOp"> {
+  let summary = "Lower dist.redistribute into SPMD redistribution steps";
+  let description = [{
+    The first step of `dist-materialize-spmd`: every `dist.redistribute`
+    becomes the steps of its plan on the local tiles of its source and
+    destination (`dist.local_tile`): the planner's collectives where the
+    thesis' rules apply (`dist-plan-redistribution`), partial-sum
+    reductions for `sum [...]`, else the general exchange. See
+    `dist-materialize-spmd` for the plans and the options.
+  }];
+  let options = [
+    Option<"check", "check", "bool", /*default=*/"false",
+           "Compare every redistributed tensor with its gathered source">,
+    Option<"redistribution", "redistribution", "std::string",
+           /*default=*/"\"balanced\"",
+           "'balanced' (the planner's collectives where they apply) or "
+           "'general' (always the general exchange)">,
+    Option<"costFile", "cost-file", "std::string", /*default=*/"\"\"",
+           "Measured alpha/beta for the redistribution planner">,
+    Option<"relaxMemoryBound", "relax-memory-bound", "bool",
+           /*default=*/"false",
+           "Let plans pass through layouts that hold more per process than "
+           "the larger of the source and destination tiles">
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
+def DistLowerComputations : Pass<"dist-lower-computations", "ModuleOp"> {
+  let summary = "Lower scheduled dist.compute statements into SPMD loop nests";
+  let description = [{
+    The second step of `dist-materialize-spmd`: every `dist.compute`
+    becomes the loop nest its schedule gives, on the local tiles of its
+    tensors (`dist.local_tile`): each tensor's transfers at the loop level
+    the communication analysis found, the buffers they fill, and the leaf
+    (a library kernel, a `linalg.generic` or scalar loops). See
+    `dist-materialize-spmd` for the options.
+  }];
+  let options = [
+    Option<"check", "check", "bool", /*default=*/"false",
+           "Compare every computed output with a reference on rank 0">,
+    Option<"timing", "timing", "bool", /*default=*/"false",
+           "Print the time of every computation">,
+    Option<"tolerance", "tolerance", "double", /*default=*/"-1.0",
+           "Relative error accepted by check">,
+    Option<"overlap", "overlap", "bool", /*default=*/"true",
+           "Double buffer time-stepped inputs">,
+    Option<"leafFallback", "leaf-fallback", "bool", /*default=*/"false",
+           "Use scalar loops with a warning where a substitute command "
+           "cannot apply">
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
+def DistTensorsToTiles : Pass<"dist-tensors-to-tiles", "ModuleOp"> {
+  let summary = "Replace distributed tensors by the running process's tiles";
+  let description = [{
+    The last step of `dist-materialize-spmd`, a type conversion: every
+    `!dist.tensor` value (function arguments, call operands, `dist.alloc`
+    results) becomes the process's local tile, a flat `memref<?xT>` sized
+    for the largest tile of its layout; `dist.alloc` allocates it (and
+    frees it at the end of its block), `dist.fill`, `dist.load` and
+    `dist.store` become operations on it, and `dist.local_tile` folds into
+    it. Every function that uses distributed tensors starts the runtime,
+    and `@main` ends it before it returns. Computations and
+    redistributions must have been lowered before (by
+    `dist-lower-computations` and `dist-lower-redistributions`).
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 def DistReportCommunication : Pass<"dist-report-communication", "ModuleOp"> {
   let summary = "Report how every tensor of every computation moves";
   let description = [{

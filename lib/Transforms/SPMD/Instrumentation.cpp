@@ -83,7 +83,7 @@ spmd::gatherForCheck(SPMDBuilder &rt, OpBuilder &b, Location loc,
     if (t != stmt.lhs.tensor || stmt.accumulate)
       rt.call(b, loc, "distrt_layout_gather",
               {g, rt.constArray(b, loc, layoutDescriptor(type)),
-               rt.ptrOf(b, loc, rt.tiles.lookup(values[t])),
+               rt.ptrOf(b, loc, rt.tileOf(values[t].getParentBlock()->getParentOp(), values[t])),
                rt.i64(b, loc, dtypeOf(elt)), rt.ptrOf(b, loc, whole),
                rt.i64(b, loc, 0)});
   }
@@ -131,7 +131,7 @@ void spmd::emitCheck(SPMDBuilder &rt, OpBuilder &b, ComputeOp op,
     rt.call(b, loc, fn,
             {g, rt.constString(b, loc, label),
              rt.constArray(b, loc, layoutDescriptor(types[t])),
-             rt.ptrOf(b, loc, rt.tiles.lookup(values[t])),
+             rt.ptrOf(b, loc, rt.tileOf(values[t].getParentBlock()->getParentOp(), values[t])),
              rt.i64(b, loc, dtypeOf(elt)), rt.ptrOf(b, loc, globals[t]),
              arith::ConstantOp::create(b, loc, rt.f64Ty,
                                        b.getF64FloatAttr(tolerance))});

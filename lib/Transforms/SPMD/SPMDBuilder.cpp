@@ -214,9 +214,23 @@ LogicalResult SPMDBuilder::checkTensorType(Operation *where, DistTensorType t) {
 }
 
 Value SPMDBuilder::tileOf(Operation *user, Value tensor) {
-  Value t = tiles.lookupOrNull(tensor);
-  if (!t)
-    user->emitError("distributed tensor operand has no local tile; it "
-                    "must be a function argument or a dist.alloc result");
+  if (Value t = tiles.lookupOrNull(tensor))
+    return t;
+  auto type = dyn_cast<DistTensorType>(tensor.getType());
+  if (!type) {
+    user->emitError("operand is not a distributed tensor");
+    return {};
+  }
+  if (failed(checkTensorType(user, type)))
+    return {};
+  // Right after the tensor's definition, so it dominates every use the
+  // lowering emits (also inside regions it creates before asking).
+  OpBuilder b(tensor.getContext());
+  if (auto arg = dyn_cast<BlockArgument>(tensor))
+    b.setInsertionPointToStart(arg.getOwner());
+  else
+    b.setInsertionPointAfter(tensor.getDefiningOp());
+  Value t = LocalTileOp::create(b, tensor.getLoc(), tileType(type), tensor);
+  tiles.map(tensor, t);
   return t;
 }

@@ -479,6 +479,29 @@ def Dist_RecvOp : Dist_CommOp<"recv"> {
 // SPMD operations
 //===----------------------------------------------------------------------===//
 
+def Dist_LocalTileOp : Dist_Op<"local_tile", [Pure]> {
+  let summary = "the running process's local tile of a distributed tensor";
+  let description = [{
+    The storage of the part of a distributed tensor that the running process
+    holds: a flat buffer in the layout's local order (row-major over the
+    tile's extents, `distrt_layout_tile_capacity` elements). The SPMD ops
+    that `dist-lower-redistributions` and `dist-lower-computations` emit
+    read and write tensors through it; `dist-tensors-to-tiles` then replaces
+    every distributed tensor by its tile (a type conversion), and this op
+    by its operand's tile.
+
+    ```mlir
+    %tA = dist.local_tile %A : !dist.tensor<64x64xf64, #dist.layout<@m, "xy -> xy">> -> memref<?xf64>
+    ```
+  }];
+  let arguments = (ins Dist_TensorType:$tensor);
+  let results = (outs MemRefRankOf<[AnyType], [1]>:$tile);
+  let assemblyFormat = [{
+    $tensor attr-dict `:` qualified(type($tensor)) `->` type($tile)
+  }];
+  let hasVerifier = 1;
+}
+
 include "DistTensor/Dialect/Dist/IR/DistTransferOps.td"
 include "DistTensor/Dialect/Dist/IR/DistKernelOps.td"
 

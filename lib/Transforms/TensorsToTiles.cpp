@@ -1,0 +1,252 @@
+//===- TensorsToTiles.cpp - distributed tensors to local tiles --*- C++ -*-===//
+//
+// Part of the dist project: distributed tensor algebra in MLIR.
+//
+// dist-tensors-to-tiles: a type conversion from !dist.tensor to the running
+// process's local tile (memref<?xT>) over functions, calls and returns, with
+// patterns for the ops that create and fill tensors (dist.alloc, dist.fill,
+// dist.load, dist.store) and dist.local_tile, which folds into its
+// operand's tile. Functions that use distributed tensors start the runtime;
+// @main ends it before it returns.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SPMD/SPMDBuilder.h"
+
+#include "DistTensor/Dialect/Dist/IR/DistOps.h"
+#include "DistTensor/Dialect/Dist/IR/RuntimeABI.h"
+#include "DistTensor/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir {
+namespace dist {
+#define GEN_PASS_DEF_DISTTENSORSTOTILES
+#include "DistTensor/Transforms/Passes.h.inc"
+} // namespace dist
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::dist;
+using namespace mlir::dist::spmd;
+
+using abi::dtypeOf;
+using abi::layoutDescriptor;
+
+namespace {
+
+/// !dist.tensor<... x T, ...> -> memref<?xT>; other types stay.
+struct TileTypeConverter : TypeConverter {
+  TileTypeConverter() {
+    addConversion([](Type t) { return t; });
+    addConversion([](DistTensorType t) -> Type {
+      return MemRefType::get({ShapedType::kDynamic}, t.getElementType());
+    });
+  }
+};
+
+/// Base of the patterns: the shared SPMDBuilder.
+template <typename OpTy>
+struct TilePattern : OpConversionPattern<OpTy> {
+  TilePattern(const TypeConverter &converter, MLIRContext *ctx,
+              SPMDBuilder &rt)
+      : OpConversionPattern<OpTy>(converter, ctx), rt(rt) {}
+  SPMDBuilder &rt;
+};
+
+/// dist.local_tile %t -> %t's tile.
+struct LocalTileLowering : TilePattern<LocalTileOp> {
+  using TilePattern::TilePattern;
+  LogicalResult
+  matchAndRewrite(LocalTileOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getTensor());
+    return success();
+  }
+};
+
+/// dist.alloc -> a checked allocation of the largest tile of the layout,
+/// freed at the end of the enclosing block.
+struct AllocLowering : TilePattern<AllocOp> {
+  using TilePattern::TilePattern;
+  LogicalResult
+  matchAndRewrite(AllocOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    DistTensorType t = op.getResult().getType();
+    Location loc = op.getLoc();
+    Value g = rt.gridHandle(rewriter, loc, t.getLayout().getGrid());
+    Value cap =
+        rt.call(rewriter, loc, "distrt_layout_tile_capacity",
+                {g, rt.constArray(rewriter, loc, layoutDescriptor(t))});
+    Value tile = rt.allocChecked(rewriter, loc, rt.tileType(t),
+                                 ValueRange{rt.toIndex(rewriter, loc, cap)},
+                                 "the local tile of a distributed tensor");
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPoint(op->getBlock()->getTerminator());
+      memref::DeallocOp::create(rewriter, loc, tile);
+    }
+    rewriter.replaceOp(op, tile);
+    return success();
+  }
+};
+
+/// dist.fill -> distrt_layout_fill on the tile.
+struct FillLowering : TilePattern<FillOp> {
+  using TilePattern::TilePattern;
+  LogicalResult
+  matchAndRewrite(FillOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    DistTensorType t = op.getTensor().getType();
+    Location loc = op.getLoc();
+    Value g = rt.gridHandle(rewriter, loc, t.getLayout().getGrid());
+    rt.call(rewriter, loc, "distrt_layout_fill",
+            {g, rt.constArray(rewriter, loc, layoutDescriptor(t)),
+             rt.ptrOf(rewriter, loc, adaptor.getTensor()),
+             rt.i64(rewriter, loc, dtypeOf(t.getElementType())),
+             rt.i64(rewriter, loc, (int64_t)op.getSeed())});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// dist.load / dist.store -> one call that reads or writes this rank's
+/// part of the tensor file (runtime/lib/io.c checks the file).
+template <typename OpTy>
+struct FileLowering : TilePattern<OpTy> {
+  using TilePattern<OpTy>::TilePattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    SPMDBuilder &rt = this->rt;
+    auto t = cast<DistTensorType>(op.getTensor().getType());
+    Location loc = op.getLoc();
+    Value g = rt.gridHandle(rewriter, loc, t.getLayout().getGrid());
+    constexpr bool load = std::is_same_v<OpTy, dist::LoadOp>;
+    rt.call(rewriter, loc, load ? "distrt_layout_load" : "distrt_layout_store",
+            {g, rt.constArray(rewriter, loc, layoutDescriptor(t)),
+             rt.ptrOf(rewriter, loc, adaptor.getTensor()),
+             rt.i64(rewriter, loc, dtypeOf(t.getElementType())),
+             rt.constString(rewriter, loc, op.getPath())});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// Whether `op` works on distributed tensors (what this pass rewrites).
+static bool usesTensors(Operation *op) {
+  if (isa<AllocOp, FillOp, dist::LoadOp, dist::StoreOp, LocalTileOp,
+          ComputeOp, RedistributeOp>(op))
+    return true;
+  return llvm::any_of(op->getOperandTypes(), llvm::IsaPred<DistTensorType>);
+}
+
+struct DistTensorsToTilesPass
+    : public dist::impl::DistTensorsToTilesBase<DistTensorsToTilesPass> {
+  using Base::Base;
+
+  /// Located errors for what this pass cannot convert; which functions
+  /// use distributed tensors.
+  LogicalResult check(ModuleOp module, SPMDBuilder &rt,
+                      SmallVectorImpl<func::FuncOp> &users) {
+    WalkResult r = module.walk([&](Operation *op) {
+      if (isa<ComputeOp, RedistributeOp>(op)) {
+        op->emitError("'") << op->getName()
+                           << "' must be lowered before "
+                              "dist-tensors-to-tiles (run "
+                              "dist-lower-computations and "
+                              "dist-lower-redistributions first)";
+        return WalkResult::interrupt();
+      }
+      for (Type t : op->getResultTypes())
+        if (auto dt = dyn_cast<DistTensorType>(t))
+          if (failed(rt.checkTensorType(op, dt)))
+            return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (r.wasInterrupted())
+      return failure();
+    bool moduleUses = false;
+    for (func::FuncOp f : module.getOps<func::FuncOp>()) {
+      for (Type t : f.getResultTypes())
+        if (isa<DistTensorType>(t))
+          return f.emitError("functions cannot return distributed tensors; "
+                             "pass the result tensor as an argument");
+      if (f.isExternal())
+        continue;
+      bool uses = false;
+      for (Type t : f.getArgumentTypes())
+        if (auto dt = dyn_cast<DistTensorType>(t)) {
+          if (failed(rt.checkTensorType(f, dt)))
+            return failure();
+          uses = true;
+        }
+      f.walk([&](Operation *op) { uses |= usesTensors(op); });
+      if (uses)
+        users.push_back(f);
+      moduleUses |= uses;
+    }
+    // A @main that only calls functions using the runtime must still end
+    // it before it returns.
+    if (moduleUses)
+      if (auto main = module.lookupSymbol<func::FuncOp>("main"))
+        if (!main.isExternal() && !llvm::is_contained(users, main))
+          users.push_back(main);
+    return success();
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = module.getContext();
+    SPMDOptions options;
+    CostModel costModel;
+    SPMDBuilder rt(module, options, costModel);
+
+    SmallVector<func::FuncOp> users;
+    if (failed(check(module, rt, users)))
+      return signalPassFailure();
+    // distrt_init at entry (idempotent); distrt_finalize before main
+    // returns.
+    for (func::FuncOp f : users) {
+      OpBuilder b = OpBuilder::atBlockBegin(&f.getBody().front());
+      rt.call(b, f.getLoc(), "distrt_init", {});
+      if (f.getSymName() == "main")
+        f.walk([&](func::ReturnOp r) {
+          OpBuilder rb(r);
+          rt.call(rb, r.getLoc(), "distrt_finalize", {});
+        });
+    }
+
+    TileTypeConverter converter;
+    RewritePatternSet patterns(ctx);
+    patterns.add<LocalTileLowering, AllocLowering, FillLowering,
+                 FileLowering<dist::LoadOp>, FileLowering<dist::StoreOp>>(
+        converter, ctx, rt);
+    ConversionTarget target(*ctx);
+    target.addIllegalOp<AllocOp, FillOp, dist::LoadOp, dist::StoreOp,
+                        LocalTileOp>();
+    target.markUnknownOpDynamicallyLegal([&](Operation *op) {
+      if (auto f = dyn_cast<func::FuncOp>(op))
+        return converter.isSignatureLegal(f.getFunctionType());
+      return converter.isLegal(op);
+    });
+    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                         target);
+    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
+                                                                   converter);
+    populateCallOpTypeConversionPattern(patterns, converter);
+    populateReturnOpTypeConversionPattern(patterns, converter);
+    if (failed(applyPartialConversion(module, target, std::move(patterns))) ||
+        rt.runtimeCallFailed())
+      return signalPassFailure();
+  }
+};
+
+} // namespace
