@@ -40,9 +40,6 @@ struct DistLowerComputationsPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SPMDOptions options;
-    options.check = check;
-    options.timing = timing;
-    options.tolerance = tolerance;
     options.overlap = overlap;
     options.leafFallback = leafFallback;
     CostModel costModel;

@@ -56,7 +56,6 @@ struct DistLowerRedistributionsPass
       }
     }
     SPMDOptions options;
-    options.check = check;
     options.redistribution = redistribution;
     SPMDBuilder rt(module, options, costModel);
     SmallVector<RedistributeOp> ops;

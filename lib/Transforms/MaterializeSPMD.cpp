@@ -5,6 +5,7 @@
 // dist-materialize-spmd: the passes that turn distributed tensors and
 // scheduled statements into the code every rank runs, in order, with one
 // set of options:
+//   dist-instrument             check and timing code around them
 //   dist-lower-redistributions  dist.redistribute -> plan steps on tiles
 //   dist-lower-computations     dist.compute -> loop nests, transfers, leaves
 //   dist-tensors-to-tiles       !dist.tensor -> memref<?xT> (a type
@@ -50,16 +51,17 @@ struct DistMaterializeSPMDPass
       return signalPassFailure();
     }
     OpPassManager pm(ModuleOp::getOperationName());
+    DistInstrumentOptions instrument;
+    instrument.check = check;
+    instrument.timing = timing;
+    instrument.tolerance = tolerance;
+    pm.addPass(createDistInstrument(instrument));
     DistLowerRedistributionsOptions redist;
-    redist.check = check;
     redist.redistribution = redistribution;
     redist.costFile = costFile;
     redist.relaxMemoryBound = relaxMemoryBound;
     pm.addPass(createDistLowerRedistributions(redist));
     DistLowerComputationsOptions compute;
-    compute.check = check;
-    compute.timing = timing;
-    compute.tolerance = tolerance;
     compute.overlap = overlap;
     compute.leafFallback = leafFallback;
     pm.addPass(createDistLowerComputations(compute));

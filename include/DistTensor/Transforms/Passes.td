@@ -110,6 +110,43 @@ def DistMaterializeSPMD : Pass<"dist-materialize-spmd", "ModuleOp"> {
                            "::mlir::func::FuncDialect"];
 }
 
+def DistInstrument : Pass<"dist-instrument", "ModuleOp"> {
+  let summary = "Add check and timing code around computations and redistributions";
+  let description = [{
+    The first step of `dist-materialize-spmd` (with `check` or `timing`),
+    on dist IR: around every `dist.compute` and `dist.redistribute` it
+    adds SPMD code on the local tiles (`dist.local_tile`) of their tensors.
+
+    With `check`, the inputs of a computation (and its output for `+=`)
+    are gathered whole to rank 0 before it, and after it the runtime's own
+    evaluator of the unscheduled statement computes a reference there
+    (which shares no code with the lowering); every copy of the output on
+    every process is compared with it and the maximum relative error is
+    printed, and every copy of every input must be unchanged. A
+    redistribution's destination must hold exactly its gathered source
+    (summed over the `sum` dimensions).
+
+    With `timing`, the time of each computation is printed: the clock runs
+    from a barrier over the grid before it to a barrier after it, and the
+    maximum over the ranks is reported.
+  }];
+  let options = [
+    Option<"check", "check", "bool", /*default=*/"false",
+           "Compare every computed output with a reference on rank 0">,
+    Option<"timing", "timing", "bool", /*default=*/"false",
+           "Print the time of every computation (between two barriers "
+           "over its grid; the maximum over the ranks)">,
+    Option<"tolerance", "tolerance", "double", /*default=*/"-1.0",
+           "Relative error accepted by check (default: 1e-12 for f64, "
+           "1e-4 for f32, 0 for integers)">
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 def DistLowerRedistributions
     : Pass<"dist-lower-redistributions", "ModuleOp"> {
   let summary = "Lower dist.redistribute into SPMD redistribution steps";
@@ -122,8 +159,6 @@ def DistLowerRedistributions
     `dist-materialize-spmd` for the plans and the options.
   }];
   let options = [
-    Option<"check", "check", "bool", /*default=*/"false",
-           "Compare every redistributed tensor with its gathered source">,
     Option<"redistribution", "redistribution", "std::string",
            /*default=*/"\"balanced\"",
            "'balanced' (the planner's collectives where they apply) or "
@@ -153,12 +188,6 @@ def DistLowerComputations : Pass<"dist-lower-computations", "ModuleOp"> {
     `dist-materialize-spmd` for the options.
   }];
   let options = [
-    Option<"check", "check", "bool", /*default=*/"false",
-           "Compare every computed output with a reference on rank 0">,
-    Option<"timing", "timing", "bool", /*default=*/"false",
-           "Print the time of every computation">,
-    Option<"tolerance", "tolerance", "double", /*default=*/"-1.0",
-           "Relative error accepted by check">,
     Option<"overlap", "overlap", "bool", /*default=*/"true",
            "Double buffer time-stepped inputs">,
     Option<"leafFallback", "leaf-fallback", "bool", /*default=*/"false",

@@ -339,17 +339,7 @@ LogicalResult ComputeEmitter::run() {
   elt = outType.getElementType();
   dtype = dtypeOf(elt);
   g = rt.gridHandle(b, loc, model.grid);
-  // With check, whole copies of the inputs (and of the output for `+=`)
-  // as they are before the computation, for the reference (outside the
-  // timed region).
-  llvm::StringMap<Value> before;
-  if (rt.options.check)
-    before =
-        gatherForCheck(rt, b, loc, stmt, model.types, model.values, g, elt);
   int64_t gridRank = model.gridShape.size();
-  Value timer;
-  if (rt.options.timing)
-    timer = startTiming(rt, b, loc, g, gridRank);
 
   // Grid coordinates give the distributed loops' values (and, with the
   // step loops' values, the roots and peers of the transfers).
@@ -389,10 +379,6 @@ LogicalResult ComputeEmitter::run() {
     return failure();
 
   freeBuffers(b);
-  if (rt.options.timing)
-    stopTiming(rt, b, loc, g, gridRank, timer, stmt);
-  if (rt.options.check)
-    emitCheck(rt, b, op, stmt, model.types, model.values, g, elt, before);
   return success();
 }
 

@@ -1,0 +1,139 @@
+//===- Instrument.cpp - check and timing around computations ----*- C++ -*-===//
+//
+// Part of the dist project: distributed tensor algebra in MLIR.
+//
+// dist-instrument: on dist IR, before the computations and redistributions
+// are lowered, adds the `check` and `timing` code around them, on the local
+// tiles of their tensors (dist.local_tile). The code itself is built by
+// SPMD/Instrumentation.cpp; the lowerings insert their code before the op
+// they replace, so what this pass puts before an op stays before its
+// lowered form and what it puts after stays after.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SPMD/Instrumentation.h"
+#include "SPMD/SPMDBuilder.h"
+
+#include "DistTensor/Analysis/Redistribution.h"
+#include "DistTensor/Dialect/Dist/IR/IndexNotation.h"
+#include "DistTensor/Dialect/Dist/IR/RuntimeABI.h"
+#include "DistTensor/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace mlir {
+namespace dist {
+#define GEN_PASS_DEF_DISTINSTRUMENT
+#include "DistTensor/Transforms/Passes.h.inc"
+} // namespace dist
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::dist;
+using namespace mlir::dist::spmd;
+
+namespace {
+
+struct DistInstrumentPass
+    : public dist::impl::DistInstrumentBase<DistInstrumentPass> {
+  using Base::Base;
+
+  /// Check and timing around one computation.
+  LogicalResult instrument(SPMDBuilder &rt, ComputeOp op) {
+    IndexStatement stmt;
+    std::string error;
+    size_t column = 0;
+    if (!parseIndexStatement(op.getStatement(), stmt, error, column))
+      return op.emitOpError("invalid statement: ") << error;
+    llvm::StringMap<DistTensorType> types;
+    llvm::StringMap<Value> values;
+    for (auto [n, v] : llvm::zip(op.getNames(), op.getTensors())) {
+      StringRef name = cast<StringAttr>(n).getValue();
+      auto type = cast<DistTensorType>(v.getType());
+      if (failed(rt.checkTensorType(op, type)))
+        return failure();
+      types[name] = type;
+      values[name] = v;
+    }
+    DistTensorType outType = types[stmt.lhs.tensor];
+    Type elt = outType.getElementType();
+    FlatSymbolRefAttr grid = outType.getLayout().getGrid();
+    auto gridOp = SymbolTable::lookupNearestSymbolFrom<GridOp>(op, grid);
+    int64_t gridRank = gridOp.getLevel(0).getShape().size();
+    Location loc = op.getLoc();
+    OpBuilder b(op);
+    Value g = rt.gridHandle(b, loc, grid);
+    llvm::StringMap<Value> before;
+    if (check)
+      before = gatherForCheck(rt, b, loc, stmt, types, values, g, elt);
+    Value timer;
+    if (timing)
+      timer = startTiming(rt, b, loc, g, gridRank);
+    b.setInsertionPointAfter(op);
+    if (timing)
+      stopTiming(rt, b, loc, g, gridRank, timer, stmt);
+    if (check)
+      emitCheck(rt, b, op, stmt, types, values, g, elt, before);
+    return success();
+  }
+
+  /// The check of one redistribution.
+  LogicalResult instrument(SPMDBuilder &rt, RedistributeOp op) {
+    DistTensorType st = op.getSource().getType();
+    DistTensorType dt = op.getDest().getType();
+    if (failed(rt.checkTensorType(op, st)) ||
+        failed(rt.checkTensorType(op, dt)))
+      return failure();
+    Value s = rt.tileOf(op, op.getSource()), d = rt.tileOf(op, op.getDest());
+    if (!s || !d)
+      return failure();
+    Location loc = op.getLoc();
+    OpBuilder b(op->getContext());
+    b.setInsertionPointAfter(op);
+    Value dtype = rt.i64(b, loc, abi::dtypeOf(st.getElementType()));
+    if (!op.getSum()) {
+      checkRedistribute(rt, b, loc, st, dt, s, d, dtype);
+      return success();
+    }
+    // Which dimensions are summed is the plan's (the lowering reports a
+    // partial sum it cannot plan).
+    CostModel costModel;
+    PartialSumPlan r = planPartialSum(op, costModel, /*general=*/false);
+    if (!r.error.empty())
+      return success();
+    Value g = rt.gridHandle(b, loc, st.getLayout().getGrid());
+    checkPartialSum(rt, b, loc, st, dt, s, d, dtype, g, r.sumMask);
+    return success();
+  }
+
+  void runOnOperation() override {
+    if (!check && !timing)
+      return;
+    ModuleOp module = getOperation();
+    SPMDOptions options;
+    options.check = check;
+    options.timing = timing;
+    options.tolerance = tolerance;
+    CostModel costModel;
+    SPMDBuilder rt(module, options, costModel);
+    SmallVector<Operation *> ops;
+    module.walk([&](Operation *op) {
+      if (isa<ComputeOp>(op) || (check && isa<RedistributeOp>(op)))
+        ops.push_back(op);
+    });
+    for (Operation *op : ops) {
+      LogicalResult r = isa<ComputeOp>(op)
+                            ? instrument(rt, cast<ComputeOp>(op))
+                            : instrument(rt, cast<RedistributeOp>(op));
+      if (failed(r) || rt.runtimeCallFailed())
+        return signalPassFailure();
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,46 @@
+// RUN: dist-opt %s --dist-instrument=timing=1 | FileCheck %s --check-prefix=TIME
+// RUN: dist-opt %s --dist-instrument=check=1 | FileCheck %s --check-prefix=CHECK
+// RUN: dist-opt %s --dist-instrument | FileCheck %s --check-prefix=NONE
+// dist-instrument alone, on dist IR: timing puts a barrier and the clock
+// before a computation and the report after it; check gathers the inputs
+// before it and computes and compares the reference after it, and checks a
+// redistribution against its gathered source. The computation and the
+// redistribution stay for the lowerings.
+
+dist.grid @m [2, 2]
+!T = !dist.tensor<64x64xf64, #dist.layout<@m, "xy -> xy">>
+!R = !dist.tensor<64x64xf64, #dist.layout<@m, "xy -> yx">>
+
+// TIME-LABEL: func.func @summa
+// TIME: barrier
+// TIME: wtime
+// TIME: dist.compute
+// TIME: barrier
+// TIME: report_time
+// TIME: return
+
+// CHECK-LABEL: func.func @summa
+// CHECK: dist.local_tile
+// CHECK: gather
+// CHECK: dist.compute
+// CHECK: reference
+// CHECK: check_result
+// CHECK: check_unchanged
+// CHECK: dist.redistribute
+// CHECK: gather
+// CHECK: check_result
+// CHECK: return
+
+// NONE-LABEL: func.func @summa
+// NONE-NEXT: dist.compute
+// NONE-NEXT: dist.redistribute
+// NONE-NEXT: return
+func.func @summa(%a: !T, %b: !T, %c: !T, %r: !R) {
+  dist.compute "A(i,j) = B(i,k) * C(k,j)" (A = %a, B = %b, C = %c)
+      schedule [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2)),
+                split(k, ko, ki, 16), reorder({ko, ii, ji, ki}),
+                communicate(A, jo), communicate({B, C}, ko),
+                substitute({ii, ji, ki}, gemm)] : !T, !T, !T
+  dist.redistribute %a into %r : !T into !R
+  return
+}
