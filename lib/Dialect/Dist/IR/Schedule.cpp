@@ -2,6 +2,9 @@
 //
 // Part of the dist project: distributed tensor algebra in MLIR.
 //
+// Applies decoded scheduling commands (ScheduleCommands.cpp), in order, to
+// the loop nest of a statement, and answers questions about the result.
+//
 //===----------------------------------------------------------------------===//
 
 #include "DistTensor/Dialect/Dist/IR/Schedule.h"
@@ -13,232 +16,6 @@
 
 using namespace mlir;
 using namespace mlir::dist;
-
-//===----------------------------------------------------------------------===//
-// Decoding
-//===----------------------------------------------------------------------===//
-
-std::string ScheduleCommand::str() const {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  auto list = [&](ArrayRef<std::string> l) {
-    os << "{";
-    llvm::interleaveComma(l, os);
-    os << "}";
-  };
-  auto one = [&](unsigned i) { os << lists[i].front(); };
-  switch (kind) {
-  case Kind::Divide:
-  case Kind::Split:
-    os << (kind == Kind::Divide ? "divide(" : "split(");
-    one(0), os << ", ", one(1), os << ", ", one(2);
-    os << ", " << factor << ")";
-    break;
-  case Kind::Reorder:
-    os << "reorder(", list(lists[0]), os << ")";
-    break;
-  case Kind::Collapse:
-    os << "collapse(", one(0), os << ", ", one(1), os << ", ", one(2);
-    os << ")";
-    break;
-  case Kind::Distribute:
-    os << "distribute(";
-    if (lists[0].size() == 1)
-      one(0);
-    else
-      list(lists[0]);
-    os << ")";
-    break;
-  case Kind::DistributeOnto:
-    os << "distribute(", list(lists[0]), os << ", ", list(lists[1]);
-    os << ", ", list(lists[2]), os << ", ";
-    if (!machine.empty()) {
-      os << "@" << machine;
-    } else {
-      os << "Grid(";
-      llvm::interleaveComma(gridShape, os);
-      os << ")";
-    }
-    os << ")";
-    break;
-  case Kind::Communicate:
-    os << "communicate(";
-    if (lists[0].size() == 1)
-      one(0);
-    else
-      list(lists[0]);
-    os << ", ", one(1), os << ")";
-    break;
-  case Kind::Rotate:
-    os << "rotate(", one(0), os << ", ", list(lists[1]), os << ", ", one(2);
-    os << ")";
-    break;
-  case Kind::Parallelize:
-    os << "parallelize(", one(0), os << ")";
-    break;
-  case Kind::Substitute:
-    os << "substitute(", list(lists[0]), os << ", " << kernel << ")";
-    break;
-  case Kind::Overlap:
-    os << "overlap(", one(0), os << ")";
-    break;
-  }
-  return s;
-}
-
-namespace {
-/// Reads argument `i` of a command array as a single name.
-bool argName(ArrayAttr cmd, unsigned i, SmallVectorImpl<std::string> &out) {
-  if (i >= cmd.size())
-    return false;
-  if (auto s = dyn_cast<StringAttr>(cmd[i])) {
-    out.push_back(s.getValue().str());
-    return true;
-  }
-  return false;
-}
-/// Reads argument `i` as a name or a {list} of names.
-bool argNames(ArrayAttr cmd, unsigned i, SmallVectorImpl<std::string> &out) {
-  if (i >= cmd.size())
-    return false;
-  if (auto list = dyn_cast<ArrayAttr>(cmd[i])) {
-    for (Attribute a : list) {
-      auto s = dyn_cast<StringAttr>(a);
-      if (!s)
-        return false;
-      out.push_back(s.getValue().str());
-    }
-    return true;
-  }
-  return argName(cmd, i, out);
-}
-bool argList(ArrayAttr cmd, unsigned i, SmallVectorImpl<std::string> &out) {
-  return i < cmd.size() && isa<ArrayAttr>(cmd[i]) && argNames(cmd, i, out);
-}
-bool argInt(ArrayAttr cmd, unsigned i, int64_t &out) {
-  if (i >= cmd.size())
-    return false;
-  if (auto v = dyn_cast<IntegerAttr>(cmd[i])) {
-    out = v.getInt();
-    return true;
-  }
-  return false;
-}
-} // namespace
-
-std::string mlir::dist::unsupportedScheduleCommand(StringRef name) {
-  if (name == "precompute")
-    return "precompute is not supported yet: a computation has no "
-           "temporaries of its own (DISTAL's precompute stages a "
-           "sub-expression in a workspace whose layout the schedule would "
-           "have to give); write the temporary as its own dist.compute with "
-           "its own distribution and use its result in this statement";
-  return "";
-}
-
-bool mlir::dist::decodeSchedule(ScheduleAttr schedule,
-                                SmallVectorImpl<ScheduleCommand> &commands,
-                                std::string &error) {
-  if (!schedule)
-    return true;
-  for (auto [pos, attr] : llvm::enumerate(schedule.getCommands())) {
-    auto cmd = dyn_cast<ArrayAttr>(attr);
-    if (!cmd || cmd.empty() || !isa<StringAttr>(cmd[0])) {
-      error = "schedule command " + std::to_string(pos) + " is malformed";
-      return false;
-    }
-    StringRef name = cast<StringAttr>(cmd[0]).getValue();
-    unsigned nargs = cmd.size() - 1;
-    ScheduleCommand c;
-    c.position = pos;
-    auto bad = [&](StringRef usage) {
-      error = (name + " takes " + usage).str();
-      return false;
-    };
-    auto lists = [&](unsigned n) {
-      c.lists.resize(n);
-      return true;
-    };
-    if (name == "divide" || name == "split") {
-      c.kind = name == "divide" ? ScheduleCommand::Kind::Divide
-                                : ScheduleCommand::Kind::Split;
-      lists(3);
-      if (nargs != 4 || !argName(cmd, 1, c.lists[0]) ||
-          !argName(cmd, 2, c.lists[1]) || !argName(cmd, 3, c.lists[2]) ||
-          !argInt(cmd, 4, c.factor))
-        return bad("(var, outer, inner, integer)");
-    } else if (name == "reorder") {
-      c.kind = ScheduleCommand::Kind::Reorder;
-      lists(1);
-      if (nargs != 1 || !argList(cmd, 1, c.lists[0]))
-        return bad("({vars})");
-    } else if (name == "collapse" || name == "fuse") {
-      c.kind = ScheduleCommand::Kind::Collapse;
-      lists(3);
-      if (nargs != 3 || !argName(cmd, 1, c.lists[0]) ||
-          !argName(cmd, 2, c.lists[1]) || !argName(cmd, 3, c.lists[2]))
-        return bad("(outer, inner, fused)");
-    } else if (name == "distribute" && nargs == 1) {
-      c.kind = ScheduleCommand::Kind::Distribute;
-      lists(1);
-      if (!argNames(cmd, 1, c.lists[0]))
-        return bad("(var), ({vars}) or ({targets}, {dist}, {local}, Grid(..))");
-    } else if (name == "distribute") {
-      c.kind = ScheduleCommand::Kind::DistributeOnto;
-      lists(3);
-      if (nargs != 4 || !argList(cmd, 1, c.lists[0]) ||
-          !argList(cmd, 2, c.lists[1]) || !argList(cmd, 3, c.lists[2]))
-        return bad("(var), ({vars}) or ({targets}, {dist}, {local}, Grid(..))");
-      if (auto g = dyn_cast<DenseI64ArrayAttr>(cmd[4])) {
-        llvm::append_range(c.gridShape, g.asArrayRef());
-      } else if (auto sym = dyn_cast<FlatSymbolRefAttr>(cmd[4])) {
-        c.machine = sym.getValue().str();
-      } else {
-        return bad("a Grid(..) or @machine as its last argument");
-      }
-    } else if (name == "communicate") {
-      c.kind = ScheduleCommand::Kind::Communicate;
-      lists(2);
-      if (nargs != 2 || !argNames(cmd, 1, c.lists[0]) ||
-          !argName(cmd, 2, c.lists[1]))
-        return bad("(tensor or {tensors}, var)");
-    } else if (name == "rotate") {
-      c.kind = ScheduleCommand::Kind::Rotate;
-      lists(3);
-      if (nargs != 3 || !argName(cmd, 1, c.lists[0]) ||
-          !argList(cmd, 2, c.lists[1]) || !argName(cmd, 3, c.lists[2]))
-        return bad("(target, {vars}, result)");
-    } else if (name == "parallelize") {
-      c.kind = ScheduleCommand::Kind::Parallelize;
-      lists(1);
-      if (nargs != 1 || !argName(cmd, 1, c.lists[0]))
-        return bad("(var)");
-    } else if (name == "substitute") {
-      c.kind = ScheduleCommand::Kind::Substitute;
-      lists(1);
-      SmallVector<std::string> kernel;
-      if (nargs != 2 || !argList(cmd, 1, c.lists[0]) ||
-          !argName(cmd, 2, kernel))
-        return bad("({vars}, kernel)");
-      c.kernel = kernel.front();
-    } else if (name == "overlap") {
-      c.kind = ScheduleCommand::Kind::Overlap;
-      lists(1);
-      if (nargs != 1 || !argName(cmd, 1, c.lists[0]) ||
-          (c.lists[0][0] != "on" && c.lists[0][0] != "off"))
-        return bad("(on) or (off)");
-    } else if (std::string why = unsupportedScheduleCommand(name);
-               !why.empty()) {
-      error = why;
-      return false;
-    } else {
-      error = ("unknown scheduling command '" + name + "'").str();
-      return false;
-    }
-    commands.push_back(std::move(c));
-  }
-  return true;
-}
 
 //===----------------------------------------------------------------------===//
 // LoopNest
@@ -626,6 +403,10 @@ public:
     return true;
   }
 
+  static bool uses(const Access *a, StringRef v) {
+    return llvm::is_contained(a->indices, v.str());
+  }
+
   bool substitute(const ScheduleCommand &c) {
     if (!nest.kernel.empty())
       return fail("the statement already has a substituted leaf");
@@ -649,10 +430,6 @@ public:
       if (nest.loops[idx].distributed)
         return fail("'" + v + "' is distributed and cannot be part of a leaf");
     }
-    SmallVector<const Access *> ins = stmt.rhsAccesses();
-    auto uses = [](const Access *a, StringRef v) {
-      return llvm::is_contained(a->indices, v.str());
-    };
     SmallVector<std::string> origins;
     for (const std::string &v : vars) {
       SmallVector<std::string> o = nest.originsOf(v);
@@ -661,89 +438,102 @@ public:
                     c.kernel + " needs one per loop");
       origins.push_back(o.front());
     }
-    if (c.kernel == "mttkrp") {
-      // Out(I, L) = T(I, J, K) * M1(J, L) * M2(K, L), in any order of the
-      // inputs and of their indices.
-      if (vars.size() != 4)
-        return fail("mttkrp replaces exactly 4 loops, got " +
-                    Twine(vars.size()));
-      if (ins.size() != 3 || !productOfAccesses(stmt.rhs.get()) ||
-          stmt.lhs.indices.size() != 2)
-        return fail("mttkrp needs a statement of the form "
-                    "A(i,l) = B(i,j,k) * C(j,l) * D(k,l)");
-      int roles[4] = {0, 0, 0, 0}; // I, L, J, K
-      for (auto [v, o] : llvm::zip(vars, origins)) {
-        int inputs = 0;
-        for (const Access *a : ins)
-          inputs += uses(a, o);
-        bool inOut = uses(&stmt.lhs, o);
-        if (inOut && inputs == 1)
-          ++roles[0];
-        else if (inOut && inputs == 2)
-          ++roles[1];
-        else if (!inOut && inputs == 2)
-          ++(roles[2 + (roles[2] > 0)]);
-        else
-          return fail("'" + v + "' (from '" + o + "') plays no role of "
-                      "mttkrp A(i,l) = B(i,j,k) * C(j,l) * D(k,l)");
-      }
-      if (roles[0] != 1 || roles[1] != 1 || roles[2] != 1 || roles[3] != 1)
-        return fail("the variables do not form mttkrp: it needs i, l, j "
-                    "and k of A(i,l) = B(i,j,k) * C(j,l) * D(k,l)");
-      if (!blasSizesFit(c, origins))
-        return false;
-      nest.substituteVars.assign(vars.begin(), vars.end());
-      nest.kernel = c.kernel;
-      return true;
+    bool fits = c.kernel == "mttkrp" ? fitsMttkrp(vars, origins)
+                : c.kernel == "gemm" ? fitsGemm(vars, origins)
+                                     : fitsGemvOrDot(c, vars, origins);
+    if (!fits || !blasSizesFit(c, origins))
+      return false;
+    nest.substituteVars.assign(vars.begin(), vars.end());
+    nest.kernel = c.kernel;
+    return true;
+  }
+
+  /// mttkrp: the loops `vars` (from statement variables `origins`) are i, l,
+  /// j and k of A(i,l) = B(i,j,k) * C(j,l) * D(k,l).
+  bool fitsMttkrp(ArrayRef<std::string> vars, ArrayRef<std::string> origins) {
+    SmallVector<const Access *> ins = stmt.rhsAccesses();
+    // Out(I, L) = T(I, J, K) * M1(J, L) * M2(K, L), in any order of the
+    // inputs and of their indices.
+    if (vars.size() != 4)
+      return fail("mttkrp replaces exactly 4 loops, got " + Twine(vars.size()));
+    if (ins.size() != 3 || !productOfAccesses(stmt.rhs.get()) ||
+        stmt.lhs.indices.size() != 2)
+      return fail("mttkrp needs a statement of the form "
+                  "A(i,l) = B(i,j,k) * C(j,l) * D(k,l)");
+    int roles[4] = {0, 0, 0, 0}; // I, L, J, K
+    for (auto [v, o] : llvm::zip(vars, origins)) {
+      int inputs = 0;
+      for (const Access *a : ins)
+        inputs += uses(a, o);
+      bool inOut = uses(&stmt.lhs, o);
+      if (inOut && inputs == 1)
+        ++roles[0];
+      else if (inOut && inputs == 2)
+        ++roles[1];
+      else if (!inOut && inputs == 2)
+        ++(roles[2 + (roles[2] > 0)]);
+      else
+        return fail("'" + v + "' (from '" + o +
+                    "') plays no role of "
+                    "mttkrp A(i,l) = B(i,j,k) * C(j,l) * D(k,l)");
     }
-    if (c.kernel == "gemv" || c.kernel == "dot") {
-      // gemv: Out(i) = M(i,j) * V(j) (or M(j,i)), inputs in either order;
-      // dot: Out() = U(k) * V(k).
-      bool gemv = c.kernel == "gemv";
-      StringRef form = gemv ? "Out(i) = M(i,j) * V(j)" : "Out() = U(k) * V(k)";
-      size_t want = gemv ? 2 : 1;
-      if (vars.size() != want)
-        return fail(c.kernel + " replaces exactly " + Twine(want) +
-                    " loop" + (want == 1 ? "" : "s") + ", got " +
-                    Twine(vars.size()));
-      size_t outRank = gemv ? 1 : 0;
-      bool shapeOk = ins.size() == 2 && productOfAccesses(stmt.rhs.get()) &&
-                     stmt.lhs.indices.size() == outRank;
-      if (shapeOk) {
-        size_t r0 = ins[0]->indices.size(), r1 = ins[1]->indices.size();
-        shapeOk = gemv ? ((r0 == 2 && r1 == 1) || (r0 == 1 && r1 == 2))
-                       : (r0 == 1 && r1 == 1);
-      }
-      if (!shapeOk)
-        return fail(c.kernel + " needs a statement of the form " + form +
-                    " (no constants, negation or sums)");
-      int rows = 0, red = 0;
-      for (auto [v, o] : llvm::zip(vars, origins)) {
-        bool inOut = uses(&stmt.lhs, o), in1 = uses(ins[0], o),
-             in2 = uses(ins[1], o);
-        if (gemv && inOut && (in1 != in2))
-          ++rows;
-        else if (!inOut && in1 && in2)
-          ++red;
-        else
-          return fail("'" + v + "' (from '" + o + "') is not a " +
-                      (gemv ? "row or reduction index of a matrix-vector "
-                              "product "
-                            : "reduction index of a dot product ") +
-                      stmt.lhs.tensor + " = " + ins[0]->tensor + " * " +
-                      ins[1]->tensor);
-      }
-      if (rows != (gemv ? 1 : 0) || red != 1)
-        return fail("the variables do not form " + c.kernel + ": it needs " +
-                    (gemv ? "one row and one reduction variable"
-                          : "one reduction variable") +
-                    " of " + form);
-      if (!blasSizesFit(c, origins))
-        return false;
-      nest.substituteVars.assign(vars.begin(), vars.end());
-      nest.kernel = c.kernel;
-      return true;
+    if (roles[0] != 1 || roles[1] != 1 || roles[2] != 1 || roles[3] != 1)
+      return fail("the variables do not form mttkrp: it needs i, l, j "
+                  "and k of A(i,l) = B(i,j,k) * C(j,l) * D(k,l)");
+    return true;
+  }
+
+  /// gemv: a row and a reduction loop of Out(i) = M(i,j) * V(j); dot: the
+  /// reduction loop of Out() = U(k) * V(k).
+  bool fitsGemvOrDot(const ScheduleCommand &c, ArrayRef<std::string> vars,
+                     ArrayRef<std::string> origins) {
+    SmallVector<const Access *> ins = stmt.rhsAccesses();
+    // gemv: Out(i) = M(i,j) * V(j) (or M(j,i)), inputs in either order;
+    // dot: Out() = U(k) * V(k).
+    bool gemv = c.kernel == "gemv";
+    StringRef form = gemv ? "Out(i) = M(i,j) * V(j)" : "Out() = U(k) * V(k)";
+    size_t want = gemv ? 2 : 1;
+    if (vars.size() != want)
+      return fail(c.kernel + " replaces exactly " + Twine(want) + " loop" +
+                  (want == 1 ? "" : "s") + ", got " + Twine(vars.size()));
+    size_t outRank = gemv ? 1 : 0;
+    bool shapeOk = ins.size() == 2 && productOfAccesses(stmt.rhs.get()) &&
+                   stmt.lhs.indices.size() == outRank;
+    if (shapeOk) {
+      size_t r0 = ins[0]->indices.size(), r1 = ins[1]->indices.size();
+      shapeOk = gemv ? ((r0 == 2 && r1 == 1) || (r0 == 1 && r1 == 2))
+                     : (r0 == 1 && r1 == 1);
     }
+    if (!shapeOk)
+      return fail(c.kernel + " needs a statement of the form " + form +
+                  " (no constants, negation or sums)");
+    int rows = 0, red = 0;
+    for (auto [v, o] : llvm::zip(vars, origins)) {
+      bool inOut = uses(&stmt.lhs, o), in1 = uses(ins[0], o),
+           in2 = uses(ins[1], o);
+      if (gemv && inOut && (in1 != in2))
+        ++rows;
+      else if (!inOut && in1 && in2)
+        ++red;
+      else
+        return fail("'" + v + "' (from '" + o + "') is not a " +
+                    (gemv ? "row or reduction index of a matrix-vector "
+                            "product "
+                          : "reduction index of a dot product ") +
+                    stmt.lhs.tensor + " = " + ins[0]->tensor + " * " +
+                    ins[1]->tensor);
+    }
+    if (rows != (gemv ? 1 : 0) || red != 1)
+      return fail("the variables do not form " + c.kernel + ": it needs " +
+                  (gemv ? "one row and one reduction variable"
+                        : "one reduction variable") +
+                  " of " + form);
+    return true;
+  }
+
+  /// gemm: a row, a column and a reduction loop of Out = In1 * In2.
+  bool fitsGemm(ArrayRef<std::string> vars, ArrayRef<std::string> origins) {
+    SmallVector<const Access *> ins = stmt.rhsAccesses();
     // gemm: out(M, N) (+)= in1(M, K) * in2(K, N) with one variable per role.
     if (vars.size() != 3)
       return fail("gemm replaces exactly 3 loops, got " +
@@ -770,10 +560,6 @@ public:
     if (m != 1 || nn != 1 || k != 1)
       return fail("the variables do not form gemm: it needs one row, one "
                   "column and one reduction variable");
-    if (!blasSizesFit(c, origins))
-      return false;
-    nest.substituteVars.assign(vars.begin(), vars.end());
-    nest.kernel = c.kernel;
     return true;
   }
 };
