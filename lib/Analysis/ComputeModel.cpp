@@ -44,10 +44,12 @@ FailureOr<std::unique_ptr<ComputeModel>>
 mlir::dist::buildComputeModel(ComputeOp op) {
   auto m = std::make_unique<ComputeModel>();
   m->op = op;
-  std::string error;
-  size_t column;
-  if (!parseIndexStatement(op.getStatement(), m->stmt, error, column))
-    return op.emitOpError("invalid statement: ") << error;
+  // The statement the op parsed when it was read; the model keeps a copy of
+  // its own (the lowering binds it as a mutable reference).
+  StatementAttr statement = op.getStatementAttr();
+  if (!statement.isValid())
+    return statement.emitParseError([&]() { return op.emitOpError(); });
+  m->stmt = statement.getStatement().clone();
   IndexStatement &stmt = m->stmt;
   for (auto [n, v] : llvm::zip(op.getNames(), op.getTensors())) {
     StringRef name = cast<StringAttr>(n).getValue();
@@ -62,8 +64,6 @@ mlir::dist::buildComputeModel(ComputeOp op) {
   SmallVector<const Access *> all{&stmt.lhs};
   llvm::append_range(all, stmt.rhsAccesses());
   for (const Access *a : all) {
-    for (auto [d, x] : llvm::enumerate(a->indices))
-      m->extents[x] = m->types[a->tensor].getShape()[d];
     auto [it, inserted] = m->accessOf.try_emplace(a->tensor, a);
     if (!inserted && it->second->indices != a->indices)
       return op.emitOpError("cannot be lowered: tensor '")
@@ -96,17 +96,12 @@ mlir::dist::buildComputeModel(ComputeOp op) {
                          "lowered";
   m->gridShape.assign(grid.getShape().begin(), grid.getShape().end());
 
-  SmallVector<ScheduleCommand, 8> commands;
-  if (!decodeSchedule(op.getScheduleAttr(), commands, error))
-    return op.emitOpError("malformed schedule: ") << error;
-  llvm::StringMap<SmallVector<int64_t>> machines;
-  machines[m->grid.getValue()] = m->gridShape;
-  ScheduleError scheduleError;
-  std::optional<LoopNest> nest =
-      applySchedule(stmt, m->extents, commands, machines, scheduleError);
-  if (!nest)
-    return op.emitOpError("schedule: ") << scheduleError.message;
-  m->nest = std::move(*nest);
+  // The extents and loop nest every reader of the op shares.
+  FailureOr<ComputeLoopNest> nest = op.getLoopNest();
+  if (failed(nest))
+    return failure();
+  m->extents = std::move(nest->extents);
+  m->nest = std::move(nest->nest);
 
   std::string gridName = "@" + m->grid.getValue().str();
   if (std::optional<std::string> err =

@@ -207,65 +207,72 @@ isl_map *nameMapIn(isl_map *map, ArrayRef<std::string> inNames) {
     map = isl_map_set_dim_name(map, isl_dim_in, k, n.c_str());
   return map;
 }
-} // namespace
 
-FailureOr<StatementSemantics>
-StatementSemantics::get(IslContext &ctx, const IndexStatement &stmt,
-                        const llvm::StringMap<int64_t> &extents,
-                        const LoopNest &nest, EmitErrorFn emitError) {
-  StatementSemantics sem;
-  sem.nest = nest;
-  SmallVector<std::string> vars = stmt.indexVariables();
-  sem.variables.assign(vars.begin(), vars.end());
+/// The iteration space of a statement in isl's terms: S[c0, c1, ...] (one
+/// generated name per index variable) and its bounds.
+struct IterationSpace {
+  SmallVector<std::string> vars, generic;
   llvm::StringMap<unsigned> position;
-  for (auto [k, v] : llvm::enumerate(vars))
-    position[v] = k;
+  /// "S[c0, c1]" and " : 0 <= c0 < 4 and 0 <= c1 < 8" (empty if no bound).
+  std::string tuple, where;
 
-  // Generated names: S[c0, c1, ...].
-  SmallVector<std::string> generic;
+  std::string genericName(StringRef v) const {
+    auto it = position.find(v);
+    return it == position.end() ? v.str() : generic[it->second];
+  }
+};
+
+FailureOr<IterationSpace>
+iterationSpace(const IndexStatement &stmt,
+               const llvm::StringMap<int64_t> &extents, EmitErrorFn emitError) {
+  IterationSpace space;
+  space.vars = stmt.indexVariables();
   SmallVector<std::string> bounds;
-  for (auto [k, v] : llvm::enumerate(vars)) {
+  for (auto [k, v] : llvm::enumerate(space.vars)) {
+    space.position[v] = k;
     auto it = extents.find(v);
     if (it == extents.end())
       return emitError() << "no extent for index variable '" << v << "'";
-    generic.push_back("c" + std::to_string(k));
+    space.generic.push_back("c" + std::to_string(k));
     bounds.push_back("0 <= c" + std::to_string(k) + " < " +
                      std::to_string(it->second));
   }
-  std::string tuple = "S[" + joinComma(generic) + "]";
+  space.tuple = "S[" + joinComma(space.generic) + "]";
   std::string constraints;
   for (auto [k, b] : llvm::enumerate(bounds))
     constraints += (k ? " and " : "") + b;
-  std::string where = constraints.empty() ? "" : " : " + constraints;
+  space.where = constraints.empty() ? "" : " : " + constraints;
+  return space;
+}
 
-  // Domain.
-  {
-    IslSet set = islReadSet(ctx, "{ " + tuple + where + " }");
-    isl_set *s = set.release();
-    for (auto [k, v] : llvm::enumerate(vars))
-      s = isl_set_set_dim_name(s, isl_dim_set, k, v.c_str());
-    FailureOr<IslSet> domain =
-        checked(ctx, IslSet(s), emitError, "the iteration domain");
-    if (failed(domain))
-      return failure();
-    sem.domain = std::move(*domain);
-  }
+FailureOr<IslSet> buildDomain(IslContext &ctx, const IterationSpace &space,
+                              EmitErrorFn emitError) {
+  IslSet set = islReadSet(ctx, "{ " + space.tuple + space.where + " }");
+  isl_set *s = set.release();
+  for (auto [k, v] : llvm::enumerate(space.vars))
+    s = isl_set_set_dim_name(s, isl_dim_set, k, v.c_str());
+  return checked(ctx, IslSet(s), emitError, "the iteration domain");
+}
 
-  // Accesses.
+/// { S[...] -> T[...] } for the left-hand side, then each access of the
+/// right.
+FailureOr<SmallVector<AccessRelation>>
+buildAccesses(IslContext &ctx, const IndexStatement &stmt,
+              const IterationSpace &space, EmitErrorFn emitError) {
+  SmallVector<AccessRelation> accesses;
   SmallVector<const Access *> all{&stmt.lhs};
   llvm::append_range(all, stmt.rhsAccesses());
   for (auto [k, access] : llvm::enumerate(all)) {
     SmallVector<std::string> idx;
     for (const std::string &v : access->indices) {
-      auto it = position.find(v);
-      if (it == position.end())
+      if (!space.position.count(v))
         return emitError() << "access of '" << access->tensor
                            << "' uses unknown index variable '" << v << "'";
-      idx.push_back(generic[it->second]);
+      idx.push_back(space.genericName(v));
     }
-    IslMap map = islReadMap(ctx, "{ " + tuple + " -> A0[" + joinComma(idx) +
-                                     "]" + where + " }");
-    isl_map *m = nameMapIn(map.release(), vars);
+    IslMap map = islReadMap(ctx, "{ " + space.tuple + " -> A0[" +
+                                     joinComma(idx) + "]" + space.where + " }");
+    isl_map *m = nameMapIn(map.release(), space.vars);
     m = isl_map_set_tuple_name(m, isl_dim_out, access->tensor.c_str());
     FailureOr<IslMap> checkedMap = checked(
         ctx, IslMap(m), emitError, "the access relation of " + access->tensor);
@@ -277,17 +284,20 @@ StatementSemantics::get(IslContext &ctx, const IndexStatement &stmt,
     rel.write = k == 0;
     rel.read = k != 0 || stmt.accumulate;
     rel.map = std::move(*checkedMap);
-    sem.accesses.push_back(std::move(rel));
+    accesses.push_back(std::move(rel));
   }
+  return accesses;
+}
 
-  // Loops.
-  auto genericName = [&](StringRef v) -> std::string {
-    auto it = position.find(v);
-    return it == position.end() ? v.str() : generic[it->second];
-  };
+/// The loops of `nest`, each with its expression in the statement's
+/// variables; `genericExprs` gets the same in the generated names.
+LogicalResult buildLoops(const LoopNest &nest, const IterationSpace &space,
+                         SmallVectorImpl<ScheduledLoop> &loops,
+                         SmallVectorImpl<std::string> &genericExprs,
+                         EmitErrorFn emitError) {
+  auto genericName = [&](StringRef v) { return space.genericName(v); };
   auto realName = [&](StringRef v) -> std::string { return v.str(); };
-  ExprBuilder genericExprs(nest, genericName), realExprs(nest, realName);
-  SmallVector<std::string> loopExprs, loopNames;
+  ExprBuilder genericBuilder(nest, genericName), realBuilder(nest, realName);
   for (const Loop &l : nest.loops) {
     ScheduledLoop loop;
     loop.name = l.name;
@@ -300,15 +310,41 @@ StatementSemantics::get(IslContext &ctx, const IndexStatement &stmt,
       if (entry.getValue() == l.name)
         loop.communicated.push_back(entry.getKey().str());
     llvm::sort(loop.communicated);
-    loop.definition = realExprs.definition(l.name);
+    loop.definition = realBuilder.definition(l.name);
     std::string error, genericExpr;
-    if (!realExprs.expression(l.name, loop.expression, error) ||
-        !genericExprs.expression(l.name, genericExpr, error))
+    if (!realBuilder.expression(l.name, loop.expression, error) ||
+        !genericBuilder.expression(l.name, genericExpr, error))
       return emitError() << "cannot model loop '" << l.name << "': " << error;
-    loopExprs.push_back(genericExpr);
-    loopNames.push_back(l.name);
-    sem.loops.push_back(std::move(loop));
+    genericExprs.push_back(genericExpr);
+    loops.push_back(std::move(loop));
   }
+  return success();
+}
+} // namespace
+
+FailureOr<StatementSemantics>
+StatementSemantics::get(IslContext &ctx, const IndexStatement &stmt,
+                        const llvm::StringMap<int64_t> &extents,
+                        const LoopNest &nest, EmitErrorFn emitError) {
+  StatementSemantics sem;
+  sem.nest = nest;
+  FailureOr<IterationSpace> space = iterationSpace(stmt, extents, emitError);
+  if (failed(space))
+    return failure();
+  const SmallVector<std::string> &vars = space->vars;
+  sem.variables.assign(vars.begin(), vars.end());
+  FailureOr<IslSet> domain = buildDomain(ctx, *space, emitError);
+  if (failed(domain))
+    return failure();
+  sem.domain = std::move(*domain);
+  FailureOr<SmallVector<AccessRelation>> accesses =
+      buildAccesses(ctx, stmt, *space, emitError);
+  if (failed(accesses))
+    return failure();
+  sem.accesses = std::move(*accesses);
+  SmallVector<std::string> loopExprs;
+  if (failed(buildLoops(nest, *space, sem.loops, loopExprs, emitError)))
+    return failure();
 
   // Processor and time dimensions.
   for (auto [k, l] : llvm::enumerate(sem.loops))
@@ -327,11 +363,11 @@ StatementSemantics::get(IslContext &ctx, const IndexStatement &stmt,
     SmallVector<std::string> exprs, names;
     for (unsigned k : dims) {
       exprs.push_back(paren(loopExprs[k]));
-      names.push_back(loopNames[k]);
+      names.push_back(sem.loops[k].name);
     }
     IslPwMultiAff pma = islReadPwMultiAff(
-        ctx, "{ " + tuple + " -> " + outTuple.str() + "[" + joinComma(exprs) +
-                 "]" + where + " }");
+        ctx, "{ " + space->tuple + " -> " + outTuple.str() + "[" +
+                 joinComma(exprs) + "]" + space->where + " }");
     if (pma)
       pma.reset(nameDims(ctx.get(), pma.release(), vars, names));
     return checked(ctx, std::move(pma), emitError, what);
@@ -371,58 +407,11 @@ StatementSemantics::get(IslContext &ctx, const IndexStatement &stmt,
   return sem;
 }
 
-FailureOr<LoopNest> mlir::dist::getComputeLoopNest(
-    ComputeOp op, IndexStatement &stmt, llvm::StringMap<int64_t> &extents) {
-  std::string error;
-  size_t column = 0;
-  if (!parseIndexStatement(op.getStatement(), stmt, error, column))
-    return op.emitOpError("invalid statement: ") << error;
-  SmallVector<const Access *> all{&stmt.lhs};
-  llvm::append_range(all, stmt.rhsAccesses());
-  for (const Access *a : all) {
-    Value v = op.getTensorNamed(a->tensor);
-    if (!v)
-      return op.emitOpError("tensor '") << a->tensor << "' is not bound";
-    auto type = cast<DistTensorType>(v.getType());
-    if (a->indices.size() != type.getShape().size())
-      return op.emitOpError("access '")
-             << a->tensor << "' has " << a->indices.size()
-             << " index variable(s) but the tensor has rank "
-             << type.getRank();
-    for (auto [d, idx] : llvm::enumerate(a->indices)) {
-      auto [it, inserted] = extents.try_emplace(idx, type.getShape()[d]);
-      if (!inserted && it->second != type.getShape()[d])
-        return op.emitOpError("index variable '")
-               << idx << "' has extents " << it->second << " and "
-               << type.getShape()[d];
-    }
-  }
-  SmallVector<ScheduleCommand, 8> commands;
-  if (!decodeSchedule(op.getScheduleAttr(), commands, error))
-    return op.emitOpError("malformed schedule: ") << error;
-  llvm::StringMap<SmallVector<int64_t>> machines;
-  for (const ScheduleCommand &c : commands) {
-    if (c.machine.empty())
-      continue;
-    auto grid = SymbolTable::lookupNearestSymbolFrom<GridOp>(
-        op, StringAttr::get(op.getContext(), c.machine));
-    if (grid)
-      machines[c.machine] = SmallVector<int64_t>(grid.getShape());
-  }
-  ScheduleError scheduleError;
-  std::optional<LoopNest> nest =
-      applySchedule(stmt, extents, commands, machines, scheduleError);
-  if (!nest)
-    return op.emitOpError("schedule: ") << scheduleError.message;
-  return std::move(*nest);
-}
-
 FailureOr<StatementSemantics> StatementSemantics::get(IslContext &ctx,
                                                       ComputeOp op) {
-  IndexStatement stmt;
-  llvm::StringMap<int64_t> extents;
-  FailureOr<LoopNest> nest = getComputeLoopNest(op, stmt, extents);
+  FailureOr<ComputeLoopNest> nest = op.getLoopNest();
   if (failed(nest))
     return failure();
-  return get(ctx, stmt, extents, *nest, [&]() { return op.emitError(); });
+  return get(ctx, nest->getStatement(), nest->extents, nest->nest,
+             [&]() { return op.emitError(); });
 }

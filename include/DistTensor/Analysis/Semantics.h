@@ -301,7 +301,8 @@ public:
   get(IslContext &ctx, const IndexStatement &stmt,
       const llvm::StringMap<int64_t> &extents, const LoopNest &nest,
       EmitErrorFn emitError);
-  /// Same for a dist.compute (errors are emitted on the op).
+  /// Same for a dist.compute, from its `getLoopNest()` (errors are emitted
+  /// on the op).
   static FailureOr<StatementSemantics> get(IslContext &ctx, ComputeOp op);
 
   /// Statement index variables: the dimensions of S, in loop order.
@@ -339,12 +340,6 @@ private:
   SmallVector<unsigned> processorDims, timeDims;
   LoopNest nest;
 };
-
-/// Parses the statement of `op`, derives each index variable's extent from
-/// the operand types and applies the schedule (an empty one when the op has
-/// none). Emits on `op` and fails when any step fails.
-FailureOr<LoopNest> getComputeLoopNest(ComputeOp op, IndexStatement &stmt,
-                                       llvm::StringMap<int64_t> &extents);
 
 } // namespace dist
 } // namespace mlir

@@ -2,7 +2,8 @@
 //
 // Part of the dist project: distributed tensor algebra in MLIR.
 //
-// Grid levels and DISTAL schedules (layouts are in LayoutAttrs.cpp).
+// Grid levels, DISTAL schedules and statements (layouts are in
+// LayoutAttrs.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +18,43 @@
 
 using namespace mlir;
 using namespace mlir::dist;
+
+//===----------------------------------------------------------------------===//
+// StatementAttr storage
+//===----------------------------------------------------------------------===//
+
+namespace mlir::dist::detail {
+/// A statement's text and its parse, made once per distinct text. The
+/// uniquer runs the destructor when the context goes away.
+struct StatementAttrStorage : public AttributeStorage {
+  using KeyTy = StringRef;
+
+  explicit StatementAttrStorage(StringRef text) : text(text) {}
+
+  bool operator==(const KeyTy &key) const { return key == text; }
+  static llvm::hash_code hashKey(const KeyTy &key) {
+    return llvm::hash_value(key);
+  }
+
+  static StatementAttrStorage *construct(AttributeStorageAllocator &allocator,
+                                         const KeyTy &key) {
+    auto *storage = new (allocator.allocate<StatementAttrStorage>())
+        StatementAttrStorage(allocator.copyInto(key));
+    storage->valid = parseIndexStatement(storage->text, storage->statement,
+                                         storage->error, storage->column);
+    return storage;
+  }
+
+  /// The text as written (the key).
+  StringRef text;
+  /// The parse; empty (no right-hand side) when `valid` is false.
+  IndexStatement statement;
+  bool valid = false;
+  /// Why the text does not parse and the 0-based column.
+  std::string error;
+  size_t column = 0;
+};
+} // namespace mlir::dist::detail
 
 #define GET_ATTRDEF_CLASSES
 #include "DistTensor/Dialect/Dist/IR/DistAttrs.cpp.inc"
@@ -42,6 +80,55 @@ GridLevelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << "grid dimension " << i << " has extent " << extent
                          << "; extents must be at least 1";
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// StatementAttr
+//===----------------------------------------------------------------------===//
+
+StringRef StatementAttr::getText() const { return getImpl()->text; }
+
+const IndexStatement &StatementAttr::getStatement() const {
+  return getImpl()->statement;
+}
+
+bool StatementAttr::isValid() const { return getImpl()->valid; }
+
+InFlightDiagnostic StatementAttr::emitParseError(
+    function_ref<InFlightDiagnostic()> emitError) const {
+  return emitError() << "invalid statement \"" << getText() << "\" at column "
+                     << getImpl()->column + 1 << ": " << getImpl()->error;
+}
+
+StatementAttr
+StatementAttr::getChecked(function_ref<InFlightDiagnostic()> emitError,
+                          MLIRContext *context, StringRef text) {
+  // The storage parses the text when it is made: looking the attribute up
+  // parses at most once, and the outcome is kept with it.
+  StatementAttr attr = get(context, text);
+  if (!attr.isValid()) {
+    attr.emitParseError(emitError);
+    return {};
+  }
+  return attr;
+}
+
+// #dist.statement<"A(i,j) = B(i,k) * C(k,j)">
+Attribute StatementAttr::parse(AsmParser &parser, Type) {
+  std::string text;
+  if (parser.parseLess())
+    return {};
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseString(&text) || parser.parseGreater())
+    return {};
+  return getChecked([&]() { return parser.emitError(loc); },
+                    parser.getContext(), text);
+}
+
+void StatementAttr::print(AsmPrinter &printer) const {
+  printer << "<";
+  printer.printString(getText());
+  printer << ">";
 }
 
 //===----------------------------------------------------------------------===//

@@ -307,10 +307,22 @@ LogicalResult RedistributeOp::verify() {
 // dist.compute "stmt" (A = %a, B = %b) (schedule [...])? attr-dict : types
 ParseResult ComputeOp::parse(OpAsmParser &parser, OperationState &result) {
   MLIRContext *ctx = parser.getContext();
-  StringAttr statement;
-  if (parser.parseAttribute(statement, getStatementAttrName(result.name),
-                            result.attributes))
+  // The statement is parsed here, once. A statement that does not parse is
+  // an error of the op, at the op, in the verifier's words ("'dist.compute'
+  // op invalid statement ..."), not a custom-op parse error.
+  StringAttr text;
+  if (parser.parseAttribute(text))
     return failure();
+  Location loc = parser.getEncodedSourceLoc(parser.getNameLoc());
+  StatementAttr statement = StatementAttr::getChecked(
+      [&]() {
+        return mlir::emitError(loc)
+               << "'" << result.name.getStringRef() << "' op ";
+      },
+      ctx, text.getValue());
+  if (!statement)
+    return failure();
+  result.addAttribute(getStatementAttrName(result.name), statement);
   SmallVector<Attribute> names;
   SmallVector<OpAsmParser::UnresolvedOperand> operands;
   if (parser.parseCommaSeparatedList(
@@ -342,7 +354,7 @@ ParseResult ComputeOp::parse(OpAsmParser &parser, OperationState &result) {
 
 void ComputeOp::print(OpAsmPrinter &p) {
   p << ' ';
-  p.printAttributeWithoutType(getStatementAttr());
+  p.printString(getStatement());
   p << " (";
   llvm::interleaveComma(llvm::zip(getNames(), getTensors()), p,
                         [&](auto pair) {
@@ -371,17 +383,18 @@ Value ComputeOp::getTensorNamed(StringRef name) {
 void ComputeOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
         &effects) {
-  IndexStatement stmt;
-  std::string error;
-  size_t column = 0;
-  bool parsed = parseIndexStatement(getStatement(), stmt, error, column);
+  // Before verification the statement may be missing or not parsed: then
+  // every tensor is read and written.
+  auto attr = dyn_cast_or_null<StatementAttr>(getProperties().statement);
+  bool parsed = attr && attr.isValid();
   for (auto [n, v] : llvm::zip(getNames(), getTensors())) {
     OpOperand *operand = nullptr;
     for (OpOperand &o : (*this)->getOpOperands())
       if (o.get() == v)
         operand = &o;
-    bool isOut = !parsed || cast<StringAttr>(n).getValue() == stmt.lhs.tensor;
-    if (!parsed || !isOut || stmt.accumulate)
+    bool isOut = !parsed || cast<StringAttr>(n).getValue() ==
+                                attr.getStatement().lhs.tensor;
+    if (!parsed || !isOut || attr.getStatement().accumulate)
       effects.emplace_back(MemoryEffects::Read::get(), operand,
                            SideEffects::DefaultResource::get());
     if (isOut)
@@ -390,47 +403,41 @@ void ComputeOp::getEffects(
   }
 }
 
-LogicalResult ComputeOp::verify() {
-  IndexStatement stmt;
-  std::string error;
-  size_t column = 0;
-  if (!parseIndexStatement(getStatement(), stmt, error, column))
-    return emitOpError("invalid statement \"")
-           << getStatement() << "\" at column " << column + 1 << ": " << error;
-  if (getNames().size() != getTensors().size())
-    return emitOpError("binds ") << getNames().size() << " names to "
-                                 << getTensors().size() << " tensors";
-
-  // Names <-> tensors.
-  llvm::StringMap<DistTensorType> types;
-  for (auto [n, v] : llvm::zip(getNames(), getTensors())) {
+/// The names of `op` against its statement: each bound once, every tensor of
+/// the statement bound and every bound name used, the output neither read
+/// nor bound to an input's value, one element type. Fills `types`.
+static LogicalResult verifyBindings(ComputeOp op, const IndexStatement &stmt,
+                                    llvm::StringMap<DistTensorType> &types) {
+  if (op.getNames().size() != op.getTensors().size())
+    return op.emitOpError("binds ") << op.getNames().size() << " names to "
+                                    << op.getTensors().size() << " tensors";
+  for (auto [n, v] : llvm::zip(op.getNames(), op.getTensors())) {
     StringRef name = cast<StringAttr>(n).getValue();
     if (!types.try_emplace(name, cast<DistTensorType>(v.getType())).second)
-      return emitOpError("tensor name '") << name << "' is bound twice";
+      return op.emitOpError("tensor name '") << name << "' is bound twice";
   }
   SmallVector<std::string> used = stmt.tensorNames();
   for (const std::string &name : used)
     if (!types.count(name))
-      return emitOpError("tensor '")
+      return op.emitOpError("tensor '")
              << name << "' of the statement is not bound to a value";
   for (auto &entry : types)
     if (!llvm::is_contained(used, entry.getKey().str()))
-      return emitOpError("'") << entry.getKey()
-                              << "' is bound but not used in the statement";
-  SmallVector<const Access *> accesses = stmt.rhsAccesses();
-  for (const Access *a : accesses)
+      return op.emitOpError("'")
+             << entry.getKey() << "' is bound but not used in the statement";
+  for (const Access *a : stmt.rhsAccesses())
     if (a->tensor == stmt.lhs.tensor)
-      return emitOpError("the output '")
+      return op.emitOpError("the output '")
              << stmt.lhs.tensor
              << "' also appears on the right-hand side; write the result "
                 "into a different tensor (or use '+=')";
   // The output may not be an input under another name: the computation
   // would overwrite data it still reads (inputs may share a value).
-  Value output = getTensorNamed(stmt.lhs.tensor);
-  for (auto [n, v] : llvm::zip(getNames(), getTensors())) {
+  Value output = op.getTensorNamed(stmt.lhs.tensor);
+  for (auto [n, v] : llvm::zip(op.getNames(), op.getTensors())) {
     StringRef name = cast<StringAttr>(n).getValue();
     if (name != stmt.lhs.tensor && v == output)
-      return emitOpError("the output '")
+      return op.emitOpError("the output '")
              << stmt.lhs.tensor << "' and the input '" << name
              << "' are bound to the same tensor value, so the computation "
                 "would overwrite data it still reads; copy the value into a "
@@ -443,25 +450,38 @@ LogicalResult ComputeOp::verify() {
   Type elementType = types[stmt.lhs.tensor].getElementType();
   for (auto &entry : types)
     if (entry.getValue().getElementType() != elementType)
-      return emitOpError("all tensors of a statement have one element type; '")
+      return op.emitOpError(
+                 "all tensors of a statement have one element type; '")
              << entry.getKey() << "' has " << entry.getValue().getElementType()
              << " but '" << stmt.lhs.tensor << "' has " << elementType;
+  return success();
+}
 
-  // Accesses: rank and index extents.
-  llvm::StringMap<int64_t> extents;
-  llvm::StringMap<std::string> firstSeen;
+/// The left-hand side, then every access of the right, left to right.
+static SmallVector<const Access *> allAccesses(const IndexStatement &stmt) {
   SmallVector<const Access *> all{&stmt.lhs};
-  llvm::append_range(all, accesses);
-  for (const Access *a : all) {
-    DistTensorType t = types[a->tensor];
+  llvm::append_range(all, stmt.rhsAccesses());
+  return all;
+}
+
+/// Each index variable's extent, from the tensors it indexes (`types`, by
+/// name): every access has its tensor's rank and uses a variable once, a
+/// variable has one extent and is not also a tensor's name.
+static LogicalResult
+statementExtents(ComputeOp op, const IndexStatement &stmt,
+                 const llvm::StringMap<DistTensorType> &types,
+                 llvm::StringMap<int64_t> &extents) {
+  llvm::StringMap<std::string> firstSeen;
+  for (const Access *a : allAccesses(stmt)) {
+    DistTensorType t = types.lookup(a->tensor);
     if ((int64_t)a->indices.size() != t.getRank())
-      return emitOpError("access '")
+      return op.emitOpError("access '")
              << a->tensor << "' has " << a->indices.size()
              << " index variable(s) but the tensor has rank " << t.getRank();
     llvm::StringSet<> inAccess;
     for (auto [d, idx] : llvm::enumerate(a->indices)) {
       if (!inAccess.insert(idx).second)
-        return emitOpError("index variable '")
+        return op.emitOpError("index variable '")
                << idx << "' is used twice in one access of '" << a->tensor
                << "'; diagonal accesses are not supported";
       int64_t extent = t.getShape()[d];
@@ -471,36 +491,45 @@ LogicalResult ComputeOp::verify() {
       if (inserted) {
         firstSeen[idx] = where;
       } else if (it->second != extent) {
-        return emitOpError("index variable '")
+        return op.emitOpError("index variable '")
                << idx << "' has extent " << it->second << " in "
                << firstSeen[idx] << " but " << extent << " in " << where;
       }
       if (types.count(idx))
-        return emitOpError("'") << idx
-                                << "' is used both as a tensor and as an "
-                                   "index variable";
+        return op.emitOpError("'") << idx
+                                   << "' is used both as a tensor and as an "
+                                      "index variable";
     }
   }
+  return success();
+}
 
-  // A tensor read through two different index lists cannot be lowered
-  // (the lowering moves one box per tensor; its message). Checked after
-  // the schedule, whose errors come first.
-  auto checkAccesses = [&]() -> LogicalResult {
-    llvm::StringMap<const Access *> accessOf;
-    for (const Access *a : all) {
-      auto [it, inserted] = accessOf.try_emplace(a->tensor, a);
-      if (!inserted && it->second->indices != a->indices)
-        return emitOpError("cannot be lowered: tensor '")
-               << a->tensor
-               << "' is accessed with different index variables in one "
-                  "statement";
-    }
-    return success();
-  };
+FailureOr<ComputeLoopNest> ComputeOp::getLoopNest() {
+  ComputeLoopNest result;
+  result.statement = getStatementAttr();
+  if (!result.statement.isValid())
+    return result.statement.emitParseError([&]() { return emitOpError(); });
+  const IndexStatement &stmt = result.statement.getStatement();
 
-  // The schedule.
-  if (!getScheduleAttr())
-    return checkAccesses();
+  // The tensor types of the statement's names.
+  llvm::StringMap<DistTensorType> types;
+  for (const std::string &name : stmt.tensorNames()) {
+    Value v = getTensorNamed(name);
+    if (!v)
+      return emitOpError("tensor '")
+             << name << "' of the statement is not bound to a value";
+    auto type = dyn_cast<DistTensorType>(v.getType());
+    if (!type)
+      return emitOpError("tensor '")
+             << name << "' is bound to a value of type " << v.getType()
+             << ", not a distributed tensor";
+    types[name] = type;
+  }
+  if (failed(statementExtents(*this, stmt, types, result.extents)))
+    return failure();
+
+  // The schedule, with the extents of the machines it names.
+  std::string error;
   SmallVector<ScheduleCommand, 8> commands;
   if (!decodeSchedule(getScheduleAttr(), commands, error))
     return emitOpError("malformed schedule: ") << error;
@@ -515,9 +544,26 @@ LogicalResult ComputeOp::verify() {
   }
   ScheduleError scheduleError;
   std::optional<LoopNest> nest =
-      applySchedule(stmt, extents, commands, machines, scheduleError);
+      applySchedule(stmt, result.extents, commands, machines, scheduleError);
   if (!nest)
     return emitOpError("schedule: ") << scheduleError.message;
+  result.nest = std::move(*nest);
+  return result;
+}
+
+LogicalResult ComputeOp::verify() {
+  StatementAttr statement = getStatementAttr();
+  if (!statement.isValid())
+    return statement.emitParseError([&]() { return emitOpError(); });
+  const IndexStatement &stmt = statement.getStatement();
+  llvm::StringMap<DistTensorType> types;
+  if (failed(verifyBindings(*this, stmt, types)))
+    return failure();
+
+  // Extents and the schedule.
+  FailureOr<ComputeLoopNest> nest = getLoopNest();
+  if (failed(nest))
+    return failure();
   // What verifies lowers: the distributed loops must fit the output's
   // machine when it has one level (the lowering's own check, with its
   // message; hierarchical machines parse but are not lowered yet).
@@ -525,9 +571,21 @@ LogicalResult ComputeOp::verify() {
   auto grid = SymbolTable::lookupNearestSymbolFrom<GridOp>(*this, gridRef);
   if (grid && grid.getNumLevels() == 1)
     if (std::optional<std::string> err = distributionError(
-            *nest, grid.getShape(), "@" + gridRef.getValue().str()))
+            nest->nest, grid.getShape(), "@" + gridRef.getValue().str()))
       return emitOpError("schedule cannot be lowered: ") << *err;
-  return checkAccesses();
+
+  // A tensor read through two different index lists cannot be lowered
+  // (the lowering moves one box per tensor; its message).
+  llvm::StringMap<const Access *> accessOf;
+  for (const Access *a : allAccesses(stmt)) {
+    auto [it, inserted] = accessOf.try_emplace(a->tensor, a);
+    if (!inserted && it->second->indices != a->indices)
+      return emitOpError("cannot be lowered: tensor '")
+             << a->tensor
+             << "' is accessed with different index variables in one "
+                "statement";
+  }
+  return success();
 }
 
 LogicalResult ComputeOp::verifySymbolUses(SymbolTableCollection &symbols) {

@@ -427,6 +427,28 @@ void IndexStatement::print(llvm::raw_ostream &os) const {
 }
 
 namespace {
+std::unique_ptr<IndexExpr> cloneExpr(const IndexExpr *e) {
+  if (!e)
+    return nullptr;
+  auto copy = std::make_unique<IndexExpr>();
+  copy->kind = e->kind;
+  copy->access = e->access;
+  copy->constant = e->constant;
+  copy->lhs = cloneExpr(e->lhs.get());
+  copy->rhs = cloneExpr(e->rhs.get());
+  return copy;
+}
+} // namespace
+
+IndexStatement IndexStatement::clone() const {
+  IndexStatement copy;
+  copy.lhs = lhs;
+  copy.accumulate = accumulate;
+  copy.rhs = cloneExpr(rhs.get());
+  return copy;
+}
+
+namespace {
 /// Every index variable used in the subtree of `e`.
 void collectVariables(const IndexExpr *e, llvm::StringSet<> &out) {
   if (!e)

@@ -188,6 +188,58 @@ def Dist_ScheduleAttr : Dist_Attr<"Schedule", "schedule"> {
   let hasCustomAssemblyFormat = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Statements
+//===----------------------------------------------------------------------===//
+
+def Dist_StatementAttr : Dist_Attr<"Statement", "statement"> {
+  let summary = "a tensor-index-notation statement, parsed once";
+  let description = [{
+    One statement of tensor index notation, e.g.
+    `A(i,l) = B(i,j,k) * C(j,l) * D(k,l)` (the grammar is `dist.compute`'s).
+    The attribute holds the text as written (printing gives it back
+    unchanged) and the statement parsed from it: the text is parsed once,
+    when the attribute is made, and every reader of a `dist.compute` uses
+    that parse. Text that does not parse is rejected where the attribute is
+    written, with the column of the error:
+
+    ```mlir
+    #dist.statement<"A(i,j) = B(i,k) * C(k,j)">
+    ```
+
+    `dist.compute` prints and parses its statement as the bare string; this
+    spelling appears in the generic form of the op.
+  }];
+  let parameters = (ins StringRefParameter<"the statement as written">:$text);
+  let hasCustomAssemblyFormat = 1;
+  // The parse lives in the storage (made once per distinct text), so the
+  // storage is written by hand and `getChecked` reports its outcome.
+  let genStorageClass = 0;
+  // The op's accessor (`dist.compute`'s `getStatement()`) gives the text.
+  let returnType = "::llvm::StringRef";
+  let convertFromStorage =
+      "::llvm::cast<::mlir::dist::StatementAttr>($_self).getText()";
+  let extraClassDeclaration = [{
+    /// The attribute for `text`, or null after reporting through
+    /// `emitError` why `text` is not a statement (`invalid statement "..."
+    /// at column N: ...`, the column counted from 1).
+    static StatementAttr
+    getChecked(::llvm::function_ref<::mlir::InFlightDiagnostic()> emitError,
+               ::mlir::MLIRContext *context, ::llvm::StringRef text);
+    /// The parsed statement. Only an attribute made with `get` from text
+    /// that does not parse lacks one (`isValid()` is false; the
+    /// `dist.compute` verifier reports it); its statement is then empty.
+    const ::mlir::dist::IndexStatement &getStatement() const;
+    /// Whether the text parsed.
+    bool isValid() const;
+    /// Emits why the text does not parse through `emitError`, in the
+    /// wording of `getChecked`.
+    ::mlir::InFlightDiagnostic
+    emitParseError(::llvm::function_ref<::mlir::InFlightDiagnostic()>
+                       emitError) const;
+  }];
+}
+
 def Dist_ReductionKind : I32EnumAttr<"ReductionKind",
     "reduction operator of a collective", [
       I32EnumAttrCase<"sum", 0>,

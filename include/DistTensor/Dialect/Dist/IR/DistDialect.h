@@ -15,8 +15,15 @@
 
 #include <optional>
 
+#include "DistTensor/Dialect/Dist/IR/IndexNotation.h"
+
 #include "DistTensor/Dialect/Dist/IR/DistOpsDialect.h.inc"
 #include "DistTensor/Dialect/Dist/IR/DistEnums.h.inc"
+
+namespace mlir::dist::detail {
+/// Storage of #dist.statement (its text and parse; DistAttrs.cpp).
+struct StatementAttrStorage;
+} // namespace mlir::dist::detail
 
 #define GET_ATTRDEF_CLASSES
 #include "DistTensor/Dialect/Dist/IR/DistAttrs.h.inc"

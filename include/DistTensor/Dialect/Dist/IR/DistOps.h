@@ -8,6 +8,7 @@
 #define DISTTENSOR_DIALECT_DIST_IR_DISTOPS_H
 
 #include "DistTensor/Dialect/Dist/IR/DistDialect.h"
+#include "DistTensor/Dialect/Dist/IR/Schedule.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
@@ -17,6 +18,20 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::dist {
+/// What a dist.compute computes and how (ComputeOp::getLoopNest).
+struct ComputeLoopNest {
+  /// The statement attribute, which owns the parsed statement.
+  StatementAttr statement;
+  /// Extent of each statement index variable (from the tensor types).
+  llvm::StringMap<int64_t> extents;
+  /// The loop nest after the schedule.
+  LoopNest nest;
+
+  const IndexStatement &getStatement() const {
+    return statement.getStatement();
+  }
+};
+
 /// The side-effect resource of communication: collectives and point-to-point
 /// messages read and write it (see Dist_CommResource in DistOps.td).
 struct CommResource : public SideEffects::Resource::Base<CommResource> {

@@ -185,8 +185,15 @@ def Dist_ComputeOp : Dist_Op<"compute", [
                   split(k, ko, ki, 32), reorder({ko, ii, ji, ki}),
                   communicate(A, jo), communicate({B, C}, ko)]
     ```
+
+    The statement is a `#dist.statement` and the schedule a
+    `#dist.schedule`: the statement is parsed once, when the op is read,
+    and a statement that does not parse is an error there, with its
+    column. The op's `getLoopNest()` gives the verifier and every later
+    reader the statement, the extent of each index variable (from the
+    tensor types) and the loop nest the schedule makes.
   }];
-  let arguments = (ins StrAttr:$statement,
+  let arguments = (ins Dist_StatementAttr:$statement,
                        StrArrayAttr:$names,
                        Variadic<Dist_TensorType>:$tensors,
                        OptionalAttr<Dist_ScheduleAttr>:$schedule);
@@ -195,6 +202,17 @@ def Dist_ComputeOp : Dist_Op<"compute", [
   let extraClassDeclaration = [{
     /// The tensor value bound to `name` in the statement, or null.
     ::mlir::Value getTensorNamed(::llvm::StringRef name);
+    /// The parsed statement (held by the #dist.statement; `getStatement()`
+    /// is its text as written).
+    const ::mlir::dist::IndexStatement &getIndexStatement() {
+      return getStatementAttr().getStatement();
+    }
+    /// The statement, each index variable's extent and the loop nest the
+    /// schedule makes of it (one loop per index variable without a
+    /// schedule): what the verifier checks and every later reader uses.
+    /// Emits the verifier's diagnostic on the op and fails when the tensors
+    /// do not fit the statement or the schedule does not apply.
+    ::mlir::FailureOr<::mlir::dist::ComputeLoopNest> getLoopNest();
   }];
 }
 

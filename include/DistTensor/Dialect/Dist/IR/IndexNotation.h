@@ -61,6 +61,9 @@ struct IndexStatement {
   /// Prints the statement in canonical spacing: `A(i,j) = B(i,k) * C(k,j)`.
   /// Constants are printed so that they read back exactly.
   void print(llvm::raw_ostream &os) const;
+  /// A deep copy, for a holder that needs a statement of its own (readers
+  /// of a dist.compute share the one its #dist.statement holds).
+  IndexStatement clone() const;
 };
 
 /// Where each summed index variable is summed. A summed variable is summed
