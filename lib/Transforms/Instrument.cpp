@@ -45,11 +45,10 @@ struct DistInstrumentPass
 
   /// Check and timing around one computation.
   LogicalResult instrument(SPMDBuilder &rt, ComputeOp op) {
-    IndexStatement stmt;
-    std::string error;
-    size_t column = 0;
-    if (!parseIndexStatement(op.getStatement(), stmt, error, column))
-      return op.emitOpError("invalid statement: ") << error;
+    StatementAttr statement = op.getStatementAttr();
+    if (!statement.isValid())
+      return statement.emitParseError([&]() { return op.emitOpError(); });
+    const IndexStatement &stmt = statement.getStatement();
     llvm::StringMap<DistTensorType> types;
     llvm::StringMap<Value> values;
     for (auto [n, v] : llvm::zip(op.getNames(), op.getTensors())) {
