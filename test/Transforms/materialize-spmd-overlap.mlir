@@ -4,42 +4,44 @@
 // transfer starts before the time loop; at each step the rank waits for
 // that step's transfer, starts the next step's non-blocking transfer into
 // the other buffer (a second buffer allocated once, outside the loop), and
-// then runs the leaf. overlap=false, and the schedule command overlap(off),
-// keep the blocking transfers.
+// then runs the leaf. The requests are the time loop's iteration arguments;
+// the last step yields the null request. overlap=false, and the schedule
+// command overlap(off), keep the blocking transfers.
 
 dist.grid @m [2, 2]
 !T = !dist.tensor<64x64xf64, #dist.layout<@m, "xy -> xy">>
 
-// SUMMA: the panel broadcasts become ibcast / wait.
+// SUMMA: the panel broadcasts become start_broadcast / wait.
 // CHECK-LABEL: func.func @summa
 // CHECK-DAG: %[[B0:.*]] = memref.alloc() : memref<512xf64>
 // CHECK-DAG: %[[B1:.*]] = memref.alloc() : memref<512xf64>
-// CHECK-DAG: %[[RB:.*]] = memref.alloca() : memref<1xi64>
-// CHECK: call @distrt_copy_box_local
-// CHECK: %[[R0:.*]] = call @distrt_ibcast
-// CHECK: memref.store %[[R0]], %[[RB]]
-// CHECK: call @distrt_ibcast
-// CHECK: scf.for
+// CHECK: dist.copy_box %{{.*}} into %[[B0]]
+// CHECK: %[[V0:.*]] = memref.reinterpret_cast %[[B0]] to offset: [0], sizes: [%{{.*}}], strides: [1] : memref<512xf64> to memref<?xf64>
+// CHECK: %[[R0:.*]] = dist.start_broadcast %[[V0]] on @m axes [1] root %{{.*}} : memref<?xf64>
+// CHECK: %[[R1:.*]] = dist.start_broadcast %{{.*}} on @m axes [0] root %{{.*}} : memref<?xf64>
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[REQB:.*]] = %[[R0]], %[[REQC:.*]] = %[[R1]]) -> (!dist.request, !dist.request) {
 // CHECK-NOT: memref.alloc
-// CHECK: arith.select %{{.*}}, %{{.*}}, %{{.*}} : memref<512xf64>
-// CHECK: %[[REQ:.*]] = memref.load %[[RB]]
-// CHECK: scf.if
-// CHECK-NEXT: func.call @distrt_wait(%[[REQ]])
-// CHECK: scf.if
-// CHECK: func.call @distrt_copy_box_local
-// CHECK: %[[RN:.*]] = func.call @distrt_ibcast
-// CHECK: memref.store %[[RN]], %[[RB]]
+// CHECK: %[[NEXT:.*]] = arith.select %{{.*}}, %[[B0]], %{{.*}} : memref<512xf64>
+// CHECK: dist.wait %[[REQB]]
+// CHECK: %[[RB:.*]] = scf.if %{{.*}} -> (!dist.request) {
+// CHECK: dist.copy_box %{{.*}} into %[[NEXT]]
+// CHECK: %[[RN:.*]] = dist.start_broadcast
+// CHECK: scf.yield %[[RN]] : !dist.request
 // CHECK: } else {
-// CHECK: call @distrt_wait
-// CHECK: func.call @distrt_ibcast
+// CHECK: %[[NONE:.*]] = dist.null_request
+// CHECK: scf.yield %[[NONE]] : !dist.request
+// CHECK: dist.wait %[[REQC]]
+// CHECK: %[[RC:.*]] = scf.if %{{.*}} -> (!dist.request) {
+// CHECK: dist.start_broadcast
 // CHECK: call @distrt_gemm_t_f64
+// CHECK: scf.yield %[[RB]], %[[RC]] : !dist.request, !dist.request
 // CHECK: }
-// CHECK: call @distrt_add_box_local
+// CHECK: dist.add_box
 // CHECK-DAG: memref.dealloc %[[B0]]
 // CHECK-DAG: memref.dealloc %[[B1]]
 // OFF-LABEL: func.func @summa
-// OFF-NOT: distrt_ibcast
-// OFF-NOT: distrt_wait
+// OFF-NOT: dist.start_broadcast
+// OFF-NOT: dist.wait
 // OFF: scf.for
 // OFF: dist.broadcast
 // OFF: dist.broadcast
@@ -58,23 +60,30 @@ func.func @summa(%a: !T, %b: !T, %c: !T) {
 dist.grid @m [2, 2]
 !T = !dist.tensor<64x64xf64, #dist.layout<@m, "xy -> xy">>
 
-// Cannon: the alignment (a blocking permutation) comes before the loop;
-// the shifts become ishift from the current buffer into the other one.
+// Cannon: the alignment (a blocking permutation) comes before the loop,
+// which starts with null requests; the shifts become start_shift from the
+// current buffer into the other one.
 // CHECK-LABEL: func.func @cannon
-// CHECK: call @distrt_permute
-// CHECK: call @distrt_permute
-// CHECK: scf.for
-// CHECK: call @distrt_wait
-// CHECK: func.call @distrt_ishift(%{{.*}}, %c1_i64{{.*}}, %c1_i64
-// CHECK: call @distrt_wait
-// CHECK: func.call @distrt_ishift(%{{.*}}, %c0_i64{{.*}}, %c1_i64
+// CHECK: dist.permute
+// CHECK: %[[N0:.*]] = dist.null_request
+// CHECK: dist.permute
+// CHECK: %[[N1:.*]] = dist.null_request
+// CHECK: scf.for %{{.*}} iter_args(%{{.*}} = %[[N0]], %{{.*}} = %[[N1]]) -> (!dist.request, !dist.request)
+// CHECK: %[[CUR:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : memref<1024xf64>
+// CHECK: %[[NXT:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : memref<1024xf64>
+// CHECK: dist.wait
+// CHECK-DAG: %[[FROM:.*]] = memref.reinterpret_cast %[[CUR]]
+// CHECK-DAG: %[[TO:.*]] = memref.reinterpret_cast %[[NXT]]
+// CHECK: dist.start_shift %[[FROM]] into %[[TO]] on @m axis 1 offset 1 : memref<?xf64> into memref<?xf64>
+// CHECK: dist.wait
+// CHECK: dist.start_shift %{{.*}} into %{{.*}} on @m axis 0 offset 1
 // CHECK: call @distrt_gemm_t_f64
 // OFF-LABEL: func.func @cannon
-// OFF-NOT: distrt_ishift
+// OFF-NOT: dist.start_shift
 // OFF: scf.for
-// OFF: call @distrt_permute
+// OFF: dist.permute
 // OFF: dist.shift %{{.*}} on @m axis 1 offset 1
-// OFF: call @distrt_permute
+// OFF: dist.permute
 // OFF: dist.shift %{{.*}} on @m axis 0 offset 1
 // OFF: call @distrt_gemm_t_f64
 func.func @cannon(%a: !T, %b: !T, %c: !T) {
@@ -94,15 +103,18 @@ dist.grid @x [4]
 !B = !dist.tensor<32x48xf64, #dist.layout<@x, "kn -> n">>
 !C = !dist.tensor<64x48xf64, #dist.layout<@x, "mn -> n">>
 
-// A per-step allgather becomes iallgather from the send buffer.
+// A per-step allgather becomes start_allgather from the send buffer (this
+// rank's piece, cut along the split dimension by its grid coordinate).
 // CHECK-LABEL: func.func @allgather_steps
-// CHECK: call @distrt_iallgather
+// CHECK: dist.grid_coord on @x axis 0 : index
+// CHECK: dist.copy_box
+// CHECK: dist.start_allgather %{{.*}} into %{{.*}} on @x axes [0] : memref<?xf64> into memref<?xf64>
 // CHECK: scf.for
-// CHECK: call @distrt_wait
-// CHECK: func.call @distrt_iallgather
+// CHECK: dist.wait
+// CHECK: dist.start_allgather
 // CHECK: call @distrt_gemm_t_f64
 // OFF-LABEL: func.func @allgather_steps
-// OFF-NOT: distrt_iallgather
+// OFF-NOT: dist.start_allgather
 // OFF: dist.allgather
 func.func @allgather_steps(%c: !C, %a: !A, %b: !B) {
   dist.compute "C(m,n) = A(m,k) * B(k,n)" (C = %c, A = %a, B = %b)
@@ -121,7 +133,7 @@ dist.grid @m [2, 2]
 
 // overlap(off) in the schedule wins over the pass default.
 // CHECK-LABEL: func.func @summa_off
-// CHECK-NOT: distrt_ibcast
+// CHECK-NOT: dist.start_broadcast
 // CHECK: dist.broadcast
 // OFF-LABEL: func.func @summa_off
 // OFF: dist.broadcast
@@ -141,9 +153,9 @@ dist.grid @m [2, 2]
 
 // overlap(on) in the schedule wins over overlap=false.
 // CHECK-LABEL: func.func @summa_on
-// CHECK: distrt_ibcast
+// CHECK: dist.start_broadcast
 // OFF-LABEL: func.func @summa_on
-// OFF: distrt_ibcast
+// OFF: dist.start_broadcast
 func.func @summa_on(%a: !T, %b: !T, %c: !T) {
   dist.compute "A(i,j) = B(i,k) * C(k,j)" (A = %a, B = %b, C = %c)
       schedule [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2)),

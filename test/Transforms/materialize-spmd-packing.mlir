@@ -1,7 +1,7 @@
 // RUN: dist-opt %s --dist-materialize-spmd=overlap=false -split-input-file | FileCheck %s
 // Packing: a box that is one contiguous block of the rank's tile (the whole
 // tile, or whole rows of it) is used in place, through a view at its offset.
-// distrt_box_in_tile decides at run time; the copy into the buffer (inputs)
+// dist.tile_view decides at run time; the copy into the buffer (inputs)
 // and the zeroing of the buffer and the add back into the tile (a local
 // output) run only when it is not.
 
@@ -14,11 +14,7 @@ dist.grid @m [2, 2]
 // A's tile, c is replicated (its box, all of c, is its tile too).
 // CHECK-LABEL: func.func @ttv
 // CHECK-SAME: (%[[A:[^:]*]]: memref<?xf64>, %[[B:[^:]*]]: memref<?xf64>, %[[C:[^:]*]]: memref<?xf64>)
-// CHECK: %[[OT:.*]] = call @distrt_box_in_tile
-// CHECK: %[[OIS:.*]] = arith.cmpi sge, %[[OT]]
-// CHECK: %[[OOFF:.*]] = arith.select %[[OIS]], %[[OT]]
-// CHECK: %[[OIDX:.*]] = arith.index_cast %[[OOFF]]
-// CHECK: %[[OVIEW:.*]] = memref.reinterpret_cast %[[A]] to offset: [%[[OIDX]]], sizes: [%{{.*}}], strides: [1] : memref<?xf64> to memref<?xf64, strided<[1], offset: ?>>
+// CHECK: %[[OVIEW:.*]], %[[OIS:.*]] = dist.tile_view %[[A]][%{{.*}}, %{{.*}}] [%{{.*}}, %{{.*}}] as !dist.tensor<8x8xf64, {{.*}}> : memref<?xf64> -> memref<?xf64, strided<[1], offset: ?>>
 // CHECK: %[[OBUF:.*]] = memref.cast %{{.*}} : memref<16xf64> to memref<?xf64, strided<[1], offset: ?>>
 // CHECK: %[[OBOX:.*]] = arith.select %[[OIS]], %[[OVIEW]], %[[OBUF]] : memref<?xf64, strided<[1], offset: ?>>
 // CHECK: %[[ONOT:.*]] = arith.xori %[[OIS]], %true
@@ -26,21 +22,19 @@ dist.grid @m [2, 2]
 // CHECK-NOT: }
 // CHECK: scf.for
 // CHECK: memref.store
-// CHECK: %[[BT:.*]] = call @distrt_box_in_tile
-// CHECK: %[[BIS:.*]] = arith.cmpi sge, %[[BT]]
-// CHECK: memref.reinterpret_cast %[[B]]
-// CHECK: arith.select %[[BIS]], %{{.*}}, %{{.*}} : memref<?xf64, strided<[1], offset: ?>>
+// CHECK: %[[BVIEW:.*]], %[[BIS:.*]] = dist.tile_view %[[B]][%{{.*}}, %{{.*}}, %{{.*}}] [%{{.*}}, %{{.*}}, %{{.*}}] as !dist.tensor<8x8x8xf64, {{.*}}>
+// CHECK: %[[BBUF:.*]] = memref.cast %[[BB:.*]] : memref<{{.*}}xf64> to memref<?xf64, strided<[1], offset: ?>>
+// CHECK: arith.select %[[BIS]], %[[BVIEW]], %[[BBUF]] : memref<?xf64, strided<[1], offset: ?>>
 // CHECK: scf.if
 // CHECK-NOT: }
-// CHECK: func.call @distrt_copy_box_local
-// CHECK: call @distrt_box_in_tile
-// CHECK: memref.reinterpret_cast %[[C]]
+// CHECK: dist.copy_box %[[B]][%{{.*}}, %{{.*}}, %{{.*}}] [%{{.*}}, %{{.*}}, %{{.*}}] into %[[BB]]
+// CHECK: dist.tile_view %[[C]][%{{.*}}] [%{{.*}}] as !dist.tensor<8xf64
 // The leaf's views start at the boxes' offsets in their tiles.
 // CHECK: memref.extract_strided_metadata
 // CHECK: linalg.generic
 // CHECK: %[[ONOT2:.*]] = arith.xori %[[OIS]], %{{.*}}
 // CHECK-NEXT: scf.if %[[ONOT2]] {
-// CHECK: func.call @distrt_add_box_local
+// CHECK: dist.add_box %[[OBOX]] into %[[A]]
 func.func @ttv(%a: !A, %b: !B, %c: !c) {
   dist.compute "A(i,j) = B(i,j,k) * c(k)" (A = %a, B = %b, c = %c)
       schedule [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2)),

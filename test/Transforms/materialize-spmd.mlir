@@ -14,16 +14,24 @@ dist.grid @m [2, 2]
 // CHECK-DAG: %[[BA:.*]] = memref.alloc() : memref<1024xf64>
 // CHECK-DAG: %[[BB:.*]] = memref.alloc() : memref<512xf64>
 // CHECK-DAG: %[[BC:.*]] = memref.alloc() : memref<512xf64>
-// CHECK: call @distrt_layout_zero
+// CHECK-DAG: %[[ROW:.*]] = dist.grid_coord on @m axis 0 : index
+// CHECK-DAG: %[[COL:.*]] = dist.grid_coord on @m axis 1 : index
+// CHECK: dist.check_distinct %[[A]], %[[B]] named "B" in "{{.*}}A(i,j) = B(i,k) * C(k,j)" : memref<?xf64>, memref<?xf64>
+// CHECK: dist.check_distinct %[[A]], %[[C]] named "C"
+// CHECK: dist.zero_tile %[[A]] as !dist.tensor<64x64xf64, #dist.layout<@m, {{.*}}>> : memref<?xf64>
+// CHECK: %[[VIEW:.*]], %[[INSIDE:.*]] = dist.tile_view %[[A]][%{{.*}}, %{{.*}}] [%{{.*}}, %{{.*}}] as !dist.tensor<64x64xf64, {{.*}}> : memref<?xf64> -> memref<?xf64, strided<[1], offset: ?>>
 // CHECK: scf.for
 // CHECK-NOT: memref.alloc
-// CHECK: call @distrt_copy_box_local
+// CHECK: %[[ME:.*]] = dist.axes_rank on @m axes [1] : index
+// CHECK: %[[ISROOT:.*]] = arith.cmpi eq, %[[ME]]
+// CHECK: scf.if %[[ISROOT]] {
+// CHECK-NEXT: dist.copy_box %[[B]][%{{.*}}, %{{.*}}] [%{{.*}}, %{{.*}}] into %[[BB]] as !dist.tensor<64x64xf64, {{.*}}> : memref<?xf64>, memref<512xf64>
 // CHECK: dist.broadcast %{{.*}} on @m axes [1] root %{{.*}} : memref<?xf64>
-// CHECK: call @distrt_copy_box_local
+// CHECK: dist.copy_box %[[C]]
 // CHECK: dist.broadcast %{{.*}} on @m axes [0] root %{{.*}} : memref<?xf64>
 // CHECK: call @distrt_gemm_t_f64
 // CHECK: }
-// CHECK: call @distrt_add_box_local
+// CHECK: dist.add_box %{{.*}} into %[[A]][%{{.*}}, %{{.*}}] [%{{.*}}, %{{.*}}] as !dist.tensor<64x64xf64, {{.*}}> : memref<?xf64, strided<[1], offset: ?>>, memref<?xf64>
 // CHECK: memref.dealloc %[[BA]]
 func.func @summa(%a: !T, %b: !T, %c: !T) {
   dist.compute "A(i,j) = B(i,k) * C(k,j)" (A = %a, B = %b, C = %c)
@@ -44,11 +52,12 @@ dist.grid @m [2, 2]
 // CHECK-LABEL: func.func @cannon
 // CHECK: scf.for
 // CHECK: scf.if
-// CHECK: call @distrt_permute
+// CHECK: dist.copy_box
+// CHECK: dist.permute %{{.*}} to %{{.*}}, %{{.*}} from %{{.*}} on @m : memref<?xf64>, memref<?xf64>
 // CHECK: } else {
 // CHECK: dist.shift %{{.*}} on @m axis 1 offset 1 : memref<?xf64>
 // CHECK: scf.if
-// CHECK: call @distrt_permute
+// CHECK: dist.permute
 // CHECK: } else {
 // CHECK: dist.shift %{{.*}} on @m axis 0 offset 1 : memref<?xf64>
 // CHECK: call @distrt_gemm_t_f64
@@ -77,7 +86,7 @@ dist.grid @c [2, 2, 2]
 // CHECK: call @distrt_gemm_t_f64
 // CHECK: dist.reduce %{{.*}} on @c axes [2] sum root
 // CHECK: scf.if
-// CHECK: call @distrt_add_box_local
+// CHECK: dist.add_box
 func.func @johnson(%a: !A, %b: !B, %c: !C) {
   dist.compute "A(i,j) = B(i,k) * C(k,j)" (A = %a, B = %b, C = %c)
       schedule [distribute({i, j, k}, {io, jo, ko}, {ii, ji, ki}, Grid(2, 2, 2)),
@@ -107,7 +116,7 @@ dist.grid @m [2, 2]
 // CHECK-NEXT: %[[SUM:.*]] = arith.addf %[[OUT]], %[[P]] fastmath<reassoc> : f64
 // CHECK-NEXT: linalg.yield %[[SUM]] : f64
 // CHECK: dist.allreduce %{{.*}} on @m axes [0, 1] sum
-// CHECK: call @distrt_add_box_local
+// CHECK: dist.add_box
 func.func @inner(%s: !S, %b: !T, %c: !T) {
   dist.compute "s = B(i,j) * C(i,j)" (s = %s, B = %b, C = %c)
       schedule [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2))]
@@ -125,7 +134,7 @@ dist.grid @m [2]
 // CHECK-LABEL: func.func @strided
 // CHECK-NOT: linalg.generic
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c2
-// CHECK: call @distrt_copy_box_local
+// CHECK: dist.copy_box
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c3
 // CHECK: scf.if
 // CHECK: arith.mulf

@@ -3,12 +3,13 @@
 // Part of the dist project: distributed tensor algebra in MLIR.
 //
 // Emits the transfer of one tensor at one level of a computation's loop
-// nest from its TransferPlan. Broadcast and reduce roots and the partners of
-// point-to-point permutations are the plan's QExprs (functions of the
-// processor's grid coordinates and the step loops' values) emitted as
-// arithmetic; the box sent to a partner is the partner's box, computed from
-// its coordinates like this processor's own. Nothing here grows with the
-// number of processors or steps.
+// nest from its TransferPlan, as dist ops on the tensor's tile and buffers.
+// Broadcast and reduce roots and the partners of point-to-point
+// permutations are the plan's QExprs (functions of the processor's grid
+// coordinates and the step loops' values) emitted as arithmetic; the box
+// sent to a partner is the partner's box, computed from its coordinates
+// like this processor's own. Nothing here grows with the number of
+// processors or steps.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,19 +24,11 @@ using namespace mlir;
 using namespace mlir::dist;
 using namespace mlir::dist::spmd;
 
-/// The bit mask of grid axes `axes` (the runtime's group encoding).
-static int64_t maskOf(ArrayRef<int64_t> axes) {
-  int64_t mask = 0;
-  for (int64_t a : axes)
-    mask |= int64_t(1) << a;
-  return mask;
-}
-
 TransferEmitter::TransferEmitter(SPMDBuilder &rt, Location loc,
-                                 FlatSymbolRefAttr grid, Value g,
-                                 ArrayRef<int64_t> gridShape, Type elt,
-                                 VarsFn varsAt, PeerBoxFn boxOfPeer)
-    : rt(rt), loc(loc), grid(grid), g(g), gridShape(gridShape), elt(elt),
+                                 FlatSymbolRefAttr grid,
+                                 ArrayRef<int64_t> gridShape, VarsFn varsAt,
+                                 PeerBoxFn boxOfPeer)
+    : rt(rt), loc(loc), grid(grid), gridShape(gridShape),
       varsAt(std::move(varsAt)), boxOfPeer(std::move(boxOfPeer)) {}
 
 bool TransferEmitter::needsSendBuffer(const TransferPlan &plan) {
@@ -53,7 +46,7 @@ bool TransferEmitter::canOverlap(const TransferPlan &plan) {
 }
 
 //===----------------------------------------------------------------------===//
-// Roots, peers, groups and views
+// Roots, peers, groups, views and boxes
 //===----------------------------------------------------------------------===//
 
 /// Root of a broadcast / reduce at this step (an index).
@@ -62,8 +55,8 @@ Value TransferEmitter::rootAt(OpBuilder &b, const TransferPlan &plan,
   return emitQExpr(b, loc, plan.root, varsAt(b, k));
 }
 
-/// The row-major rank of grid coordinates (i64); -1 when they are -1 (no
-/// partner).
+/// The row-major rank of grid coordinates (an index); -1 when they are -1
+/// (no partner).
 Value TransferEmitter::rankOf(OpBuilder &b, ArrayRef<Value> coords) {
   Value r = rt.idx(b, loc, 0);
   for (auto [c, e] : llvm::zip(coords, gridShape))
@@ -71,20 +64,26 @@ Value TransferEmitter::rankOf(OpBuilder &b, ArrayRef<Value> coords) {
         b, loc, arith::MulIOp::create(b, loc, r, rt.idx(b, loc, e)), c);
   Value none = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
                                      coords.front(), rt.idx(b, loc, 0));
-  return rt.toI64(
-      b, loc, arith::SelectOp::create(b, loc, none, rt.idx(b, loc, -1), r));
+  return arith::SelectOp::create(b, loc, none, rt.idx(b, loc, -1), r);
 }
 
 /// This rank's rank in the group of the plan's axes (an index).
 Value TransferEmitter::axesRank(OpBuilder &b, const TransferPlan &plan) {
-  return rt.toIndex(b, loc,
-                    rt.call(b, loc, "distrt_axes_rank",
-                            {g, rt.i64(b, loc, maskOf(plan.axes))}));
+  return AxesRankOp::create(b, loc, grid, plan.axes);
+}
+
+/// The element count of a box of `sizes` (an index).
+Value TransferEmitter::volume(OpBuilder &b, ArrayRef<Value> sizes) {
+  Value vol = rt.idx(b, loc, 1);
+  for (Value sz : sizes)
+    vol = arith::MulIOp::create(b, loc, vol, sz);
+  return vol;
 }
 
 /// The first `vol` elements of a buffer, as a memref the communication ops
 /// take.
 Value TransferEmitter::flatView(OpBuilder &b, Value buf, Value vol) {
+  Type elt = cast<MemRefType>(buf.getType()).getElementType();
   auto viewTy = MemRefType::get({ShapedType::kDynamic}, elt);
   return memref::ReinterpretCastOp::create(
       b, loc, viewTy, buf, OpFoldResult(b.getIndexAttr(0)),
@@ -94,38 +93,43 @@ Value TransferEmitter::flatView(OpBuilder &b, Value buf, Value vol) {
 
 /// The box's elements at the start of its memref.
 Value TransferEmitter::viewOf(OpBuilder &b, const BoxBuffer &box) {
-  Value vol = rt.idx(b, loc, 1);
-  for (Value sz : box.size)
-    vol = arith::MulIOp::create(b, loc, vol, sz);
-  return flatView(b, box.memref, vol);
+  return flatView(b, box.memref, volume(b, box.size));
 }
 
 /// This rank's piece of the box cut along the plan's split dimension among
-/// the members of its group: (lo, size) arrays written into the tensor's
-/// scratch, and the piece's element count.
+/// the members of its group: sets (lo, size) and returns the piece's
+/// element count (an index).
 Value TransferEmitter::pieceOf(OpBuilder &b, const TransferSite &site,
-                               Value &loP, Value &sizeP) {
+                               SmallVectorImpl<Value> &lo,
+                               SmallVectorImpl<Value> &size) {
   const TransferPlan &plan = site.plan;
   int64_t members = gridShape[plan.axes.front()];
-  Value me = rt.toIndex(b, loc,
-                        rt.call(b, loc, "distrt_grid_coord",
-                                {g, rt.i64(b, loc, plan.axes.front())}));
-  SmallVector<Value> lo = site.box.lo, size = site.box.size;
+  Value me = GridCoordOp::create(b, loc, grid, plan.axes.front());
+  lo.assign(site.box.lo.begin(), site.box.lo.end());
+  size.assign(site.box.size.begin(), site.box.size.end());
   Value piece = arith::DivUIOp::create(b, loc, size[plan.splitDim],
                                        rt.idx(b, loc, members));
   lo[plan.splitDim] = arith::AddIOp::create(
       b, loc, lo[plan.splitDim], arith::MulIOp::create(b, loc, me, piece));
   size[plan.splitDim] = piece;
-  loP = rt.indexArray(b, loc, site.loScratch, lo);
-  sizeP = rt.indexArray(b, loc, site.sizeScratch, size);
-  Value vol = rt.idx(b, loc, 1);
-  for (Value sz : size)
-    vol = arith::MulIOp::create(b, loc, vol, sz);
-  return vol;
+  return volume(b, size);
+}
+
+/// Copies the box (lo, size) of the site's tile into `dest`.
+void TransferEmitter::copyBox(OpBuilder &b, const TransferSite &site,
+                              ValueRange lo, ValueRange size, Value dest) {
+  CopyBoxOp::create(b, loc, site.tile, lo, size, dest,
+                    TypeAttr::get(site.type));
+}
+
+/// Adds `src`, the box (lo, size), into the site's tile.
+void TransferEmitter::addBox(OpBuilder &b, const TransferSite &site,
+                             ValueRange lo, ValueRange size, Value src) {
+  AddBoxOp::create(b, loc, src, site.tile, lo, size, TypeAttr::get(site.type));
 }
 
 //===----------------------------------------------------------------------===//
-// Permutations
+// Permutations and shifts
 //===----------------------------------------------------------------------===//
 
 /// One step of a permutation: send the box the peer needs from this rank's
@@ -146,77 +150,68 @@ Value TransferEmitter::emitPermutation(OpBuilder &b, const TransferSite &site,
   SmallVector<Value> peer;
   for (Value c : dstC)
     peer.push_back(arith::MaxSIOp::create(b, loc, c, rt.idx(b, loc, 0)));
-  Value scount =
-      boxOfPeer(b, plan, site.level, peer, site.peerLo, site.peerSize);
-  Value dloP = rt.ptrOf(b, loc, site.peerLo);
-  Value dsizeP = rt.ptrOf(b, loc, site.peerSize);
+  SmallVector<Value> peerLo, peerSize;
+  Value scount = boxOfPeer(b, plan, site.level, peer, peerLo, peerSize);
   Value hasDst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, dst,
-                                       rt.i64(b, loc, 0));
-  scount = arith::SelectOp::create(b, loc, hasDst, scount, rt.i64(b, loc, 0));
-  Value sendBuf = site.sendBuffer;
+                                       rt.idx(b, loc, 0));
+  scount = arith::SelectOp::create(b, loc, hasDst, scount, rt.idx(b, loc, 0));
   scf::IfOp::create(b, loc, hasDst, [&](OpBuilder &tb, Location l) {
-    rt.call(tb, l, "distrt_copy_box_local",
-            {g, site.desc, site.tileP, site.dtype, dloP, dsizeP,
-             rt.ptrOf(tb, l, sendBuf)});
+    copyBox(tb, site, peerLo, peerSize, site.sendBuffer);
     scf::YieldOp::create(tb, l);
   });
-  Value rcount = rt.i64(b, loc, 1);
-  for (Value sz : box.size)
-    rcount = arith::MulIOp::create(b, loc, rcount, rt.toI64(b, loc, sz));
+  Value send = flatView(b, site.sendBuffer, scount);
+  Value recv = viewOf(b, box);
   if (nonBlocking)
-    return rt.call(b, loc, "distrt_ipermute",
-                   {g, rt.ptrOf(b, loc, sendBuf), scount, dst,
-                    rt.ptrOf(b, loc, box.memref), rcount, src, site.dtype});
-  rt.call(b, loc, "distrt_permute",
-          {g, rt.ptrOf(b, loc, sendBuf), scount, dst,
-           rt.ptrOf(b, loc, box.memref), rcount, src, site.dtype});
+    return StartPermuteOp::create(b, loc, grid, send, dst, recv, src);
+  PermuteOp::create(b, loc, grid, send, dst, recv, src);
   return Value();
+}
+
+/// Step 0 of a shift: the box aligned by a local copy, a permutation or
+/// the general exchange.
+void TransferEmitter::alignShift(OpBuilder &b, const TransferSite &site) {
+  const TransferPlan &plan = site.plan;
+  const BoxBuffer &box = site.box;
+  if (plan.alignLocal)
+    copyBox(b, site, box.lo, box.size, box.memref);
+  else if (plan.alignByPermutation)
+    emitPermutation(b, site);
+  else
+    FetchBoxOp::create(b, loc, site.tile, box.lo, box.size, box.memref,
+                       TypeAttr::get(site.type));
+}
+
+/// A shift: align at step 0, shift the previous step's box at every later
+/// step.
+void TransferEmitter::emitShiftInput(OpBuilder &b, const TransferSite &site) {
+  const TransferPlan &plan = site.plan;
+  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                      site.timeIv, rt.idx(b, loc, 0));
+  scf::IfOp::create(
+      b, loc, first,
+      [&](OpBuilder &tb, Location l) {
+        alignShift(tb, site);
+        scf::YieldOp::create(tb, l);
+      },
+      [&](OpBuilder &eb, Location l) {
+        ShiftOp::create(eb, l, grid, eb.getI64IntegerAttr(plan.shiftAxis),
+                        eb.getI64IntegerAttr(plan.shiftOffset),
+                        viewOf(eb, site.box));
+        scf::YieldOp::create(eb, l);
+      });
 }
 
 //===----------------------------------------------------------------------===//
 // Inputs
 //===----------------------------------------------------------------------===//
 
-/// A shift: align at step 0 (a local copy, a permutation or the general
-/// exchange), shift the previous step's box at every later step.
-void TransferEmitter::emitShiftInput(OpBuilder &b, const TransferSite &site) {
-  const TransferPlan &plan = site.plan;
-  const BoxBuffer &box = site.box;
-  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                      site.timeIv, rt.idx(b, loc, 0));
-  scf::IfOp::create(
-      b, loc, first,
-      [&](OpBuilder &tb, Location l) {
-        if (plan.alignLocal)
-          rt.call(tb, l, "distrt_copy_box_local",
-                  {g, site.desc, site.tileP, site.dtype, site.loP, site.sizeP,
-                   rt.ptrOf(tb, l, box.memref)});
-        else if (plan.alignByPermutation)
-          emitPermutation(tb, site);
-        else
-          rt.call(tb, loc, "distrt_fetch_box",
-                  {g, site.desc, site.tileP, site.dtype, site.loP, site.sizeP,
-                   rt.ptrOf(tb, loc, box.memref)});
-        scf::YieldOp::create(tb, l);
-      },
-      [&](OpBuilder &eb, Location l) {
-        ShiftOp::create(eb, l, grid, eb.getI64IntegerAttr(plan.shiftAxis),
-                        eb.getI64IntegerAttr(plan.shiftOffset),
-                        viewOf(eb, box));
-        scf::YieldOp::create(eb, l);
-      });
-}
-
 void TransferEmitter::emitInput(OpBuilder &b, const TransferSite &site) {
   const TransferPlan &plan = site.plan;
   const BoxBuffer &box = site.box;
-  Value desc = site.desc, tileP = site.tileP, dt = site.dtype;
   switch (plan.kind) {
   case TransferPlan::Kind::Local: {
     auto copy = [&](OpBuilder &cb) {
-      rt.call(cb, loc, "distrt_copy_box_local",
-              {g, desc, tileP, dt, site.loP, site.sizeP,
-               rt.ptrOf(cb, loc, site.buffer)});
+      copyBox(cb, site, box.lo, box.size, site.buffer);
     };
     // The whole tile: read it in place.
     if (site.inPlace)
@@ -231,9 +226,7 @@ void TransferEmitter::emitInput(OpBuilder &b, const TransferSite &site) {
     Value isRoot =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, me, root);
     scf::IfOp::create(b, loc, isRoot, [&](OpBuilder &tb, Location l) {
-      rt.call(tb, l, "distrt_copy_box_local",
-              {g, desc, tileP, dt, site.loP, site.sizeP,
-               rt.ptrOf(tb, l, box.memref)});
+      copyBox(tb, site, box.lo, box.size, box.memref);
       scf::YieldOp::create(tb, l);
     });
     BroadcastOp::create(b, loc, grid, b.getDenseI64ArrayAttr(plan.axes),
@@ -241,11 +234,9 @@ void TransferEmitter::emitInput(OpBuilder &b, const TransferSite &site) {
     return;
   }
   case TransferPlan::Kind::AllGather: {
-    Value pLo, pSize;
+    SmallVector<Value> pLo, pSize;
     Value vol = pieceOf(b, site, pLo, pSize);
-    rt.call(
-        b, loc, "distrt_copy_box_local",
-        {g, desc, tileP, dt, pLo, pSize, rt.ptrOf(b, loc, site.sendBuffer)});
+    copyBox(b, site, pLo, pSize, site.sendBuffer);
     AllGatherOp::create(b, loc, grid, b.getDenseI64ArrayAttr(plan.axes),
                         flatView(b, site.sendBuffer, vol), viewOf(b, box));
     return;
@@ -257,20 +248,16 @@ void TransferEmitter::emitInput(OpBuilder &b, const TransferSite &site) {
     emitShiftInput(b, site);
     return;
   default:
-    rt.call(b, loc, "distrt_fetch_box",
-            {g, desc, tileP, dt, site.loP, site.sizeP,
-             rt.ptrOf(b, loc, box.memref)});
+    FetchBoxOp::create(b, loc, site.tile, box.lo, box.size, box.memref,
+                       TypeAttr::get(site.type));
   }
 }
 
 Value TransferEmitter::startInput(OpBuilder &b, const TransferSite &site,
                                   Value cur, bool first) {
   const TransferPlan &plan = site.plan;
-  Value dest = site.box.memref;
-  Value desc = site.desc, tileP = site.tileP, dt = site.dtype;
-  Value vol = rt.i64(b, loc, 1);
-  for (Value sz : site.box.size)
-    vol = arith::MulIOp::create(b, loc, vol, rt.toI64(b, loc, sz));
+  const BoxBuffer &box = site.box;
+  Value dest = box.memref;
   switch (plan.kind) {
   case TransferPlan::Kind::Broadcast: {
     Value root = rootAt(b, plan, site.level);
@@ -278,43 +265,28 @@ Value TransferEmitter::startInput(OpBuilder &b, const TransferSite &site,
     Value isRoot =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, me, root);
     scf::IfOp::create(b, loc, isRoot, [&](OpBuilder &tb, Location l) {
-      rt.call(
-          tb, l, "distrt_copy_box_local",
-          {g, desc, tileP, dt, site.loP, site.sizeP, rt.ptrOf(tb, l, dest)});
+      copyBox(tb, site, box.lo, box.size, dest);
       scf::YieldOp::create(tb, l);
     });
-    return rt.call(b, loc, "distrt_ibcast",
-                   {g, rt.i64(b, loc, maskOf(plan.axes)),
-                    rt.ptrOf(b, loc, dest), vol, dt, rt.toI64(b, loc, root)});
+    return StartBroadcastOp::create(b, loc, grid, plan.axes, viewOf(b, box),
+                                    root);
   }
-  case TransferPlan::Kind::Shift:
+  case TransferPlan::Kind::Shift: {
     if (first) {
-      if (plan.alignLocal)
-        rt.call(
-            b, loc, "distrt_copy_box_local",
-            {g, desc, tileP, dt, site.loP, site.sizeP, rt.ptrOf(b, loc, dest)});
-      else if (plan.alignByPermutation)
-        emitPermutation(b, site);
-      else
-        rt.call(
-            b, loc, "distrt_fetch_box",
-            {g, desc, tileP, dt, site.loP, site.sizeP, rt.ptrOf(b, loc, dest)});
-      return rt.i64(b, loc, 0);
+      alignShift(b, site);
+      return NullRequestOp::create(b, loc);
     }
-    return rt.call(b, loc, "distrt_ishift",
-                   {g, rt.i64(b, loc, plan.shiftAxis),
-                    rt.i64(b, loc, plan.shiftOffset), rt.ptrOf(b, loc, cur),
-                    rt.ptrOf(b, loc, dest), vol, dt});
+    Value vol = volume(b, box.size);
+    return StartShiftOp::create(b, loc, grid, plan.shiftAxis, plan.shiftOffset,
+                                flatView(b, cur, vol), flatView(b, dest, vol));
+  }
   case TransferPlan::Kind::AllGather: {
-    Value pLo, pSize;
+    SmallVector<Value> pLo, pSize;
     Value pvol = pieceOf(b, site, pLo, pSize);
-    rt.call(
-        b, loc, "distrt_copy_box_local",
-        {g, desc, tileP, dt, pLo, pSize, rt.ptrOf(b, loc, site.sendBuffer)});
-    return rt.call(b, loc, "distrt_iallgather",
-                   {g, rt.i64(b, loc, maskOf(plan.axes)),
-                    rt.ptrOf(b, loc, site.sendBuffer), rt.ptrOf(b, loc, dest),
-                    rt.toI64(b, loc, pvol), dt});
+    copyBox(b, site, pLo, pSize, site.sendBuffer);
+    return StartAllGatherOp::create(b, loc, grid, plan.axes,
+                                    flatView(b, site.sendBuffer, pvol),
+                                    viewOf(b, box));
   }
   default: // PointToPoint
     return emitPermutation(b, site, /*nonBlocking=*/true);
@@ -328,11 +300,8 @@ Value TransferEmitter::startInput(OpBuilder &b, const TransferSite &site,
 void TransferEmitter::emitOutput(OpBuilder &b, const TransferSite &site) {
   const TransferPlan &plan = site.plan;
   const BoxBuffer &box = site.box;
-  Value desc = site.desc, tileP = site.tileP, dt = site.dtype;
   auto addLocal = [&](OpBuilder &fb) {
-    rt.call(fb, loc, "distrt_add_box_local",
-            {g, desc, tileP, dt, site.loP, site.sizeP,
-             rt.ptrOf(fb, loc, box.memref)});
+    addBox(fb, site, box.lo, box.size, box.memref);
   };
   auto sum = ReductionKindAttr::get(b.getContext(), ReductionKind::sum);
   switch (plan.kind) {
@@ -357,14 +326,12 @@ void TransferEmitter::emitOutput(OpBuilder &b, const TransferSite &site) {
     return;
   }
   case TransferPlan::Kind::ReduceScatter: {
-    Value pLo, pSize;
+    SmallVector<Value> pLo, pSize;
     Value vol = pieceOf(b, site, pLo, pSize);
     ReduceScatterOp::create(b, loc, grid, b.getDenseI64ArrayAttr(plan.axes),
                             viewOf(b, box), flatView(b, site.sendBuffer, vol),
                             sum);
-    rt.call(
-        b, loc, "distrt_add_box_local",
-        {g, desc, tileP, dt, pLo, pSize, rt.ptrOf(b, loc, site.sendBuffer)});
+    addBox(b, site, pLo, pSize, site.sendBuffer);
     return;
   }
   case TransferPlan::Kind::AllReduce:
@@ -373,8 +340,7 @@ void TransferEmitter::emitOutput(OpBuilder &b, const TransferSite &site) {
     addLocal(b);
     return;
   default:
-    rt.call(b, loc, "distrt_accumulate_box",
-            {g, desc, tileP, dt, site.loP, site.sizeP,
-             rt.ptrOf(b, loc, box.memref)});
+    AccumulateBoxOp::create(b, loc, box.memref, site.tile, box.lo, box.size,
+                            TypeAttr::get(site.type));
   }
 }

@@ -3,17 +3,20 @@
 // Part of the dist project: distributed tensor algebra in MLIR.
 //
 // The code that moves one tensor of a dist.compute at one level of its loop
-// nest, as its TransferPlan (Communication.h) says: an input's box is
-// copied locally, broadcast, shifted, all-gathered, permuted point to point
-// or fetched with the general exchange into the tensor's buffer; the
-// output's box is added locally, reduced, all-reduced, reduce-scattered or
-// accumulated with the general exchange into the owners' tiles. Everything
-// that reads a plan's groups, roots, peers, shift and split dimension is in
-// Transfers.cpp; roots and peers are emitted from the plan's QExprs as
-// arithmetic on the processor's coordinates and the step loops' values
-// (no per-processor tables); the computation's lowering
-// (Compute.cpp) owns the buffers, the boxes and the loop nest and hands a
-// TransferSite to a TransferEmitter.
+// nest, as its TransferPlan (Communication.h) says, with dist ops on the
+// tensor's tile and buffers: an input's box is copied locally
+// (dist.copy_box), broadcast, shifted, all-gathered, permuted point to
+// point (dist.permute) or fetched with the general exchange
+// (dist.fetch_box) into the tensor's buffer, or started as a non-blocking
+// transfer (dist.start_*) for overlap; the output's box is added locally
+// (dist.add_box), reduced, all-reduced, reduce-scattered or accumulated
+// with the general exchange (dist.accumulate_box) into the owners' tiles.
+// Everything that reads a plan's groups, roots, peers, shift and split
+// dimension is in Transfers.cpp; roots and peers are emitted from the
+// plan's QExprs as arithmetic on the processor's coordinates and the step
+// loops' values (no per-processor tables); the computation's lowering
+// (Compute.cpp, ComputeTransfers.cpp) owns the buffers, the boxes and the
+// loop nest and hands a TransferSite to a TransferEmitter.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,38 +49,34 @@ struct TransferSite {
   Value buffer;
   /// Its second buffer (what this rank sends, or its piece), or null.
   Value sendBuffer;
-  /// Scratch memref<rank x i64> arrays for the lo / size of a piece.
-  Value loScratch, sizeScratch;
-  /// The box as i64 arrays (lo, size).
-  Value loP, sizeP;
-  /// The tensor's local tile (a pointer), layout descriptor and dtype code.
-  Value tileP, desc, dtype;
+  /// The tensor's local tile and its type (the layout the dist ops on the
+  /// tile read).
+  Value tile;
+  DistTensorType type;
   /// Local plans: i1, whether the box is a view of the tile (nothing to
   /// copy); null where the box is never read in place.
   Value inPlace;
   /// Shift: the value of the time loop of this level (step 0 aligns).
   Value timeIv;
-  /// Permutations: memref<rank x i64> scratch for the lo / size of the box
-  /// this rank sends (its peer's box); null otherwise.
-  Value peerLo = {}, peerSize = {};
 };
 
-/// Emits the transfers of one computation's tensors.
+/// Emits the transfers of one computation's tensors as dist ops on the
+/// tiles and buffers (dist.copy_box, dist.broadcast, dist.start_broadcast,
+/// ...; DistTransferOps.td and DistOps.td).
 class TransferEmitter {
 public:
   /// `varsAt(b, k)` gives the variables of the plans' QExprs at level k:
   /// this processor's grid coordinates, then the values of local loops < k
-  /// (index values). `boxOfPeer(b, plan, k, coords, loArr, sizeArr)` writes
-  /// into the arrays the box the plan's tensor has at level k on the
-  /// processor at `coords` (same steps) and returns its element count
-  /// (i64).
+  /// (index values). `boxOfPeer(b, plan, k, coords, lo, size)` sets (lo,
+  /// size) to the box the plan's tensor has at level k on the processor at
+  /// `coords` (same steps) and returns its element count (index).
   using VarsFn = std::function<SmallVector<Value>(OpBuilder &, unsigned)>;
-  using PeerBoxFn = std::function<Value(OpBuilder &, const TransferPlan &,
-                                        unsigned, ArrayRef<Value>, Value,
-                                        Value)>;
+  using PeerBoxFn = std::function<Value(
+      OpBuilder &, const TransferPlan &, unsigned, ArrayRef<Value>,
+      SmallVectorImpl<Value> &, SmallVectorImpl<Value> &)>;
   TransferEmitter(SPMDBuilder &rt, Location loc, FlatSymbolRefAttr grid,
-                  Value g, ArrayRef<int64_t> gridShape, Type elt,
-                  VarsFn varsAt, PeerBoxFn boxOfPeer);
+                  ArrayRef<int64_t> gridShape, VarsFn varsAt,
+                  PeerBoxFn boxOfPeer);
 
   /// Whether a tensor moved by `plan` needs a second buffer (what this
   /// rank sends for permutations, its piece for allgather and
@@ -91,9 +90,10 @@ public:
   void emitInput(OpBuilder &b, const TransferSite &site);
   /// An overlapped input: starts the non-blocking transfer of the box of
   /// the step the fixed loops name into `site.box.memref` and returns its
-  /// request id (i64; 0: none in flight). `first`: step 0 of the time
-  /// loop, where a shift aligns (blocking) instead; `cur` is the buffer
-  /// holding the previous step, which a shift sends on.
+  /// request (a !dist.request; the null request when nothing is in
+  /// flight). `first`: step 0 of the time loop, where a shift aligns
+  /// (blocking) instead; `cur` is the buffer holding the previous step,
+  /// which a shift sends on.
   Value startInput(OpBuilder &b, const TransferSite &site, Value cur,
                    bool first);
   /// The output: adds the partial results in the box to the owners' tiles.
@@ -103,10 +103,16 @@ private:
   Value rootAt(OpBuilder &b, const TransferPlan &plan, unsigned k);
   Value rankOf(OpBuilder &b, ArrayRef<Value> coords);
   Value axesRank(OpBuilder &b, const TransferPlan &plan);
+  Value volume(OpBuilder &b, ArrayRef<Value> sizes);
   Value viewOf(OpBuilder &b, const BoxBuffer &box);
   Value flatView(OpBuilder &b, Value buf, Value vol);
-  Value pieceOf(OpBuilder &b, const TransferSite &site, Value &loP,
-                Value &sizeP);
+  Value pieceOf(OpBuilder &b, const TransferSite &site,
+                SmallVectorImpl<Value> &lo, SmallVectorImpl<Value> &size);
+  void copyBox(OpBuilder &b, const TransferSite &site, ValueRange lo,
+               ValueRange size, Value dest);
+  void addBox(OpBuilder &b, const TransferSite &site, ValueRange lo,
+              ValueRange size, Value src);
+  void alignShift(OpBuilder &b, const TransferSite &site);
   Value emitPermutation(OpBuilder &b, const TransferSite &site,
                         bool nonBlocking = false);
   void emitShiftInput(OpBuilder &b, const TransferSite &site);
@@ -114,9 +120,7 @@ private:
   SPMDBuilder &rt;
   Location loc;
   FlatSymbolRefAttr grid;
-  Value g;
   ArrayRef<int64_t> gridShape;
-  Type elt;
   VarsFn varsAt;
   PeerBoxFn boxOfPeer;
 };

@@ -41,4 +41,20 @@ def Dist_TensorType : Dist_Type<"DistTensor", "tensor"> {
   }];
 }
 
+def Dist_RequestType : Dist_Type<"Request", "request"> {
+  let summary = "a transfer in flight";
+  let description = [{
+    The request of a non-blocking transfer (`dist.start_broadcast`,
+    `dist.start_shift`, `dist.start_allgather`, `dist.start_permute`), which
+    `dist.wait` completes, or the null request (`dist.null_request`: no
+    transfer). `convert-dist-to-runtime` lowers it to the runtime's `i64`
+    request id (0 for the null request).
+
+    ```mlir
+    %req = dist.start_broadcast %buf on @m axes [1] root %r : memref<?xf64>
+    dist.wait %req
+    ```
+  }];
+}
+
 #endif // DIST_TYPES_TD

@@ -1,0 +1,201 @@
+//===- TransferOps.cpp - verifiers of the SPMD transfer ops ---------------===//
+//
+// Part of the dist project: distributed tensor algebra in MLIR.
+//
+// Verifiers of the ops in DistTransferOps.td: the rank's place in its grid,
+// local tiles and boxes, permutations and asynchronous transfers. Every
+// check is a diagnostic; nothing asserts.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DistTensor/Dialect/Dist/IR/DistOps.h"
+
+#include "llvm/ADT/SmallSet.h"
+
+using namespace mlir;
+using namespace mlir::dist;
+
+//===----------------------------------------------------------------------===//
+// Shared checks
+//===----------------------------------------------------------------------===//
+
+/// The grid `gridRef` names, with `axes` in range and distinct.
+static FailureOr<GridOp> verifyGridAxes(Operation *op,
+                                        FlatSymbolRefAttr gridRef,
+                                        ArrayRef<int64_t> axes,
+                                        SymbolTableCollection &symbols) {
+  auto grid = symbols.lookupNearestSymbolFrom<GridOp>(op, gridRef);
+  if (!grid)
+    return op->emitOpError("'")
+           << gridRef << "' does not name a dist.grid in scope";
+  int64_t rank = grid.getShape().size();
+  llvm::SmallSet<int64_t, 8> seen;
+  for (int64_t a : axes) {
+    if (a < 0 || a >= rank)
+      return op->emitOpError("grid axis ")
+             << a << " is out of range for " << gridRef << " of rank " << rank;
+    if (!seen.insert(a).second)
+      return op->emitOpError("grid axis ") << a << " is listed twice";
+  }
+  return grid;
+}
+
+/// The layout of `tensor` fits the grid it names.
+static LogicalResult verifyTensorGrid(Operation *op, DistTensorType tensor,
+                                      SymbolTableCollection &symbols) {
+  LayoutAttr layout = tensor.getLayout();
+  Operation *grid = symbols.lookupNearestSymbolFrom(op, layout.getGrid());
+  return layout.verifyAgainstGrid(
+      [&]() { return op->emitOpError() << "layout of " << tensor << ": "; },
+      grid);
+}
+
+/// `mem` (a memref operand or result named `what`) holds elements of the
+/// tensor's element type.
+static LogicalResult verifyElementType(Operation *op, DistTensorType tensor,
+                                       Value mem, StringRef what) {
+  Type elt = cast<MemRefType>(mem.getType()).getElementType();
+  if (elt != tensor.getElementType())
+    return op->emitOpError("the ")
+           << what << " holds " << elt << " elements, but the tensor " << tensor
+           << " holds " << tensor.getElementType();
+  return success();
+}
+
+/// One lower bound and one size per dimension of the tensor.
+static LogicalResult verifyBox(Operation *op, DistTensorType tensor,
+                               ValueRange lo, ValueRange sizes) {
+  if ((int64_t)lo.size() != tensor.getRank() ||
+      (int64_t)sizes.size() != tensor.getRank())
+    return op->emitOpError("the box has ")
+           << lo.size() << " lower bounds and " << sizes.size()
+           << " sizes, but the tensor " << tensor << " has rank "
+           << tensor.getRank() << " (one of each per dimension)";
+  return success();
+}
+
+/// Two buffers of a transfer hold the same element type.
+static LogicalResult verifySameElements(Operation *op, Value a, StringRef aName,
+                                        Value b, StringRef bName) {
+  Type ea = cast<MemRefType>(a.getType()).getElementType();
+  Type eb = cast<MemRefType>(b.getType()).getElementType();
+  if (ea != eb)
+    return op->emitOpError("the ")
+           << aName << " and " << bName << " element types differ: " << ea
+           << " vs " << eb;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// GridCoordOp / AxesRankOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult GridCoordOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  return verifyGridAxes(*this, getGridAttr(), {(int64_t)getAxis()}, symbols);
+}
+
+LogicalResult AxesRankOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  return verifyGridAxes(*this, getGridAttr(), getAxes(), symbols);
+}
+
+//===----------------------------------------------------------------------===//
+// Tiles and boxes
+//===----------------------------------------------------------------------===//
+
+#define DIST_TILE_SYMBOL_USES(OP)                                              \
+  LogicalResult OP::verifySymbolUses(SymbolTableCollection &symbols) {         \
+    return verifyTensorGrid(*this, getTensor(), symbols);                      \
+  }
+DIST_TILE_SYMBOL_USES(ZeroTileOp)
+DIST_TILE_SYMBOL_USES(TileViewOp)
+DIST_TILE_SYMBOL_USES(CopyBoxOp)
+DIST_TILE_SYMBOL_USES(AddBoxOp)
+DIST_TILE_SYMBOL_USES(FetchBoxOp)
+DIST_TILE_SYMBOL_USES(AccumulateBoxOp)
+#undef DIST_TILE_SYMBOL_USES
+
+LogicalResult ZeroTileOp::verify() {
+  return verifyElementType(*this, getTensor(), getTile(), "tile");
+}
+
+LogicalResult TileViewOp::verify() {
+  DistTensorType tensor = getTensor();
+  if (failed(verifyElementType(*this, tensor, getTile(), "tile")) ||
+      failed(verifyBox(*this, tensor, getLo(), getSizes())))
+    return failure();
+  auto viewTy = cast<MemRefType>(getView().getType());
+  auto expected = MemRefType::get(
+      {ShapedType::kDynamic}, tensor.getElementType(),
+      StridedLayoutAttr::get(getContext(), ShapedType::kDynamic, {1}));
+  if (viewTy != expected)
+    return emitOpError("the view must have type ")
+           << expected << " (dynamic size and offset, unit stride), got "
+           << viewTy;
+  return success();
+}
+
+#define DIST_BOX_VERIFY(OP)                                                    \
+  LogicalResult OP::verify() {                                                 \
+    DistTensorType tensor = getTensor();                                       \
+    if (failed(verifyElementType(*this, tensor, getTile(), "tile")) ||         \
+        failed(verifyElementType(*this, tensor, getBuffer(), "buffer")))       \
+      return failure();                                                        \
+    return verifyBox(*this, tensor, getLo(), getSizes());                      \
+  }
+DIST_BOX_VERIFY(CopyBoxOp)
+DIST_BOX_VERIFY(AddBoxOp)
+DIST_BOX_VERIFY(FetchBoxOp)
+DIST_BOX_VERIFY(AccumulateBoxOp)
+#undef DIST_BOX_VERIFY
+
+//===----------------------------------------------------------------------===//
+// Permutations and asynchronous transfers
+//===----------------------------------------------------------------------===//
+
+LogicalResult PermuteOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  return verifyGridAxes(*this, getGridAttr(), {}, symbols);
+}
+
+LogicalResult PermuteOp::verify() {
+  return verifySameElements(*this, getSend(), "send", getRecv(), "receive");
+}
+
+LogicalResult StartPermuteOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  return verifyGridAxes(*this, getGridAttr(), {}, symbols);
+}
+
+LogicalResult StartPermuteOp::verify() {
+  return verifySameElements(*this, getSend(), "send", getRecv(), "receive");
+}
+
+LogicalResult
+StartBroadcastOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  return verifyGridAxes(*this, getGridAttr(), getAxes(), symbols);
+}
+
+LogicalResult
+StartAllGatherOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  return verifyGridAxes(*this, getGridAttr(), getAxes(), symbols);
+}
+
+LogicalResult StartAllGatherOp::verify() {
+  return verifySameElements(*this, getInput(), "input", getOutput(), "output");
+}
+
+LogicalResult StartShiftOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  return verifyGridAxes(*this, getGridAttr(), {(int64_t)getAxis()}, symbols);
+}
+
+LogicalResult StartShiftOp::verify() {
+  if (failed(verifySameElements(*this, getInput(), "input", getOutput(),
+                                "output")))
+    return failure();
+  auto in = cast<MemRefType>(getInput().getType());
+  auto out = cast<MemRefType>(getOutput().getType());
+  if (in.hasStaticShape() && out.hasStaticShape() &&
+      in.getNumElements() != out.getNumElements())
+    return emitOpError("the input holds ")
+           << in.getNumElements() << " elements and the output "
+           << out.getNumElements() << "; a shift sends and receives as many";
+  return success();
+}
