@@ -16,7 +16,6 @@
 
 #include "DistTensor/Analysis/Redistribution.h"
 #include "DistTensor/Dialect/Dist/IR/IndexNotation.h"
-#include "DistTensor/Dialect/Dist/IR/RuntimeABI.h"
 #include "DistTensor/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -66,18 +65,17 @@ struct DistInstrumentPass
     int64_t gridRank = gridOp.getLevel(0).getShape().size();
     Location loc = op.getLoc();
     OpBuilder b(op);
-    Value g = rt.gridHandle(b, loc, grid);
     llvm::StringMap<Value> before;
     if (check)
-      before = gatherForCheck(rt, b, loc, stmt, types, values, g, elt);
+      before = gatherForCheck(rt, b, loc, stmt, types, values);
     Value timer;
     if (timing)
-      timer = startTiming(rt, b, loc, g, gridRank);
+      timer = startTiming(b, loc, grid, gridRank);
     b.setInsertionPointAfter(op);
     if (timing)
-      stopTiming(rt, b, loc, g, gridRank, timer, stmt);
+      stopTiming(b, loc, grid, gridRank, timer, stmt);
     if (check)
-      emitCheck(rt, b, op, stmt, types, values, g, elt, before);
+      emitCheck(rt, b, op, stmt, types, values, elt, before);
     return success();
   }
 
@@ -94,9 +92,8 @@ struct DistInstrumentPass
     Location loc = op.getLoc();
     OpBuilder b(op->getContext());
     b.setInsertionPointAfter(op);
-    Value dtype = rt.i64(b, loc, abi::dtypeOf(st.getElementType()));
     if (!op.getSum()) {
-      checkRedistribute(rt, b, loc, st, dt, s, d, dtype);
+      checkRedistribute(b, loc, st, dt, s, d);
       return success();
     }
     // Which dimensions are summed is the plan's (the lowering reports a
@@ -105,8 +102,11 @@ struct DistInstrumentPass
     PartialSumPlan r = planPartialSum(op, costModel, /*general=*/false);
     if (!r.error.empty())
       return success();
-    Value g = rt.gridHandle(b, loc, st.getLayout().getGrid());
-    checkPartialSum(rt, b, loc, st, dt, s, d, dtype, g, r.sumMask);
+    SmallVector<int64_t> sum;
+    for (int64_t dim = 0; dim < st.getRank(); ++dim)
+      if (r.sumMask >> dim & 1)
+        sum.push_back(dim);
+    checkPartialSum(rt, b, loc, st, dt, s, d, sum);
     return success();
   }
 

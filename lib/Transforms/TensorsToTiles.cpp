@@ -5,16 +5,17 @@
 // dist-tensors-to-tiles: a type conversion from !dist.tensor to the running
 // process's local tile (memref<?xT>) over functions, calls and returns, with
 // patterns for the ops that create and fill tensors (dist.alloc, dist.fill,
-// dist.load, dist.store) and dist.local_tile, which folds into its
-// operand's tile. Functions that use distributed tensors start the runtime;
-// @main ends it before it returns.
+// dist.load, dist.store: dist.tile_capacity and a checked memref.alloc,
+// dist.fill_tile, dist.load_tile, dist.store_tile) and dist.local_tile,
+// which folds into its operand's tile. Functions that use distributed
+// tensors start the runtime (dist.runtime_init); @main ends it
+// (dist.runtime_finalize) before it returns.
 //
 //===----------------------------------------------------------------------===//
 
 #include "SPMD/SPMDBuilder.h"
 
 #include "DistTensor/Dialect/Dist/IR/DistOps.h"
-#include "DistTensor/Dialect/Dist/IR/RuntimeABI.h"
 #include "DistTensor/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -36,9 +37,6 @@ namespace dist {
 using namespace mlir;
 using namespace mlir::dist;
 using namespace mlir::dist::spmd;
-
-using abi::dtypeOf;
-using abi::layoutDescriptor;
 
 namespace {
 
@@ -81,12 +79,9 @@ struct AllocLowering : TilePattern<AllocOp> {
                   ConversionPatternRewriter &rewriter) const override {
     DistTensorType t = op.getResult().getType();
     Location loc = op.getLoc();
-    Value g = rt.gridHandle(rewriter, loc, t.getLayout().getGrid());
     Value cap =
-        rt.call(rewriter, loc, "distrt_layout_tile_capacity",
-                {g, rt.constArray(rewriter, loc, layoutDescriptor(t))});
-    Value tile = rt.allocChecked(rewriter, loc, rt.tileType(t),
-                                 ValueRange{rt.toIndex(rewriter, loc, cap)},
+        TileCapacityOp::create(rewriter, loc, rewriter.getIndexType(), t);
+    Value tile = rt.allocChecked(rewriter, loc, rt.tileType(t), ValueRange{cap},
                                  "the local tile of a distributed tensor");
     {
       OpBuilder::InsertionGuard guard(rewriter);
@@ -98,44 +93,32 @@ struct AllocLowering : TilePattern<AllocOp> {
   }
 };
 
-/// dist.fill -> distrt_layout_fill on the tile.
+/// dist.fill -> dist.fill_tile.
 struct FillLowering : TilePattern<FillOp> {
   using TilePattern::TilePattern;
   LogicalResult
   matchAndRewrite(FillOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    DistTensorType t = op.getTensor().getType();
-    Location loc = op.getLoc();
-    Value g = rt.gridHandle(rewriter, loc, t.getLayout().getGrid());
-    rt.call(rewriter, loc, "distrt_layout_fill",
-            {g, rt.constArray(rewriter, loc, layoutDescriptor(t)),
-             rt.ptrOf(rewriter, loc, adaptor.getTensor()),
-             rt.i64(rewriter, loc, dtypeOf(t.getElementType())),
-             rt.i64(rewriter, loc, (int64_t)op.getSeed())});
-    rewriter.eraseOp(op);
+    rewriter.replaceOpWithNewOp<FillTileOp>(
+        op, adaptor.getTensor(), op.getTensor().getType(), op.getSeed());
     return success();
   }
 };
 
-/// dist.load / dist.store -> one call that reads or writes this rank's
-/// part of the tensor file (runtime/lib/io.c checks the file).
+/// dist.load / dist.store -> dist.load_tile / dist.store_tile, which read
+/// or write this rank's part of the tensor file (runtime/lib/io.c checks
+/// the file).
 template <typename OpTy>
 struct FileLowering : TilePattern<OpTy> {
   using TilePattern<OpTy>::TilePattern;
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    SPMDBuilder &rt = this->rt;
     auto t = cast<DistTensorType>(op.getTensor().getType());
-    Location loc = op.getLoc();
-    Value g = rt.gridHandle(rewriter, loc, t.getLayout().getGrid());
-    constexpr bool load = std::is_same_v<OpTy, dist::LoadOp>;
-    rt.call(rewriter, loc, load ? "distrt_layout_load" : "distrt_layout_store",
-            {g, rt.constArray(rewriter, loc, layoutDescriptor(t)),
-             rt.ptrOf(rewriter, loc, adaptor.getTensor()),
-             rt.i64(rewriter, loc, dtypeOf(t.getElementType())),
-             rt.constString(rewriter, loc, op.getPath())});
-    rewriter.eraseOp(op);
+    using TileOp = std::conditional_t<std::is_same_v<OpTy, dist::LoadOp>,
+                                      LoadTileOp, StoreTileOp>;
+    rewriter.replaceOpWithNewOp<TileOp>(op, adaptor.getTensor(), t,
+                                        op.getPath());
     return success();
   }
 };
@@ -212,15 +195,15 @@ struct DistTensorsToTilesPass
     SmallVector<func::FuncOp> users;
     if (failed(check(module, rt, users)))
       return signalPassFailure();
-    // distrt_init at entry (idempotent); distrt_finalize before main
+    // The runtime starts at entry (idempotent) and ends before main
     // returns.
     for (func::FuncOp f : users) {
       OpBuilder b = OpBuilder::atBlockBegin(&f.getBody().front());
-      rt.call(b, f.getLoc(), "distrt_init", {});
+      RuntimeInitOp::create(b, f.getLoc());
       if (f.getSymName() == "main")
         f.walk([&](func::ReturnOp r) {
           OpBuilder rb(r);
-          rt.call(rb, r.getLoc(), "distrt_finalize", {});
+          RuntimeFinalizeOp::create(rb, r.getLoc());
         });
     }
 

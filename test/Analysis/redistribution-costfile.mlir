@@ -23,7 +23,7 @@
 // MISS: error: cost file '{{.*}}costs-missing-beta.txt' must set both alpha and beta
 // NOFILE: error: cannot read cost file '{{.*}}no-such-file.txt': No such file or directory
 
-// LOWER: call @distrt_redist_allgather
+// LOWER: dist.redist_allgather
 
 dist.grid @p [2, 2, 2, 2]
 !S = !dist.tensor<16x16xf64, #dist.layout<@p, "[(0,2),(1,3)]">>

@@ -12,23 +12,24 @@ dist.grid @m [2, 2]
 !R = !dist.tensor<64x64xf64, #dist.layout<@m, "xy -> yx">>
 
 // TIME-LABEL: func.func @summa
-// TIME: barrier
-// TIME: wtime
+// TIME: dist.barrier on @m axes [0, 1]
+// TIME: dist.wtime
 // TIME: dist.compute
-// TIME: barrier
-// TIME: report_time
+// TIME: dist.barrier on @m axes [0, 1]
+// TIME: dist.report_time "A(i,j) = B(i,k) * C(k,j)"
 // TIME: return
 
 // CHECK-LABEL: func.func @summa
 // CHECK: dist.local_tile
-// CHECK: gather
+// CHECK: dist.gather_tile
 // CHECK: dist.compute
-// CHECK: reference
-// CHECK: check_result
-// CHECK: check_unchanged
+// CHECK: dist.grid_rank @m
+// CHECK: dist.reference "A(i,j) = B(i,k) * C(k,j)"
+// CHECK: dist.check_result
+// CHECK: dist.check_unchanged
 // CHECK: dist.redistribute
-// CHECK: gather
-// CHECK: check_result
+// CHECK: dist.gather_tile
+// CHECK: dist.check_result {{.*}} label "redistribute"
 // CHECK: return
 
 // NONE-LABEL: func.func @summa

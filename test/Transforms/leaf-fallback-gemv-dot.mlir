@@ -8,9 +8,9 @@ dist.grid @m [2]
 !A = !dist.tensor<8x8xi32, #dist.layout<@m, "xy -> x">>
 !x = !dist.tensor<8xi32, #dist.layout<@m, "y -> *">>
 // CHECK-LABEL: func.func @f
-// CHECK-NOT: call @distrt_gemv
+// CHECK-NOT: dist.gemv
 // CHECK: arith.muli
-// CHECK-NOT: call @distrt_gemv
+// CHECK-NOT: dist.gemv
 // CHECK: return
 func.func @f(%y: !y, %a: !A, %x: !x) {
   // expected-warning @+1 {{substitute(..., gemv) cannot apply (the element type is not f32 or f64); using scalar loops (leaf-fallback)}}
@@ -27,9 +27,9 @@ dist.grid @m [2]
 !a = !dist.tensor<i32, #dist.layout<@m, " -> *">>
 !u = !dist.tensor<8xi32, #dist.layout<@m, "x -> x">>
 // CHECK-LABEL: func.func @f
-// CHECK-NOT: call @distrt_dot
+// CHECK-NOT: dist.dot
 // CHECK: arith.muli
-// CHECK-NOT: call @distrt_dot
+// CHECK-NOT: dist.dot
 // CHECK: return
 func.func @f(%a: !a, %u: !u, %v: !u) {
   // expected-warning @+1 {{substitute(..., dot) cannot apply (the element type is not f32 or f64); using scalar loops (leaf-fallback)}}

@@ -5,10 +5,10 @@
 dist.grid @m [2, 2]
 !T = !dist.tensor<8x8xi32, #dist.layout<@m, "xy -> xy">>
 // CHECK-LABEL: func.func @f
-// CHECK-NOT: call @distrt_gemm
+// CHECK-NOT: dist.gemm
 // CHECK: scf.for
 // CHECK: arith.muli
-// CHECK-NOT: call @distrt_gemm
+// CHECK-NOT: dist.gemm
 // CHECK: return
 func.func @f(%a: !T, %b: !T, %c: !T) {
   // expected-remark @+2 {{tensor 'B' moves with the general exchange}}

@@ -14,7 +14,7 @@ dist.grid @m [2, 2]
 // CHECK: scf.for
 // CHECK: dist.broadcast %{{.*}} on @m axes [1]
 // CHECK: dist.broadcast %{{.*}} on @m axes [0]
-// CHECK: gemm
+// CHECK: dist.gemm
 // CHECK-NOT: dist.compute
 // CHECK: return
 func.func @summa(%a: !T, %b: !T, %c: !T) {

@@ -15,7 +15,7 @@ dist.grid @p [2, 2, 2, 2]
 // CHECK-SAME: (%[[A:.*]]: !dist.tensor<16x16xf64, {{.*}}>, %[[B:.*]]: !dist.tensor<16x16xf64, {{.*}}>)
 // CHECK-DAG: %[[TA:.*]] = dist.local_tile %[[A]] : {{.*}} -> memref<?xf64>
 // CHECK-DAG: %[[TB:.*]] = dist.local_tile %[[B]] : {{.*}} -> memref<?xf64>
-// CHECK: redist{{.*}}allgather
+// CHECK: dist.redist_allgather %[[TA]] into %[[TB]] axes
 // CHECK-NOT: dist.redistribute
 // CHECK: return
 func.func @allgather(%a: !S, %b: !D) {

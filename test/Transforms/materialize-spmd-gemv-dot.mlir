@@ -1,9 +1,11 @@
 // RUN: dist-opt %s --dist-materialize-spmd=overlap=false -split-input-file | FileCheck %s
+// RUN: dist-opt %s --dist-materialize-spmd=overlap=false --convert-dist-to-runtime -split-input-file | FileCheck %s --check-prefix=RT
 // The gemv and dot library leaves: substitute({...}, gemv) makes the leaf of
-// y(i) = A(i,j) * x(j) one distrt_gemv_t_* call (cblas_?gemv on A's
-// row-major box, transposed when A's last index is the row index) and
-// substitute({...}, dot) the leaf of a = u(k) * v(k) one distrt_dot_acc_*
-// call (cblas_?dot added into the output), instead of a linalg.generic.
+// y(i) = A(i,j) * x(j) one dist.gemv (cblas_?gemv on a view of A's
+// row-major box, transposed when A's last index is the row index; a
+// distrt_gemv_t_* call) and substitute({...}, dot) the leaf of
+// a = u(k) * v(k) one dist.dot (cblas_?dot added into the output; a
+// distrt_dot_acc_* call), instead of a linalg.generic.
 
 dist.grid @m [4]
 !y = !dist.tensor<64xf64, #dist.layout<@m, "x -> x">>
@@ -12,11 +14,13 @@ dist.grid @m [4]
 
 // CHECK-LABEL: func.func @gemv
 // CHECK-NOT: linalg.generic
-// CHECK: %[[ONE:.*]] = arith.constant 1.000000e+00 : f64
-// CHECK-NEXT: %[[NT:.*]] = arith.constant 0 : i64
-// CHECK: call @distrt_gemv_t_f64(%[[NT]], %{{.*}}, %{{.*}}, %[[ONE]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[ONE]], %{{.*}}, %{{.*}}) : (i64, i64, i64, f64, !llvm.ptr, i64, !llvm.ptr, i64, f64, !llvm.ptr, i64) -> ()
+// CHECK: dist.gemv %{{[^ ]*}}, %{{[^ ]*}} into %{{[^ ]*}} : memref<?x?xf64, strided<[?, 1], offset: ?>>, memref<?xf64, strided<[1], offset: ?>> into memref<?xf64, strided<[1], offset: ?>>
 // CHECK-NOT: linalg.generic
 // CHECK: return
+// RT-LABEL: func.func @gemv
+// RT: %[[ONE:.*]] = llvm.mlir.constant(1.000000e+00 : f64) : f64
+// RT-NEXT: %[[NT:.*]] = llvm.mlir.constant(0 : i64) : i64
+// RT: llvm.call @distrt_gemv_t_f64(%[[NT]], %{{.*}}, %{{.*}}, %[[ONE]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[ONE]], %{{.*}}, %{{.*}}) : (i64, i64, i64, f64, !llvm.ptr, i64, !llvm.ptr, i64, f64, !llvm.ptr, i64) -> ()
 func.func @gemv(%y: !y, %a: !A, %x: !x) {
   dist.compute "y(i) = A(i,j) * x(j)" (y = %y, A = %a, x = %x)
       schedule [distribute({i}, {io}, {ii}, Grid(4)),
@@ -34,9 +38,11 @@ dist.grid @m [4]
 !x = !dist.tensor<48xf32, #dist.layout<@m, "y -> *">>
 
 // CHECK-LABEL: func.func @gemv_t
-// CHECK: arith.constant 1.000000e+00 : f64
-// CHECK-NEXT: %[[T:.*]] = arith.constant 1 : i64
-// CHECK: call @distrt_gemv_t_f32(%[[T]],
+// CHECK: dist.gemv %{{[^ ]*}} transposed, %{{[^ ]*}} into %{{[^ ]*}} : memref<?x?xf32, strided<[?, 1], offset: ?>>
+// RT-LABEL: func.func @gemv_t
+// RT: llvm.mlir.constant(1.000000e+00 : f64) : f64
+// RT-NEXT: %[[T:.*]] = llvm.mlir.constant(1 : i64) : i64
+// RT: llvm.call @distrt_gemv_t_f32(%[[T]],
 func.func @gemv_t(%y: !y, %a: !A, %x: !x) {
   dist.compute "y(i) = A(j,i) * x(j)" (y = %y, A = %a, x = %x)
       schedule [distribute({i}, {io}, {ii}, Grid(4)),
@@ -53,9 +59,11 @@ dist.grid @m [4]
 
 // CHECK-LABEL: func.func @dot
 // CHECK-NOT: linalg.generic
-// CHECK: call @distrt_dot_acc_f64(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (i64, !llvm.ptr, i64, !llvm.ptr, i64, !llvm.ptr) -> ()
+// CHECK: dist.dot %{{[^ ]*}}, %{{[^ ]*}} into %{{[^ ]*}} : memref<?xf64, strided<[1], offset: ?>>, memref<?xf64, strided<[1], offset: ?>> into memref<f64, strided<[], offset: ?>>
 // CHECK-NOT: linalg.generic
 // CHECK: return
+// RT-LABEL: func.func @dot
+// RT: llvm.call @distrt_dot_acc_f64(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (i64, !llvm.ptr, i64, !llvm.ptr, i64, !llvm.ptr) -> ()
 func.func @dot(%a: !a, %u: !u, %v: !u) {
   dist.compute "a = u(k) * v(k)" (a = %a, u = %u, v = %v)
       schedule [distribute({k}, {ko}, {ki}, Grid(4)),
@@ -73,9 +81,9 @@ dist.grid @m [4]
 !u = !dist.tensor<1000xf32, #dist.layout<@m, "x -> x">>
 
 // CHECK-LABEL: func.func @dot_linalg
-// CHECK-NOT: call @distrt_dot
+// CHECK-NOT: dist.dot
 // CHECK: linalg.generic
-// CHECK-NOT: call @distrt_dot
+// CHECK-NOT: dist.dot
 // CHECK: return
 func.func @dot_linalg(%a: !a, %u: !u, %v: !u) {
   dist.compute "a = u(k) * v(k)" (a = %a, u = %u, v = %v)

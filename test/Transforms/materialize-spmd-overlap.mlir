@@ -33,7 +33,7 @@ dist.grid @m [2, 2]
 // CHECK: dist.wait %[[REQC]]
 // CHECK: %[[RC:.*]] = scf.if %{{.*}} -> (!dist.request) {
 // CHECK: dist.start_broadcast
-// CHECK: call @distrt_gemm_t_f64
+// CHECK: dist.gemm
 // CHECK: scf.yield %[[RB]], %[[RC]] : !dist.request, !dist.request
 // CHECK: }
 // CHECK: dist.add_box
@@ -45,7 +45,7 @@ dist.grid @m [2, 2]
 // OFF: scf.for
 // OFF: dist.broadcast
 // OFF: dist.broadcast
-// OFF: call @distrt_gemm_t_f64
+// OFF: dist.gemm
 func.func @summa(%a: !T, %b: !T, %c: !T) {
   dist.compute "A(i,j) = B(i,k) * C(k,j)" (A = %a, B = %b, C = %c)
       schedule [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2)),
@@ -77,7 +77,7 @@ dist.grid @m [2, 2]
 // CHECK: dist.start_shift %[[FROM]] into %[[TO]] on @m axis 1 offset 1 : memref<?xf64> into memref<?xf64>
 // CHECK: dist.wait
 // CHECK: dist.start_shift %{{.*}} into %{{.*}} on @m axis 0 offset 1
-// CHECK: call @distrt_gemm_t_f64
+// CHECK: dist.gemm
 // OFF-LABEL: func.func @cannon
 // OFF-NOT: dist.start_shift
 // OFF: scf.for
@@ -85,7 +85,7 @@ dist.grid @m [2, 2]
 // OFF: dist.shift %{{.*}} on @m axis 1 offset 1
 // OFF: dist.permute
 // OFF: dist.shift %{{.*}} on @m axis 0 offset 1
-// OFF: call @distrt_gemm_t_f64
+// OFF: dist.gemm
 func.func @cannon(%a: !T, %b: !T, %c: !T) {
   dist.compute "A(i,j) = B(i,k) * C(k,j)" (A = %a, B = %b, C = %c)
       schedule [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2)),
@@ -112,7 +112,7 @@ dist.grid @x [4]
 // CHECK: scf.for
 // CHECK: dist.wait
 // CHECK: dist.start_allgather
-// CHECK: call @distrt_gemm_t_f64
+// CHECK: dist.gemm
 // OFF-LABEL: func.func @allgather_steps
 // OFF-NOT: dist.start_allgather
 // OFF: dist.allgather

@@ -10,7 +10,7 @@ dist.grid @m [2, 2]
 // SUMMA: panels of B and C are broadcast at every step of ko, then GEMM.
 // CHECK-LABEL: func.func @summa
 // CHECK-SAME: (%[[A:.*]]: memref<?xf64>, %[[B:.*]]: memref<?xf64>, %[[C:.*]]: memref<?xf64>)
-// CHECK: call @distrt_init()
+// CHECK: dist.runtime_init
 // CHECK-DAG: %[[BA:.*]] = memref.alloc() : memref<1024xf64>
 // CHECK-DAG: %[[BB:.*]] = memref.alloc() : memref<512xf64>
 // CHECK-DAG: %[[BC:.*]] = memref.alloc() : memref<512xf64>
@@ -29,7 +29,7 @@ dist.grid @m [2, 2]
 // CHECK: dist.broadcast %{{.*}} on @m axes [1] root %{{.*}} : memref<?xf64>
 // CHECK: dist.copy_box %[[C]]
 // CHECK: dist.broadcast %{{.*}} on @m axes [0] root %{{.*}} : memref<?xf64>
-// CHECK: call @distrt_gemm_t_f64
+// CHECK: dist.gemm
 // CHECK: }
 // CHECK: dist.add_box %{{.*}} into %[[A]][%{{.*}}, %{{.*}}] [%{{.*}}, %{{.*}}] as !dist.tensor<64x64xf64, {{.*}}> : memref<?xf64, strided<[1], offset: ?>>, memref<?xf64>
 // CHECK: memref.dealloc %[[BA]]
@@ -60,7 +60,7 @@ dist.grid @m [2, 2]
 // CHECK: dist.permute
 // CHECK: } else {
 // CHECK: dist.shift %{{.*}} on @m axis 0 offset 1 : memref<?xf64>
-// CHECK: call @distrt_gemm_t_f64
+// CHECK: dist.gemm
 func.func @cannon(%a: !T, %b: !T, %c: !T) {
   dist.compute "A(i,j) = B(i,k) * C(k,j)" (A = %a, B = %b, C = %c)
       schedule [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2)),
@@ -83,7 +83,7 @@ dist.grid @c [2, 2, 2]
 // CHECK-NOT: scf.for %{{.*}} = %{{.*}} to %c2
 // CHECK: dist.broadcast %{{.*}} on @c axes [1]
 // CHECK: dist.broadcast %{{.*}} on @c axes [0]
-// CHECK: call @distrt_gemm_t_f64
+// CHECK: dist.gemm
 // CHECK: dist.reduce %{{.*}} on @c axes [2] sum root
 // CHECK: scf.if
 // CHECK: dist.add_box
@@ -193,7 +193,7 @@ dist.grid @c [2, 2, 2]
 // CHECK: scf.for
 // CHECK: arith.mulf
 // CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}] : memref<512xf64>
-// CHECK: call @distrt_gemm_t_f64
+// CHECK: dist.gemm
 // CHECK: } else {
 // CHECK: scf.for
 // CHECK: dist.allreduce %{{.*}} on @c axes [1, 2] sum
@@ -211,12 +211,17 @@ func.func @mttkrp(%a: !A, %b: !B, %c: !C, %d: !D) {
 dist.grid @m [2]
 !T = !dist.tensor<8xf64, #dist.layout<@m, "x -> x">>
 
-// Every allocation is checked, naming what it holds.
-// CHECK: llvm.mlir.global internal constant @[[STR:.*]]("the local tile of a distributed tensor\00")
+// Every allocation is checked, naming what it holds; the tile's size is
+// the largest tile of its layout.
 // CHECK-LABEL: func.func @main
-// CHECK: %[[T:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
-// CHECK: %[[S:.*]] = llvm.mlir.addressof @[[STR]]
-// CHECK: call @distrt_check_alloc(%{{.*}}, %{{.*}}, %[[S]])
+// CHECK: dist.runtime_init
+// CHECK: %[[N:.*]] = dist.tile_capacity !dist.tensor<8xf64, #dist.layout<@m, [(0) blocked]>>
+// CHECK: %[[T:.*]] = memref.alloc(%[[N]]) : memref<?xf64>
+// CHECK: dist.check_alloc %[[T]], "the local tile of a distributed tensor" : memref<?xf64>
+// CHECK: dist.fill_tile %[[T]] seed 1 : memref<?xf64> of !dist.tensor<8xf64, #dist.layout<@m, [(0) blocked]>>
+// CHECK: dist.runtime_finalize
+// CHECK-NEXT: memref.dealloc %[[T]]
+// CHECK-NEXT: return
 func.func @main() -> i32 {
   %t = dist.alloc : !T
   dist.fill %t seed 1 : !T
@@ -252,14 +257,14 @@ dist.grid @m [2, 2]
 // after another one, so that the maximum over the processes is the makespan
 // even when the computation does not communicate.
 // TIMING-LABEL: func.func @timed
-// TIMING: call @distrt_barrier(%{{.*}}, %c3_i64{{[_0-9]*}}) : (!llvm.ptr, i64) -> ()
-// TIMING-NEXT: call @distrt_profile_kernel_begin()
-// TIMING-NEXT: %[[T0:.*]] = call @distrt_wtime()
+// TIMING: dist.barrier on @m axes [0, 1]
+// TIMING-NEXT: dist.profile_kernel_begin
+// TIMING-NEXT: %[[T0:.*]] = dist.wtime
 // TIMING: linalg.generic
-// TIMING: call @distrt_barrier(%{{.*}}, %c3_i64{{[_0-9]*}}) : (!llvm.ptr, i64) -> ()
-// TIMING-NEXT: %[[T1:.*]] = call @distrt_wtime()
+// TIMING: dist.barrier on @m axes [0, 1]
+// TIMING-NEXT: %[[T1:.*]] = dist.wtime
 // TIMING-NEXT: %[[S:.*]] = arith.subf %[[T1]], %[[T0]]
-// TIMING: call @distrt_report_time(%{{.*}}, %{{.*}}, %[[S]])
+// TIMING: dist.report_time "A(i,j) = B(i,j) * C(i,j)", %[[S]] on @m
 func.func @timed(%a: !T, %b: !T, %c: !T) {
   dist.compute "A(i,j) = B(i,j) * C(i,j)" (A = %a, B = %b, C = %c)
       schedule [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2))]

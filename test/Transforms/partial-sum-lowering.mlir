@@ -1,25 +1,22 @@
 // RUN: dist-opt %s --dist-materialize-spmd -split-input-file -verify-diagnostics | FileCheck %s
 // RUN: dist-opt %s --dist-materialize-spmd=redistribution=general -split-input-file -verify-diagnostics | FileCheck %s --check-prefix=GEN
-// The runtime calls partial-sum redistributions lower to: the thesis'
-// reduction over the freed modes (bit mask; summed dimensions as a second
-// mask), straight into the destination or into the kept layout followed by
-// a redistribution. With redistribution=general: always an allreduce into
-// the kept layout, then the general exchange.
+// The ops partial-sum redistributions lower to: the thesis' reduction over
+// the freed modes (the grid axes; the summed dimensions), straight into the
+// destination or into the kept layout followed by a redistribution. With
+// redistribution=general: always an allreduce into the kept layout, then
+// the general exchange.
 
 dist.grid @p [2, 2, 2, 1]
 !T = !dist.tensor<12x10x16xf64, #dist.layout<@p, "[(),(2,3),(0,1)]">>
 !G = !dist.tensor<12x10xf64, #dist.layout<@p, "[(0,1),(2,3)]">>
-// Fig. 5.3: reduce-scatter over modes {0, 1} (mask 3), summing dim 2
-// (mask 4).
+// Fig. 5.3: reduce-scatter over modes {0, 1}, summing dim 2.
 // CHECK-LABEL: func.func @fig5_3
-// CHECK-DAG: %[[AX:.*]] = arith.constant 3 : i64
-// CHECK-DAG: %[[SUM:.*]] = arith.constant 4 : i64
-// CHECK: call @distrt_redist_reduce_scatter(%{{.*}}, %[[AX]], %[[SUM]],
-// CHECK-NOT: call @distrt_redist
+// CHECK: dist.redist_reduce_scatter %{{.*}} into %{{.*}} axes [0, 1] sum [2] : memref<?xf64> of !dist.tensor<12x10x16xf64, #dist.layout<@p, [(), (2, 3), (0, 1)]>> into memref<?xf64> of !dist.tensor<12x10xf64, #dist.layout<@p, [(0, 1), (2, 3)]>>
+// CHECK-NOT: dist.redist
 // CHECK: return
 // GEN-LABEL: func.func @fig5_3
-// GEN: call @distrt_redist_allreduce(
-// GEN: call @distrt_redistribute(
+// GEN: dist.redist_allreduce
+// GEN: dist.redistribute_tile
 func.func @fig5_3(%t: !T, %g: !G) {
   dist.redistribute %t into %g sum [2] : !T into !G
   return
@@ -35,18 +32,18 @@ dist.grid @p [2, 2, 2]
 !Gblk = !dist.tensor<6x5xf64, #dist.layout<@p, "xy -> xy*">>
 
 // CHECK-LABEL: func.func @allreduce
-// CHECK: call @distrt_redist_allreduce(
-// CHECK-NOT: call @distrt_redist
+// CHECK: dist.redist_allreduce %{{.*}} into %{{.*}} axes [2] sum [2]
+// CHECK-NOT: dist.redist
 // CHECK: return
 func.func @allreduce(%t: !T, %g: !G01) {
   dist.redistribute %t into %g sum [2] : !T into !G01
   return
 }
 
-// The reduce-to-one destination descriptor fixes axis 2 to 0: [.., 1, 2, 0].
+// The reduce-to-one destination layout fixes axis 2 to 0.
 // CHECK-LABEL: func.func @reduce_to_one
-// CHECK: call @distrt_redist_reduce(
-// CHECK-NOT: call @distrt_redist
+// CHECK: dist.redist_reduce %{{.*}} into %{{.*}} axes [2] sum [2] : {{.*}} into memref<?xf64> of !dist.tensor<6x5xf64, #dist.layout<@p, [(0), (1)] | (2 = 0)>>
+// CHECK-NOT: dist.redist
 // CHECK: return
 func.func @reduce_to_one(%t: !T, %g: !Groot) {
   dist.redistribute %t into %g sum [2] : !T into !Groot
@@ -54,18 +51,18 @@ func.func @reduce_to_one(%t: !T, %g: !Groot) {
 }
 
 // CHECK-LABEL: func.func @allreduce_then_permute
-// CHECK: memref.alloc
-// CHECK: call @distrt_redist_allreduce(
-// CHECK: call @distrt_redist_permute(
-// CHECK: memref.dealloc
+// CHECK: %[[K:.*]] = memref.alloc
+// CHECK: dist.redist_allreduce %{{.*}} into %[[K]] axes [2] sum [2]
+// CHECK: dist.redist_permute %[[K]] into %{{.*}} axes [0, 1]
+// CHECK: memref.dealloc %[[K]]
 func.func @allreduce_then_permute(%t: !T, %g: !G10) {
   dist.redistribute %t into %g sum [2] : !T into !G10
   return
 }
 
 // CHECK-LABEL: func.func @allreduce_then_general
-// CHECK: call @distrt_redist_allreduce(
-// CHECK: call @distrt_redistribute(
+// CHECK: dist.redist_allreduce
+// CHECK: dist.redistribute_tile
 func.func @allreduce_then_general(%t: !T, %g: !Gblk) {
   dist.redistribute %t into %g sum [2] : !T into !Gblk
   return

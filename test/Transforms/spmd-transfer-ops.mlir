@@ -31,7 +31,7 @@
 // SUMMA: dist.null_request
 // SUMMA: dist.wait %[[QC]]
 // SUMMA: dist.null_request
-// SUMMA: call @distrt_gemm_t_f64
+// SUMMA: dist.gemm
 // SUMMA: dist.add_box %[[BOX]] into %[[A]]
 
 // None of the runtime functions these ops stand for is called directly.

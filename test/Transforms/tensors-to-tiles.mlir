@@ -9,7 +9,7 @@ dist.grid @m [2, 2]
 
 // CHECK-LABEL: func.func @callee
 // CHECK-SAME: (%[[T:.*]]: memref<?xf64>)
-// CHECK: init
+// CHECK: dist.runtime_init
 // CHECK: "test.use"(%[[T]]) : (memref<?xf64>) -> ()
 // CHECK-NOT: dist.local_tile
 func.func @callee(%t: !T) {
@@ -19,12 +19,13 @@ func.func @callee(%t: !T) {
 }
 
 // CHECK-LABEL: func.func @main
-// CHECK: init
-// CHECK: capacity
-// CHECK: %[[TILE:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
-// CHECK: fill
+// CHECK: dist.runtime_init
+// CHECK: %[[N:.*]] = dist.tile_capacity
+// CHECK: %[[TILE:.*]] = memref.alloc(%[[N]]) : memref<?xf64>
+// CHECK: dist.check_alloc %[[TILE]]
+// CHECK: dist.fill_tile %[[TILE]]
 // CHECK: call @callee(%[[TILE]]) : (memref<?xf64>) -> ()
-// CHECK: finalize
+// CHECK: dist.runtime_finalize
 // CHECK: memref.dealloc %[[TILE]]
 // CHECK: return
 func.func @main() -> i32 {

@@ -28,42 +28,41 @@ namespace spmd {
 /// integers.
 double checkTolerance(const SPMDOptions &options, Type elt);
 
-/// Starts the clock of a timed computation on grid `g` (of `gridRank`
+/// Starts the clock of a timed computation on grid `grid` (of `gridRank`
 /// axes) after a barrier; returns the start time (f64).
-Value startTiming(SPMDBuilder &rt, OpBuilder &b, Location loc, Value g,
+Value startTiming(OpBuilder &b, Location loc, FlatSymbolRefAttr grid,
                   int64_t gridRank);
 /// Stops it after a barrier and reports the time of `stmt` (the maximum
 /// over the ranks).
-void stopTiming(SPMDBuilder &rt, OpBuilder &b, Location loc, Value g,
+void stopTiming(OpBuilder &b, Location loc, FlatSymbolRefAttr grid,
                 int64_t gridRank, Value timer, const IndexStatement &stmt);
 
 /// Whole copies, on rank 0, of every input and (for `+=`) of the output
-/// as they are before the computation.
+/// as they are before the computation (buffers of the tensors' shapes).
 llvm::StringMap<Value> gatherForCheck(SPMDBuilder &rt, OpBuilder &b,
                                       Location loc, const IndexStatement &stmt,
                                       llvm::StringMap<DistTensorType> &types,
-                                      llvm::StringMap<Value> &values, Value g,
-                                      Type elt);
+                                      llvm::StringMap<Value> &values);
 
 /// The reference check of a computation against the copies `globals`
-/// gatherForCheck made before it; frees them.
+/// gatherForCheck made before it, on rank 0 of the output's grid; frees
+/// them.
 void emitCheck(SPMDBuilder &rt, OpBuilder &b, ComputeOp op,
                const IndexStatement &stmt,
                llvm::StringMap<DistTensorType> &types,
-               llvm::StringMap<Value> &values, Value g, Type elt,
+               llvm::StringMap<Value> &values, Type elt,
                llvm::StringMap<Value> &globals);
 
 /// The check of a redistribution of tile `s` (type `st`) into tile `d`
 /// (type `dt`): the destination must hold exactly the gathered source.
-void checkRedistribute(SPMDBuilder &rt, OpBuilder &b, Location loc,
-                       DistTensorType st, DistTensorType dt, Value s, Value d,
-                       Value dtype);
+void checkRedistribute(OpBuilder &b, Location loc, DistTensorType st,
+                       DistTensorType dt, Value s, Value d);
 
-/// The check of a partial-sum redistribution over the dimensions of
-/// `sumMask`, on grid `g`: the gathered source summed on rank 0.
+/// The check of a partial-sum redistribution over the dimensions `sum`:
+/// the gathered source summed on rank 0 of its grid.
 void checkPartialSum(SPMDBuilder &rt, OpBuilder &b, Location loc,
                      DistTensorType st, DistTensorType dt, Value s, Value d,
-                     Value dtype, Value g, int64_t sumMask);
+                     ArrayRef<int64_t> sum);
 
 } // namespace spmd
 } // namespace dist

@@ -4,9 +4,11 @@
 //
 // What runs below the last communicated loop of a dist.compute: the scalar
 // update of one point, one linalg.generic over strided views of the boxes,
-// a GEMM call (substitute(..., gemm)), a GEMV or DOT call
+// a dist.gemm (substitute(..., gemm)), a dist.gemv or dist.dot
 // (substitute(..., gemv), substitute(..., dot)) or a Khatri-Rao product and
-// a GEMM (substitute(..., mttkrp)).
+// a dist.gemm (substitute(..., mttkrp)). The BLAS leaves take views of the
+// boxes at the leaf's origin (memref.reinterpret_cast), whose strides are
+// the leading dimensions.
 //
 //===----------------------------------------------------------------------===//
 
@@ -104,6 +106,46 @@ static Value boxOffset(SPMDBuilder &rt, OpBuilder &b, Location loc,
                                 arith::SubIOp::create(b, loc, x, box.lo[d]));
   }
   return off;
+}
+
+/// A view of `mem` (a box or buffer, possibly itself a view into a tile)
+/// starting `offset` elements in, with `sizes` and `strides`; a null stride
+/// stands for a static 1 (a contiguous dimension, as BLAS needs).
+static Value viewAt(SPMDBuilder &rt, OpBuilder &b, Location loc, Value mem,
+                    Value offset, ArrayRef<Value> sizes,
+                    ArrayRef<Value> strides, Type elt) {
+  // A box read in place is a view into its tile: start at its offset.
+  if (isa<StridedLayoutAttr>(cast<MemRefType>(mem.getType()).getLayout()))
+    offset = arith::AddIOp::create(
+        b, loc, offset,
+        memref::ExtractStridedMetadataOp::create(b, loc, mem).getOffset());
+  SmallVector<OpFoldResult> sizeOfr(sizes.begin(), sizes.end()), strideOfr;
+  SmallVector<int64_t> staticStrides;
+  for (Value s : strides) {
+    strideOfr.push_back(s ? OpFoldResult(s) : OpFoldResult(b.getIndexAttr(1)));
+    staticStrides.push_back(s ? ShapedType::kDynamic : 1);
+  }
+  auto layout = StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic,
+                                       staticStrides);
+  auto type = MemRefType::get(
+      SmallVector<int64_t>(sizes.size(), ShapedType::kDynamic), elt, layout);
+  return memref::ReinterpretCastOp::create(
+      b, loc, type, mem, OpFoldResult(offset), sizeOfr, strideOfr);
+}
+
+/// The view of `a`'s box at the leaf's origin (every index at its range's
+/// lower bound in `ranges`) with `sizes` and `strides` (see viewAt).
+static Value leafView(SPMDBuilder &rt, OpBuilder &b, Location loc,
+                      llvm::StringMap<BoxBuffer> &boxes,
+                      llvm::StringMap<DynRange> &ranges, const Access *a,
+                      ArrayRef<Value> sizes, ArrayRef<Value> strides,
+                      Type elt) {
+  BoxBuffer &box = boxes[a->tensor];
+  SmallVector<Value> at;
+  for (const std::string &x : a->indices)
+    at.push_back(ranges[x].lo);
+  return viewAt(rt, b, loc, box.memref, boxOffset(rt, b, loc, box, at), sizes,
+                strides, elt);
 }
 
 /// Emits the scalar update of the statement at the point given by
@@ -236,27 +278,24 @@ void spmd::emitMttkrp(SPMDBuilder &rt, OpBuilder &b, ComputeRanges &cl,
             });
           });
         });
-        // The GEMM.
+        // The GEMM: T's (i, jk) block times the Khatri-Rao product.
         BoxBuffer &ob = boxes[r.out->tensor];
-        Value tOff = boxOffset(
-            rt, ib, l, tb, {ranges[r.i].lo, ranges[r.j].lo, ranges[r.k].lo});
-        Value oOff = boxOffset(rt, ib, l, ob, {ranges[r.i].lo, ranges[r.l].lo});
-        Value tP = LLVM::GEPOp::create(ib, l, rt.ptrTy, elt,
-                                       rt.ptrOf(ib, l, tb.memref),
-                                       ValueRange{rt.toI64(ib, l, tOff)});
-        Value oP = LLVM::GEPOp::create(ib, l, rt.ptrTy, elt,
-                                       rt.ptrOf(ib, l, ob.memref),
-                                       ValueRange{rt.toI64(ib, l, oOff)});
-        Value lda = rt.toI64(
-            ib, l, arith::MulIOp::create(ib, l, tb.size[1], tb.size[2]));
-        Value one =
-            arith::ConstantOp::create(ib, l, rt.f64Ty, ib.getF64FloatAttr(1.0));
-        rt.call(ib, l, elt.isF64() ? "distrt_gemm_t_f64" : "distrt_gemm_t_f32",
-                {rt.i64(ib, l, 0), rt.i64(ib, l, 0),
-                 rt.toI64(ib, l, ranges[r.i].size), rt.toI64(ib, l, nl),
-                 rt.toI64(ib, l, arith::MulIOp::create(ib, l, nj, nk)), one, tP,
-                 lda, rt.ptrOf(ib, l, krBuf), rt.toI64(ib, l, nl), one, oP,
-                 rt.toI64(ib, l, ob.size[1])});
+        Value njk = arith::MulIOp::create(ib, l, nj, nk);
+        Value tView = viewAt(
+            rt, ib, l, tb.memref,
+            boxOffset(rt, ib, l, tb,
+                      {ranges[r.i].lo, ranges[r.j].lo, ranges[r.k].lo}),
+            {ranges[r.i].size, njk},
+            {arith::MulIOp::create(ib, l, tb.size[1], tb.size[2]), Value()},
+            elt);
+        Value krView = viewAt(rt, ib, l, krBuf, rt.idx(ib, l, 0), {njk, nl},
+                              {nl, Value()}, elt);
+        Value oView =
+            viewAt(rt, ib, l, ob.memref,
+                   boxOffset(rt, ib, l, ob, {ranges[r.i].lo, ranges[r.l].lo}),
+                   {ranges[r.i].size, nl}, {ob.size[1], Value()}, elt);
+        GemmOp::create(ib, l, tView, /*transpose_a=*/false, krView,
+                       /*transpose_b=*/false, oView);
         scf::YieldOp::create(ib, l);
       },
       [&](OpBuilder &eb, Location l) {
@@ -381,7 +420,6 @@ LogicalResult spmd::tryEmitLinalg(SPMDBuilder &rt, OpBuilder &b,
   return success();
 }
 
-/// A GEMM call for the leaf when the buffers are laid out for it.
 /// Why `stmt` is not a product of two accesses of f32 or f64, the form
 /// every BLAS leaf (gemm, gemv, dot) needs; none when it is.
 static std::optional<StringRef> blasProductError(const IndexStatement &stmt,
@@ -458,36 +496,28 @@ LogicalResult spmd::tryEmitGemm(SPMDBuilder &rt, OpBuilder &b,
   llvm::StringMap<DynRange> ranges;
   for (const std::string &x : stmt.indexVariables())
     ranges[x] = cl.range(b, x, fixedSet, nullptr);
-  auto pointerAt = [&](const Access *a) {
-    BoxBuffer &box = boxes[a->tensor];
-    SmallVector<Value> at;
-    for (const std::string &x : a->indices)
-      at.push_back(ranges[x].lo);
-    Value off = boxOffset(rt, b, loc, box, at);
-    Value base = rt.ptrOf(b, loc, box.memref);
-    return LLVM::GEPOp::create(b, loc, rt.ptrTy, elt, base,
-                               ValueRange{rt.toI64(b, loc, off)});
-  };
+  // The stride of variable x in a's row-major box.
   auto strideOf = [&](const Access *a, StringRef x) {
     BoxBuffer &box = boxes[a->tensor];
     Value s = rt.idx(b, loc, 1);
     for (int64_t d = a->indices.size() - 1; d >= 0; --d) {
       if (a->indices[d] == x)
-        return rt.toI64(b, loc, s);
+        return s;
       s = arith::MulIOp::create(b, loc, s, box.size[d]);
     }
-    return rt.toI64(b, loc, s);
+    return s;
   };
-  Value one =
-      arith::ConstantOp::create(b, loc, rt.f64Ty, b.getF64FloatAttr(1.0));
-  StringRef fn = elt.isF64() ? "distrt_gemm_t_f64" : "distrt_gemm_t_f32";
-  rt.call(b, loc, fn,
-          {rt.i64(b, loc, transA), rt.i64(b, loc, transB),
-           rt.toI64(b, loc, ranges[m].size), rt.toI64(b, loc, ranges[n].size),
-           rt.toI64(b, loc, ranges[k].size), one, pointerAt(ins[0]),
-           strideOf(ins[0], transA ? k : m), pointerAt(ins[1]),
-           strideOf(ins[1], transB ? n : k), one, pointerAt(&stmt.lhs),
-           strideOf(&stmt.lhs, m)});
+  // Each operand as the matrix it is in memory: `row` x `col` (its last
+  // index), the row's stride the leading dimension.
+  auto matrix = [&](const Access *a, StringRef row, StringRef col) {
+    return leafView(rt, b, loc, boxes, ranges, a,
+                    {ranges[row].size, ranges[col].size},
+                    {strideOf(a, row), Value()}, elt);
+  };
+  Value av = transA ? matrix(ins[0], k, m) : matrix(ins[0], m, k);
+  Value bv = transB ? matrix(ins[1], n, k) : matrix(ins[1], k, n);
+  Value cv = matrix(&stmt.lhs, m, n);
+  GemmOp::create(b, loc, av, transA, bv, transB, cv);
   (void)leafLevel;
   return success();
 }
@@ -537,23 +567,6 @@ static LogicalResult blas12Roles(ComputeRanges &cl, const IndexStatement &stmt,
   return success();
 }
 
-/// A pointer to the element of `a`'s box at the leaf's origin `ranges`.
-static Value leafPointer(SPMDBuilder &rt, OpBuilder &b, Location loc,
-                         llvm::StringMap<BoxBuffer> &boxes,
-                         llvm::StringMap<DynRange> &ranges, const Access *a,
-                         Type elt) {
-  BoxBuffer &box = boxes[a->tensor];
-  SmallVector<Value> at;
-  for (const std::string &x : a->indices)
-    at.push_back(ranges[x].lo);
-  Value base = rt.ptrOf(b, loc, box.memref);
-  if (at.empty())
-    return base;
-  Value off = boxOffset(rt, b, loc, box, at);
-  return LLVM::GEPOp::create(b, loc, rt.ptrTy, elt, base,
-                             ValueRange{rt.toI64(b, loc, off)});
-}
-
 /// A GEMV call (out(I) += M(I,J) * v(J), M's box row-major, transposed when
 /// its last index is the row index) for the leaf.
 LogicalResult spmd::tryEmitGemv(SPMDBuilder &rt, OpBuilder &b,
@@ -578,18 +591,15 @@ LogicalResult spmd::tryEmitGemv(SPMDBuilder &rt, OpBuilder &b,
     ranges[x] = cl.range(b, x, fixedSet, nullptr);
   // Row-major M: with M(row, red) y += M x; with M(red, row) y += M^T x.
   bool trans = mat->indices[1] == row;
-  Value rows = rt.toI64(b, loc, ranges[mat->indices[0]].size);
-  Value cols = rt.toI64(b, loc, ranges[mat->indices[1]].size);
-  Value lda = rt.toI64(b, loc, boxes[mat->tensor].size[1]);
-  Value one =
-      arith::ConstantOp::create(b, loc, rt.f64Ty, b.getF64FloatAttr(1.0));
-  StringRef fn = elt.isF64() ? "distrt_gemv_t_f64" : "distrt_gemv_t_f32";
-  rt.call(b, loc, fn,
-          {rt.i64(b, loc, trans), rows, cols, one,
-           leafPointer(rt, b, loc, boxes, ranges, mat, elt), lda,
-           leafPointer(rt, b, loc, boxes, ranges, vec, elt), rt.i64(b, loc, 1),
-           one, leafPointer(rt, b, loc, boxes, ranges, &stmt.lhs, elt),
-           rt.i64(b, loc, 1)});
+  Value m =
+      leafView(rt, b, loc, boxes, ranges, mat,
+               {ranges[mat->indices[0]].size, ranges[mat->indices[1]].size},
+               {boxes[mat->tensor].size[1], Value()}, elt);
+  Value x = leafView(rt, b, loc, boxes, ranges, vec, {ranges[red].size},
+                     {Value()}, elt);
+  Value y = leafView(rt, b, loc, boxes, ranges, &stmt.lhs, {ranges[row].size},
+                     {Value()}, elt);
+  GemvOp::create(b, loc, m, trans, x, y);
   return success();
 }
 
@@ -613,11 +623,11 @@ LogicalResult spmd::tryEmitDot(SPMDBuilder &rt, OpBuilder &b, ComputeRanges &cl,
   llvm::StringMap<DynRange> ranges;
   for (const std::string &x : stmt.indexVariables())
     ranges[x] = cl.range(b, x, fixedSet, nullptr);
-  StringRef fn = elt.isF64() ? "distrt_dot_acc_f64" : "distrt_dot_acc_f32";
-  rt.call(b, loc, fn,
-          {rt.toI64(b, loc, ranges[red].size),
-           leafPointer(rt, b, loc, boxes, ranges, u, elt), rt.i64(b, loc, 1),
-           leafPointer(rt, b, loc, boxes, ranges, v, elt), rt.i64(b, loc, 1),
-           leafPointer(rt, b, loc, boxes, ranges, &stmt.lhs, elt)});
+  Value x = leafView(rt, b, loc, boxes, ranges, u, {ranges[red].size},
+                     {Value()}, elt);
+  Value y = leafView(rt, b, loc, boxes, ranges, v, {ranges[red].size},
+                     {Value()}, elt);
+  Value acc = leafView(rt, b, loc, boxes, ranges, &stmt.lhs, {}, {}, elt);
+  DotOp::create(b, loc, x, y, acc);
   return success();
 }

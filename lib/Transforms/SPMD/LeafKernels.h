@@ -5,9 +5,9 @@
 // The leaf code of a dist.compute, on the boxes of its tensors (buffers
 // filled by the transfers, or views of the tiles): the scalar update of one
 // iteration point, one linalg.generic when the leaf's ranges are exact
-// intervals, a GEMM call for substitute(..., gemm), a GEMV call for
-// substitute(..., gemv), a DOT call for substitute(..., dot) and a Khatri-Rao
-// product and a GEMM for substitute(..., mttkrp).
+// intervals, a dist.gemm for substitute(..., gemm), a dist.gemv for
+// substitute(..., gemv), a dist.dot for substitute(..., dot) and a Khatri-Rao
+// product and a dist.gemm for substitute(..., mttkrp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,7 +40,7 @@ LogicalResult tryEmitLinalg(SPMDBuilder &rt, OpBuilder &b, ComputeRanges &cl,
                             llvm::StringMap<BoxBuffer> &boxes,
                             const llvm::StringSet<> &fixedSet, Type elt);
 
-/// A GEMM call for the leaf when the buffers are laid out for it; fails
+/// A dist.gemm for the leaf when the buffers are laid out for it; fails
 /// without emitting anything and says why in `whyNot` otherwise.
 LogicalResult tryEmitGemm(SPMDBuilder &rt, OpBuilder &b, ComputeRanges &cl,
                           const IndexStatement &stmt,
@@ -48,7 +48,7 @@ LogicalResult tryEmitGemm(SPMDBuilder &rt, OpBuilder &b, ComputeRanges &cl,
                           const llvm::StringSet<> &fixedSet, Type elt,
                           std::string &whyNot);
 
-/// A GEMV call (substitute(..., gemv): out(I) += M(I,J) * v(J), M's box
+/// A dist.gemv (substitute(..., gemv): out(I) += M(I,J) * v(J), M's box
 /// row-major, passed transposed when its last index is I) for the leaf;
 /// fails without emitting anything and says why in `whyNot` otherwise.
 LogicalResult tryEmitGemv(SPMDBuilder &rt, OpBuilder &b, ComputeRanges &cl,
@@ -57,7 +57,7 @@ LogicalResult tryEmitGemv(SPMDBuilder &rt, OpBuilder &b, ComputeRanges &cl,
                           const llvm::StringSet<> &fixedSet, Type elt,
                           std::string &whyNot);
 
-/// A DOT call (substitute(..., dot): out() += u(K) * v(K)) for the leaf;
+/// A dist.dot (substitute(..., dot): out() += u(K) * v(K)) for the leaf;
 /// fails without emitting anything and says why in `whyNot` otherwise.
 LogicalResult tryEmitDot(SPMDBuilder &rt, OpBuilder &b, ComputeRanges &cl,
                          const IndexStatement &stmt,
@@ -82,8 +82,9 @@ bool mttkrpFits(ComputeRanges &cl, const IndexStatement &stmt,
                 const MttkrpRoles &r, const llvm::StringSet<> &fs, Type elt);
 
 /// out(I, L) += T(I, JK) * KR(JK, L) with KR(j*K + k, l) = Mj(j,l) Mk(k,l)
-/// through the Khatri-Rao buffer `krBuf`: one GEMM when T's (j, k) block is
-/// contiguous in its buffer, `fallback` (the scalar loops) otherwise.
+/// through the Khatri-Rao buffer `krBuf`: one dist.gemm when T's (j, k)
+/// block is contiguous in its buffer, `fallback` (the scalar loops)
+/// otherwise.
 void emitMttkrp(SPMDBuilder &rt, OpBuilder &b, ComputeRanges &cl,
                 const IndexStatement &stmt, const MttkrpRoles &r,
                 llvm::StringMap<BoxBuffer> &boxes, const llvm::StringSet<> &fs,

@@ -3,10 +3,12 @@
 // Part of the dist project: distributed tensor algebra in MLIR.
 //
 // Lowers dist.redistribute: the steps of the redistribution planner's plan
-// (Redistribution.h) as distrt_redist_* calls through intermediate tiles,
-// on a grid of the common refinement where the two layouts' grids differ;
-// partial sums as distrt_redist_reduce_scatter / _allreduce / _reduce;
-// every other pair as the general exchange distrt_redistribute.
+// (Redistribution.h) as dist.redist_* ops through intermediate tiles, on a
+// grid of the common refinement where the two layouts' grids differ;
+// partial sums as dist.redist_reduce_scatter / _allreduce / _reduce; every
+// other pair as the general exchange dist.redistribute_tile. The layouts
+// of the steps (mode tuples) are !dist.tensor types whose descriptors
+// convert-dist-to-runtime builds.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,7 +17,6 @@
 #include "SPMDLowering.h"
 
 #include "DistTensor/Analysis/Redistribution.h"
-#include "DistTensor/Dialect/Dist/IR/RuntimeABI.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
@@ -23,29 +24,91 @@ using namespace mlir;
 using namespace mlir::dist;
 using namespace mlir::dist::spmd;
 
-using abi::dtypeOf;
-using abi::layoutDescriptor;
+/// A tensor of extents `shape` and element type `elt` laid out as the mode
+/// tuples `tuples` (fixed on `fixed`, dimension d dealt in blocks of
+/// `blocks[d]` when that is above 1) on grid `grid`.
+static DistTensorType modeTupleType(FlatSymbolRefAttr grid,
+                                    ArrayRef<int64_t> shape, Type elt,
+                                    const ModeTuples &tuples,
+                                    const FixedAxes &fixed = {},
+                                    const Blocks &blocks = {}) {
+  MLIRContext *ctx = grid.getContext();
+  SmallVector<DimDistAttr> dims;
+  for (auto [d, tuple] : llvm::enumerate(tuples)) {
+    int64_t block = d < blocks.size() ? blocks[d] : 1;
+    if (tuple.empty())
+      dims.push_back(DimDistAttr::get(ctx, {}, PartitionKind::none, 0));
+    else if (block > 1)
+      dims.push_back(
+          DimDistAttr::get(ctx, tuple, PartitionKind::block_cyclic, block));
+    else
+      dims.push_back(DimDistAttr::get(ctx, tuple, PartitionKind::cyclic, 0));
+  }
+  SmallVector<int64_t> fixedAxes, fixedCoords;
+  for (auto [a, c] : fixed) {
+    fixedAxes.push_back(a);
+    fixedCoords.push_back(c);
+  }
+  auto level = LevelLayoutAttr::get(ctx, dims, fixedAxes, fixedCoords);
+  return DistTensorType::get(ctx, shape, elt,
+                             LayoutAttr::get(ctx, grid, {level}));
+}
 
-/// A checked tile of the largest size `desc` gives a process.
-static Value allocTile(SPMDBuilder &rt, OpBuilder &b, Location loc, Value g,
-                       DistTensorType t, ArrayRef<int64_t> desc) {
-  Value cap = rt.call(b, loc, "distrt_layout_tile_capacity",
-                      {g, rt.constArray(b, loc, desc)});
-  return rt.allocChecked(b, loc, rt.tileType(t),
-                         ValueRange{rt.toIndex(b, loc, cap)},
+/// A checked tile of the largest size a process holds of `t`.
+static Value allocTile(SPMDBuilder &rt, OpBuilder &b, Location loc,
+                       DistTensorType t) {
+  Value cap = TileCapacityOp::create(b, loc, b.getIndexType(), t);
+  return rt.allocChecked(b, loc, rt.tileType(t), ValueRange{cap},
                          "an intermediate tile of a redistribution");
 }
 
-/// Emits the steps of a plan from `src` (layout `from`) into `dst`
-/// (layout of the last step), through intermediate tiles; an empty plan
-/// is a local copy into layout `to`.
-static void
-emitPlanSteps(SPMDBuilder &rt, OpBuilder &b, Location loc, Value g,
-              DistTensorType t, std::vector<RedistributionStep> steps,
-              const ModeTuples &from, const ModeTuples &to, Value src,
-              Value dst, Value dtype, const FixedAxes &fromFixed = {},
-              const Blocks &fromBlocks = {}, const Blocks &toBlocks = {}) {
-  SmallVector<int64_t> shape(t.getShape());
+/// One step of a plan from tile `src` (layout `from`) into tile `dst`
+/// (layout `to`).
+static void emitStep(OpBuilder &b, Location loc, const RedistributionStep &step,
+                     Value src, DistTensorType from, Value dst,
+                     DistTensorType to) {
+  SmallVector<int64_t> axes(step.modes);
+  switch (step.kind) {
+  case RedistributionStep::Kind::LocalSlice:
+    RedistSliceOp::create(b, loc, src, from, dst, to);
+    return;
+  case RedistributionStep::Kind::AllGather:
+    RedistAllGatherOp::create(b, loc, src, from, dst, to, axes);
+    return;
+  case RedistributionStep::Kind::Permutation:
+    RedistPermuteOp::create(b, loc, src, from, dst, to, axes);
+    return;
+  case RedistributionStep::Kind::AllToAll:
+    RedistAllToAllOp::create(b, loc, src, from, dst, to, axes);
+    return;
+  case RedistributionStep::Kind::Gather:
+    RedistGatherOp::create(b, loc, src, from, dst, to, axes);
+    return;
+  case RedistributionStep::Kind::Broadcast:
+    RedistBroadcastOp::create(b, loc, src, from, dst, to, axes);
+    return;
+  case RedistributionStep::Kind::Scatter:
+    RedistScatterOp::create(b, loc, src, from, dst, to, axes);
+    return;
+  case RedistributionStep::Kind::KindChange:
+    RedistChangeKindOp::create(b, loc, src, from, dst, to, axes);
+    return;
+  }
+}
+
+/// Emits the steps of a plan on grid `grid` from `src` (layout `from`)
+/// into `dst` (layout of the last step), through intermediate tiles; an
+/// empty plan is a local copy into layout `to`. `t` gives the shape and
+/// element type.
+static void emitPlanSteps(SPMDBuilder &rt, OpBuilder &b, Location loc,
+                          FlatSymbolRefAttr grid, DistTensorType t,
+                          std::vector<RedistributionStep> steps,
+                          const ModeTuples &from, const ModeTuples &to,
+                          Value src, Value dst, const FixedAxes &fromFixed = {},
+                          const Blocks &fromBlocks = {},
+                          const Blocks &toBlocks = {}) {
+  ArrayRef<int64_t> shape = t.getShape();
+  Type elt = t.getElementType();
   if (steps.empty()) {
     RedistributionStep copy;
     copy.kind = RedistributionStep::Kind::LocalSlice;
@@ -54,60 +117,18 @@ emitPlanSteps(SPMDBuilder &rt, OpBuilder &b, Location loc, Value g,
     steps.push_back(copy);
   }
   Value cur = src;
-  ModeTuples curT = from;
-  FixedAxes curF = fromFixed;
-  Blocks curB = fromBlocks;
+  DistTensorType curT =
+      modeTupleType(grid, shape, elt, from, fromFixed, fromBlocks);
   for (auto [i, step] : llvm::enumerate(steps)) {
     bool last = i + 1 == steps.size();
-    SmallVector<int64_t> desc = modeTupleDescriptor(
-        step.after, shape, step.fixedAfter, step.blocksAfter);
-    Value next = last ? dst : allocTile(rt, b, loc, g, t, desc);
-    int64_t mask = 0;
-    for (int64_t m : step.modes)
-      mask |= int64_t(1) << m;
-    Value sdesc =
-        rt.constArray(b, loc, modeTupleDescriptor(curT, shape, curF, curB));
-    Value ddesc = rt.constArray(b, loc, desc);
-    Value axes = step.kind == RedistributionStep::Kind::LocalSlice
-                     ? Value()
-                     : rt.i64(b, loc, mask);
-    Value scur = rt.ptrOf(b, loc, cur), snext = rt.ptrOf(b, loc, next);
-    auto withAxes = [&](StringRef fn) {
-      rt.call(b, loc, fn, {g, axes, sdesc, scur, ddesc, snext, dtype});
-    };
-    switch (step.kind) {
-    case RedistributionStep::Kind::LocalSlice:
-      rt.call(b, loc, "distrt_redist_slice",
-              {g, sdesc, scur, ddesc, snext, dtype});
-      break;
-    case RedistributionStep::Kind::AllGather:
-      withAxes("distrt_redist_allgather");
-      break;
-    case RedistributionStep::Kind::Permutation:
-      withAxes("distrt_redist_permute");
-      break;
-    case RedistributionStep::Kind::AllToAll:
-      withAxes("distrt_redist_alltoall");
-      break;
-    case RedistributionStep::Kind::Gather:
-      withAxes("distrt_redist_gather");
-      break;
-    case RedistributionStep::Kind::Broadcast:
-      withAxes("distrt_redist_bcast");
-      break;
-    case RedistributionStep::Kind::Scatter:
-      withAxes("distrt_redist_scatter");
-      break;
-    case RedistributionStep::Kind::KindChange:
-      withAxes("distrt_redist_kind");
-      break;
-    }
+    DistTensorType nextT = modeTupleType(grid, shape, elt, step.after,
+                                         step.fixedAfter, step.blocksAfter);
+    Value next = last ? dst : allocTile(rt, b, loc, nextT);
+    emitStep(b, loc, step, cur, curT, next, nextT);
     if (cur != src)
       memref::DeallocOp::create(b, loc, cur);
     cur = next;
-    curT = step.after;
-    curF = step.fixedAfter;
-    curB = step.blocksAfter;
+    curT = nextT;
   }
 }
 
@@ -129,6 +150,15 @@ refinedGridSymbol(SPMDBuilder &rt, ArrayRef<int64_t> shape, Location loc) {
   return FlatSymbolRefAttr::get(ctx, name);
 }
 
+/// The bits set in `mask`, lowest first.
+static SmallVector<int64_t> bitsOf(int64_t mask) {
+  SmallVector<int64_t> bits;
+  for (int64_t i = 0; i < 63; ++i)
+    if (mask >> i & 1)
+      bits.push_back(i);
+  return bits;
+}
+
 /// dist.redistribute ... sum [...]: the thesis' reduction over the freed
 /// modes into the destination, or an allreduce into the kept layout
 /// followed by a redistribution.
@@ -144,43 +174,33 @@ static LogicalResult lowerPartialSum(SPMDBuilder &rt, RedistributeOp op,
   OpBuilder b(op);
   Location loc = op.getLoc();
   Type elt = st.getElementType();
-  Value dtype = rt.i64(b, loc, dtypeOf(elt));
-  Value g = rt.gridHandle(b, loc, st.getLayout().getGrid());
-  SmallVector<int64_t> shape(dt.getShape());
-  SmallVector<int64_t> sdesc =
-      modeTupleDescriptor(r.from, SmallVector<int64_t>(st.getShape()));
-  SmallVector<int64_t> kdesc = modeTupleDescriptor(r.kept, shape);
-  SmallVector<int64_t> ddesc = kdesc;
+  FlatSymbolRefAttr grid = st.getLayout().getGrid();
+  ArrayRef<int64_t> shape = dt.getShape();
+  DistTensorType fromT = modeTupleType(grid, st.getShape(), elt, r.from);
+  DistTensorType keptT = modeTupleType(grid, shape, elt, r.kept);
+  DistTensorType toT = keptT;
   if (r.direct && r.kind == PartialSumPlan::Kind::ReduceScatter)
-    ddesc = modeTupleDescriptor(*modeTuplesOf(dt), shape);
+    toT = modeTupleType(grid, shape, elt, *modeTuplesOf(dt));
   if (r.direct && r.kind == PartialSumPlan::Kind::ReduceToOne) {
-    ddesc.back() = r.freed.size();
-    for (int64_t a : r.freed) {
-      ddesc.push_back(a);
-      ddesc.push_back(0);
-    }
+    FixedAxes fixed;
+    for (int64_t a : r.freed)
+      fixed.push_back({a, 0});
+    toT = modeTupleType(grid, shape, elt, r.kept, fixed);
   }
-  Value target = r.direct ? d : allocTile(rt, b, loc, g, dt, kdesc);
-  StringRef fn = r.kind == PartialSumPlan::Kind::AllReduce
-                     ? "distrt_redist_allreduce"
-                 : r.kind == PartialSumPlan::Kind::ReduceScatter
-                     ? "distrt_redist_reduce_scatter"
-                     : "distrt_redist_reduce";
-  rt.call(b, loc, fn,
-          {g, rt.i64(b, loc, r.axesMask), rt.i64(b, loc, r.sumMask),
-           rt.constArray(b, loc, sdesc), rt.ptrOf(b, loc, s),
-           rt.constArray(b, loc, ddesc), rt.ptrOf(b, loc, target), dtype});
+  Value target = r.direct ? d : allocTile(rt, b, loc, keptT);
+  SmallVector<int64_t> axes = bitsOf(r.axesMask), sum = bitsOf(r.sumMask);
+  if (r.kind == PartialSumPlan::Kind::AllReduce)
+    RedistAllReduceOp::create(b, loc, s, fromT, target, toT, axes, sum);
+  else if (r.kind == PartialSumPlan::Kind::ReduceScatter)
+    RedistReduceScatterOp::create(b, loc, s, fromT, target, toT, axes, sum);
+  else
+    RedistReduceOp::create(b, loc, s, fromT, target, toT, axes, sum);
   if (!r.direct) {
-    if (r.then) {
-      emitPlanSteps(rt, b, loc, g, dt, r.then->steps, r.kept, *modeTuplesOf(dt),
-                    target, d, dtype);
-    } else {
-      rt.call(b, loc, "distrt_redistribute",
-              {g, rt.constArray(b, loc, kdesc), rt.ptrOf(b, loc, target),
-               rt.gridHandle(b, loc, dt.getLayout().getGrid()),
-               rt.constArray(b, loc, layoutDescriptor(dt)), rt.ptrOf(b, loc, d),
-               dtype});
-    }
+    if (r.then)
+      emitPlanSteps(rt, b, loc, grid, dt, r.then->steps, r.kept,
+                    *modeTuplesOf(dt), target, d);
+    else
+      RedistributeTileOp::create(b, loc, target, keptT, d, dt);
     memref::DeallocOp::create(b, loc, target);
   }
   return success();
@@ -198,7 +218,6 @@ LogicalResult spmd::lowerRedistribute(SPMDBuilder &rt, RedistributeOp op) {
     return lowerPartialSum(rt, op, s, d);
   OpBuilder b(op);
   Location loc = op.getLoc();
-  Value dtype = rt.i64(b, loc, dtypeOf(st.getElementType()));
   std::optional<RedistributionPlan> plan;
   OpRedistributionPlan r;
   if (rt.options.redistribution == "balanced") {
@@ -209,16 +228,10 @@ LogicalResult spmd::lowerRedistribute(SPMDBuilder &rt, RedistributeOp op) {
     FlatSymbolRefAttr grid = st.getLayout().getGrid();
     if (!r.refinedGrid.empty())
       grid = refinedGridSymbol(rt, r.refinedGrid, loc);
-    emitPlanSteps(rt, b, loc, rt.gridHandle(b, loc, grid), st, plan->steps,
-                  r.from, r.to, s, d, dtype, r.fromFixed, r.fromBlocks,
-                  r.toBlocks);
+    emitPlanSteps(rt, b, loc, grid, st, plan->steps, r.from, r.to, s, d,
+                  r.fromFixed, r.fromBlocks, r.toBlocks);
   } else {
-    rt.call(b, loc, "distrt_redistribute",
-            {rt.gridHandle(b, loc, st.getLayout().getGrid()),
-             rt.constArray(b, loc, layoutDescriptor(st)), rt.ptrOf(b, loc, s),
-             rt.gridHandle(b, loc, dt.getLayout().getGrid()),
-             rt.constArray(b, loc, layoutDescriptor(dt)), rt.ptrOf(b, loc, d),
-             dtype});
+    RedistributeTileOp::create(b, loc, s, st, d, dt);
   }
   return success();
 }

@@ -158,16 +158,7 @@ Value SPMDBuilder::indexArray(OpBuilder &b, Location loc, Value buffer,
 Value SPMDBuilder::allocChecked(OpBuilder &b, Location loc, MemRefType type,
                                 ValueRange dynSizes, StringRef what) {
   Value mem = memref::AllocOp::create(b, loc, type, dynSizes);
-  int64_t eltBytes = type.getElementTypeBitWidth() / 8;
-  Value bytes = i64(b, loc, eltBytes);
-  unsigned dyn = 0;
-  for (int64_t e : type.getShape())
-    bytes = arith::MulIOp::create(b, loc, bytes,
-                                  ShapedType::isDynamic(e)
-                                      ? toI64(b, loc, dynSizes[dyn++])
-                                      : i64(b, loc, e));
-  call(b, loc, "distrt_check_alloc",
-       {ptrOf(b, loc, mem), bytes, constString(b, loc, what)});
+  CheckAllocOp::create(b, loc, mem, what);
   return mem;
 }
 

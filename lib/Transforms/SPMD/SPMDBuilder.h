@@ -100,8 +100,9 @@ public:
   Value indexArray(OpBuilder &b, Location loc, Value buffer,
                    ArrayRef<Value> values);
 
-  /// memref.alloc followed by a check that stops every rank with a clear
-  /// message (naming `what` and the byte count) if the allocation failed.
+  /// memref.alloc followed by a check (dist.check_alloc) that stops the
+  /// program with a clear message (naming `what` and the byte count) if
+  /// the allocation failed.
   Value allocChecked(OpBuilder &b, Location loc, MemRefType type,
                      ValueRange dynSizes, StringRef what);
 
