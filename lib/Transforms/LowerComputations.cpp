@@ -47,7 +47,7 @@ struct DistLowerComputationsPass
     SmallVector<ComputeOp> computes;
     module.walk([&](ComputeOp op) { computes.push_back(op); });
     for (ComputeOp op : computes) {
-      if (failed(lowerCompute(rt, op)) || rt.runtimeCallFailed())
+      if (failed(lowerCompute(rt, op)))
         return signalPassFailure();
       op.erase();
     }

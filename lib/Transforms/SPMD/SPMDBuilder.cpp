@@ -33,36 +33,6 @@ SPMDBuilder::SPMDBuilder(ModuleOp module, const SPMDOptions &options,
 }
 
 //===----------------------------------------------------------------------===//
-// Runtime calls
-//===----------------------------------------------------------------------===//
-
-func::FuncOp SPMDBuilder::runtimeFn(Location loc, StringRef name,
-                                    TypeRange args) {
-  FailureOr<const abi::RuntimeFunction *> entry =
-      abi::lookupRuntimeFunction(loc, name, args);
-  if (failed(entry))
-    return {};
-  if (auto f = module.lookupSymbol<func::FuncOp>(name))
-    return f;
-  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-  auto f = func::FuncOp::create(b, module.getLoc(), name,
-                                abi::getFunctionType(b.getContext(), **entry));
-  f.setPrivate();
-  return f;
-}
-
-Value SPMDBuilder::call(OpBuilder &b, Location loc, StringRef name,
-                        ValueRange args) {
-  func::FuncOp f = runtimeFn(loc, name, args.getTypes());
-  if (!f) {
-    callFailed = true;
-    return LLVM::PoisonOp::create(b, loc, i64Ty);
-  }
-  auto c = func::CallOp::create(b, loc, f, args);
-  return c.getNumResults() ? c.getResult(0) : Value();
-}
-
-//===----------------------------------------------------------------------===//
 // Constants and conversions
 //===----------------------------------------------------------------------===//
 
@@ -92,67 +62,12 @@ Value SPMDBuilder::zero(OpBuilder &b, Location loc, Type elt) {
   return arith::ConstantOp::create(b, loc, elt, b.getIntegerAttr(elt, 0));
 }
 
-Value SPMDBuilder::ptrOf(OpBuilder &b, Location loc, Value mem) {
-  Value a = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, mem);
-  Value p = LLVM::IntToPtrOp::create(b, loc, ptrTy, toI64(b, loc, a));
-  auto type = dyn_cast<MemRefType>(mem.getType());
-  if (!type || !isa<StridedLayoutAttr>(type.getLayout()))
-    return p;
-  // A view into a tile (a box read in place): add its offset.
-  auto md = memref::ExtractStridedMetadataOp::create(b, loc, mem);
-  return LLVM::GEPOp::create(b, loc, ptrTy, type.getElementType(), p,
-                             ValueRange{toI64(b, loc, md.getOffset())});
-}
-
 std::string SPMDBuilder::freshName(StringRef prefix, unsigned &counter) {
   std::string name;
   do {
     name = (prefix + Twine(counter++)).str();
   } while (module.lookupSymbol(name));
   return name;
-}
-
-Value SPMDBuilder::constArray(OpBuilder &b, Location loc,
-                              ArrayRef<int64_t> values) {
-  std::string key;
-  for (int64_t v : values)
-    key += std::to_string(v) + ",";
-  LLVM::GlobalOp global = descriptorGlobals.lookup(key);
-  if (!global) {
-    OpBuilder gb = OpBuilder::atBlockBegin(module.getBody());
-    std::string name = freshName("__dist_desc_", globalCounter);
-    auto arrTy = LLVM::LLVMArrayType::get(i64Ty, values.size());
-    auto attr = DenseElementsAttr::get(
-        RankedTensorType::get({(int64_t)values.size()}, i64Ty), values);
-    global = LLVM::GlobalOp::create(gb, loc, arrTy, /*isConstant=*/true,
-                                    LLVM::Linkage::Internal, name, attr);
-    descriptorGlobals[key] = global;
-  }
-  return LLVM::AddressOfOp::create(b, loc, global);
-}
-
-Value SPMDBuilder::constString(OpBuilder &b, Location loc, StringRef text) {
-  if (LLVM::GlobalOp existing = stringGlobals.lookup(text))
-    return LLVM::AddressOfOp::create(b, loc, existing);
-  std::string name = freshName("__dist_str_", globalCounter);
-  OpBuilder gb = OpBuilder::atBlockBegin(module.getBody());
-  std::string data = text.str();
-  data.push_back('\0');
-  auto arrTy = LLVM::LLVMArrayType::get(IntegerType::get(b.getContext(), 8),
-                                        data.size());
-  auto global = LLVM::GlobalOp::create(gb, loc, arrTy, /*isConstant=*/true,
-                                       LLVM::Linkage::Internal, name,
-                                       gb.getStringAttr(data));
-  stringGlobals[text] = global;
-  return LLVM::AddressOfOp::create(b, loc, global);
-}
-
-Value SPMDBuilder::indexArray(OpBuilder &b, Location loc, Value buffer,
-                              ArrayRef<Value> values) {
-  for (auto [i, v] : llvm::enumerate(values))
-    memref::StoreOp::create(b, loc, toI64(b, loc, v), buffer,
-                            ValueRange{idx(b, loc, i)});
-  return ptrOf(b, loc, buffer);
 }
 
 Value SPMDBuilder::allocChecked(OpBuilder &b, Location loc, MemRefType type,

@@ -2,14 +2,12 @@
 //
 // Part of the dist project: distributed tensor algebra in MLIR.
 //
-// What every part of dist-materialize-spmd builds with: the pass options,
-// the local tiles of the distributed tensors, calls of distrt functions
-// (declared from the runtime table, RuntimeFunctions.def), constants,
-// constant globals (descriptors, strings) and checked allocations. The
-// parts -- the pass driver with alloc, fill and I/O (MaterializeSPMD.cpp),
-// redistributions (Redistribute.cpp), computations (Compute.cpp with
-// Transfers.cpp and LeafKernels.cpp) and the check and timing
-// instrumentation (Instrumentation.cpp) -- share one SPMDBuilder per run.
+// What the passes of dist-materialize-spmd (dist-instrument,
+// dist-lower-redistributions, dist-lower-computations, dist-tensors-to-tiles)
+// build SPMD ops with: the options, the local tile of each distributed
+// tensor (dist.local_tile, created once right after the tensor's
+// definition), constants, checked allocations and grid handles. No runtime
+// function is named here: convert-dist-to-runtime lowers the ops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -62,23 +60,6 @@ public:
   /// dist tensor value -> its local tile (memref<?xT>).
   IRMapping tiles;
 
-  // --- runtime calls -------------------------------------------------------
-
-  /// The declaration of runtime function `name` for a call passing `args`,
-  /// with its signature from the runtime table (RuntimeFunctions.def); null
-  /// (after an internal-error diagnostic) when `name` is not in the table
-  /// or the arguments do not match it.
-  func::FuncOp runtimeFn(Location loc, StringRef name, TypeRange args);
-
-  /// A call of runtime function `name`; its result, if it has one. A name
-  /// not in the runtime table or arguments that do not match it are an
-  /// internal error: runtimeCallFailed() becomes true (the pass fails), and
-  /// a poison i64 stands for the result meanwhile.
-  Value call(OpBuilder &b, Location loc, StringRef name, ValueRange args);
-
-  /// Whether a runtime call failed its table lookup.
-  bool runtimeCallFailed() const { return callFailed; }
-
   // --- constants and conversions -------------------------------------------
 
   Value i64(OpBuilder &b, Location loc, int64_t v);
@@ -88,17 +69,6 @@ public:
   Value toIndex(OpBuilder &b, Location loc, Value v);
   /// The zero of element type `elt` (float or integer).
   Value zero(OpBuilder &b, Location loc, Type elt);
-
-  /// Aligned pointer of a memref (plus its offset for a strided view).
-  Value ptrOf(OpBuilder &b, Location loc, Value mem);
-  /// Pointer to a constant i64 array global holding `values`.
-  Value constArray(OpBuilder &b, Location loc, ArrayRef<int64_t> values);
-  /// Pointer to a constant NUL-terminated string.
-  Value constString(OpBuilder &b, Location loc, StringRef text);
-  /// Stores `values` (index) as i64 into `buffer` (a memref<N x i64>
-  /// allocated where no loop repeats it) and returns its pointer.
-  Value indexArray(OpBuilder &b, Location loc, Value buffer,
-                   ArrayRef<Value> values);
 
   /// memref.alloc followed by a check (dist.check_alloc) that stops the
   /// program with a clear message (naming `what` and the byte count) if
@@ -129,12 +99,6 @@ public:
 
   /// The counter of `__dist_refined_N` grids (Redistribute.cpp).
   unsigned refinedCounter = 0;
-
-private:
-  bool callFailed = false;
-  unsigned globalCounter = 0;
-  llvm::StringMap<LLVM::GlobalOp> descriptorGlobals;
-  llvm::StringMap<LLVM::GlobalOp> stringGlobals;
 };
 
 } // namespace spmd
