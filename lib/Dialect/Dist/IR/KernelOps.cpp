@@ -24,26 +24,6 @@ using namespace mlir::dist;
 // Shared checks
 //===----------------------------------------------------------------------===//
 
-/// The grid `gridRef` names, with `axes` in range and distinct.
-static LogicalResult verifyGridAxes(Operation *op, FlatSymbolRefAttr gridRef,
-                                    ArrayRef<int64_t> axes,
-                                    SymbolTableCollection &symbols) {
-  auto grid = symbols.lookupNearestSymbolFrom<GridOp>(op, gridRef);
-  if (!grid)
-    return op->emitOpError("'")
-           << gridRef << "' does not name a dist.grid in scope";
-  int64_t rank = grid.getShape().size();
-  llvm::SmallSet<int64_t, 8> seen;
-  for (int64_t a : axes) {
-    if (a < 0 || a >= rank)
-      return op->emitOpError("grid axis ")
-             << a << " is out of range for " << gridRef << " of rank " << rank;
-    if (!seen.insert(a).second)
-      return op->emitOpError("grid axis ") << a << " is listed twice";
-  }
-  return success();
-}
-
 /// The layout of `t` fits the grid it names.
 static LogicalResult verifyLayoutGrid(Operation *op, DistTensorType t,
                                       SymbolTableCollection &symbols) {

@@ -19,11 +19,10 @@ using namespace mlir::dist;
 // Shared checks
 //===----------------------------------------------------------------------===//
 
-/// The grid `gridRef` names, with `axes` in range and distinct.
-static FailureOr<GridOp> verifyGridAxes(Operation *op,
-                                        FlatSymbolRefAttr gridRef,
-                                        ArrayRef<int64_t> axes,
-                                        SymbolTableCollection &symbols) {
+FailureOr<GridOp> mlir::dist::verifyGridAxes(Operation *op,
+                                             FlatSymbolRefAttr gridRef,
+                                             ArrayRef<int64_t> axes,
+                                             SymbolTableCollection &symbols) {
   auto grid = symbols.lookupNearestSymbolFrom<GridOp>(op, gridRef);
   if (!grid)
     return op->emitOpError("'")

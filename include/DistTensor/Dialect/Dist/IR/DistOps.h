@@ -43,4 +43,12 @@ struct CommResource : public SideEffects::Resource::Base<CommResource> {
 #define GET_OP_CLASSES
 #include "DistTensor/Dialect/Dist/IR/DistOps.h.inc"
 
+namespace mlir::dist {
+/// The grid `gridRef` names, with `axes` in range and distinct; fails with
+/// a diagnostic on `op` otherwise (the SPMD ops' symbol verifiers).
+FailureOr<GridOp> verifyGridAxes(Operation *op, FlatSymbolRefAttr gridRef,
+                                 ArrayRef<int64_t> axes,
+                                 SymbolTableCollection &symbols);
+} // namespace mlir::dist
+
 #endif // DISTTENSOR_DIALECT_DIST_IR_DISTOPS_H
