@@ -26,9 +26,6 @@ SPMDBuilder::SPMDBuilder(ModuleOp module, const SPMDOptions &options,
                          const CostModel &costModel)
     : module(module), options(options), costModel(costModel) {
   MLIRContext *ctx = module.getContext();
-  ptrTy = LLVM::LLVMPointerType::get(ctx);
-  i64Ty = IntegerType::get(ctx, 64);
-  f64Ty = Float64Type::get(ctx);
   indexTy = IndexType::get(ctx);
 }
 
@@ -36,24 +33,8 @@ SPMDBuilder::SPMDBuilder(ModuleOp module, const SPMDOptions &options,
 // Constants and conversions
 //===----------------------------------------------------------------------===//
 
-Value SPMDBuilder::i64(OpBuilder &b, Location loc, int64_t v) {
-  return arith::ConstantIntOp::create(b, loc, v, 64);
-}
-
 Value SPMDBuilder::idx(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
-}
-
-Value SPMDBuilder::f64(OpBuilder &b, Location loc, double v) {
-  return arith::ConstantOp::create(b, loc, f64Ty, b.getF64FloatAttr(v));
-}
-
-Value SPMDBuilder::toI64(OpBuilder &b, Location loc, Value v) {
-  return arith::IndexCastOp::create(b, loc, i64Ty, v);
-}
-
-Value SPMDBuilder::toIndex(OpBuilder &b, Location loc, Value v) {
-  return arith::IndexCastOp::create(b, loc, indexTy, v);
 }
 
 Value SPMDBuilder::zero(OpBuilder &b, Location loc, Type elt) {
@@ -75,11 +56,6 @@ Value SPMDBuilder::allocChecked(OpBuilder &b, Location loc, MemRefType type,
   Value mem = memref::AllocOp::create(b, loc, type, dynSizes);
   CheckAllocOp::create(b, loc, mem, what);
   return mem;
-}
-
-Value SPMDBuilder::gridHandle(OpBuilder &b, Location loc,
-                              FlatSymbolRefAttr grid) {
-  return GridHandleOp::create(b, loc, ptrTy, grid);
 }
 
 void SPMDBuilder::unless(OpBuilder &b, Location loc, Value cond,

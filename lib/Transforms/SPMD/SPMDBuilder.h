@@ -56,17 +56,13 @@ public:
   const SPMDOptions &options;
   /// The redistribution planner's cost model.
   const CostModel &costModel;
-  Type ptrTy, i64Ty, f64Ty, indexTy;
+  Type indexTy;
   /// dist tensor value -> its local tile (memref<?xT>).
   IRMapping tiles;
 
   // --- constants and conversions -------------------------------------------
 
-  Value i64(OpBuilder &b, Location loc, int64_t v);
   Value idx(OpBuilder &b, Location loc, int64_t v);
-  Value f64(OpBuilder &b, Location loc, double v);
-  Value toI64(OpBuilder &b, Location loc, Value v);
-  Value toIndex(OpBuilder &b, Location loc, Value v);
   /// The zero of element type `elt` (float or integer).
   Value zero(OpBuilder &b, Location loc, Type elt);
 
@@ -75,9 +71,6 @@ public:
   /// the allocation failed.
   Value allocChecked(OpBuilder &b, Location loc, MemRefType type,
                      ValueRange dynSizes, StringRef what);
-
-  /// The runtime handle of `grid`.
-  Value gridHandle(OpBuilder &b, Location loc, FlatSymbolRefAttr grid);
 
   /// `body` under `if (!cond)`.
   void unless(OpBuilder &b, Location loc, Value cond,
