@@ -40,7 +40,6 @@ struct DistLowerComputationsPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SPMDOptions options;
-    options.overlap = overlap;
     options.leafFallback = leafFallback;
     CostModel costModel;
     SPMDBuilder rt(module, options, costModel);

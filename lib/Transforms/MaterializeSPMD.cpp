@@ -62,9 +62,11 @@ struct DistMaterializeSPMDPass
     redist.relaxMemoryBound = relaxMemoryBound;
     pm.addPass(createDistLowerRedistributions(redist));
     DistLowerComputationsOptions compute;
-    compute.overlap = overlap;
     compute.leafFallback = leafFallback;
     pm.addPass(createDistLowerComputations(compute));
+    DistDoubleBufferOptions doubleBuffer;
+    doubleBuffer.overlap = overlap;
+    pm.addPass(createDistDoubleBuffer(doubleBuffer));
     pm.addPass(createDistTensorsToTiles());
     if (failed(runPipeline(pm, module)))
       return signalPassFailure();

@@ -1,4 +1,4 @@
-// RUN: dist-opt %s --dist-lower-computations=overlap=false | FileCheck %s
+// RUN: dist-opt %s --dist-lower-computations | FileCheck %s
 // dist-lower-computations alone: the computation becomes its loop nest on
 // the local tiles of its tensors (dist.local_tile); the function's
 // signature keeps its distributed tensors for dist-tensors-to-tiles.
@@ -15,6 +15,7 @@ dist.grid @m [2, 2]
 // CHECK: dist.broadcast %{{.*}} on @m axes [1]
 // CHECK: dist.broadcast %{{.*}} on @m axes [0]
 // CHECK: dist.gemm
+// CHECK: } {dist.time_loop}
 // CHECK-NOT: dist.compute
 // CHECK: return
 func.func @summa(%a: !T, %b: !T, %c: !T) {

@@ -4,27 +4,29 @@
 // transfer starts before the time loop; at each step the rank waits for
 // that step's transfer, starts the next step's non-blocking transfer into
 // the other buffer (a second buffer allocated once, outside the loop), and
-// then runs the leaf. The requests are the time loop's iteration arguments;
-// the last step yields the null request. overlap=false, and the schedule
+// then runs the leaf (dist-double-buffer, after dist-lower-computations).
+// The requests and the two buffers are the time loop's iteration
+// arguments; the last step yields the null request. overlap=false, and the schedule
 // command overlap(off), keep the blocking transfers.
 
 dist.grid @m [2, 2]
 !T = !dist.tensor<64x64xf64, #dist.layout<@m, "xy -> xy">>
 
-// SUMMA: the panel broadcasts become start_broadcast / wait.
+// SUMMA: the panel broadcasts become start_broadcast / wait; the loop
+// carries each panel's request, this step's buffer and the other one.
 // CHECK-LABEL: func.func @summa
 // CHECK-DAG: %[[B0:.*]] = memref.alloc() : memref<512xf64>
 // CHECK-DAG: %[[B1:.*]] = memref.alloc() : memref<512xf64>
+// CHECK-DAG: dist.check_alloc %[[B1]], "the second communication buffer of tensor B"
 // CHECK: dist.copy_box %{{.*}} into %[[B0]]
 // CHECK: %[[V0:.*]] = memref.reinterpret_cast %[[B0]] to offset: [0], sizes: [%{{.*}}], strides: [1] : memref<512xf64> to memref<?xf64>
 // CHECK: %[[R0:.*]] = dist.start_broadcast %[[V0]] on @m axes [1] root %{{.*}} : memref<?xf64>
 // CHECK: %[[R1:.*]] = dist.start_broadcast %{{.*}} on @m axes [0] root %{{.*}} : memref<?xf64>
-// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[REQB:.*]] = %[[R0]], %[[REQC:.*]] = %[[R1]]) -> (!dist.request, !dist.request) {
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[REQB:.*]] = %[[R0]], %[[CURB:.*]] = %[[B0]], %[[NEXTB:.*]] = %[[B1]], %[[REQC:.*]] = %[[R1]], %[[CURC:.*]] = %{{.*}}, %[[NEXTC:.*]] = %{{.*}}) -> (!dist.request, memref<512xf64>, memref<512xf64>, !dist.request, memref<512xf64>, memref<512xf64>) {
 // CHECK-NOT: memref.alloc
-// CHECK: %[[NEXT:.*]] = arith.select %{{.*}}, %[[B0]], %{{.*}} : memref<512xf64>
 // CHECK: dist.wait %[[REQB]]
 // CHECK: %[[RB:.*]] = scf.if %{{.*}} -> (!dist.request) {
-// CHECK: dist.copy_box %{{.*}} into %[[NEXT]]
+// CHECK: dist.copy_box %{{.*}} into %[[NEXTB]]
 // CHECK: %[[RN:.*]] = dist.start_broadcast
 // CHECK: scf.yield %[[RN]] : !dist.request
 // CHECK: } else {
@@ -33,9 +35,11 @@ dist.grid @m [2, 2]
 // CHECK: dist.wait %[[REQC]]
 // CHECK: %[[RC:.*]] = scf.if %{{.*}} -> (!dist.request) {
 // CHECK: dist.start_broadcast
+// CHECK: memref.reinterpret_cast %[[CURB]]
+// CHECK: memref.reinterpret_cast %[[CURC]]
 // CHECK: dist.gemm
-// CHECK: scf.yield %[[RB]], %[[RC]] : !dist.request, !dist.request
-// CHECK: }
+// CHECK: scf.yield %[[RB]], %[[NEXTB]], %[[CURB]], %[[RC]], %[[NEXTC]], %[[CURC]]
+// CHECK: } {dist.time_loop}
 // CHECK: dist.add_box
 // CHECK-DAG: memref.dealloc %[[B0]]
 // CHECK-DAG: memref.dealloc %[[B1]]
@@ -68,12 +72,10 @@ dist.grid @m [2, 2]
 // CHECK: %[[N0:.*]] = dist.null_request
 // CHECK: dist.permute
 // CHECK: %[[N1:.*]] = dist.null_request
-// CHECK: scf.for %{{.*}} iter_args(%{{.*}} = %[[N0]], %{{.*}} = %[[N1]]) -> (!dist.request, !dist.request)
-// CHECK: %[[CUR:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : memref<1024xf64>
-// CHECK: %[[NXT:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : memref<1024xf64>
+// CHECK: scf.for %{{.*}} iter_args(%{{.*}} = %[[N0]], %[[CB:.*]] = %{{.*}}, %[[NB:.*]] = %{{.*}}, %{{.*}} = %[[N1]], %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (!dist.request, memref<1024xf64>, memref<1024xf64>, !dist.request, memref<1024xf64>, memref<1024xf64>)
 // CHECK: dist.wait
-// CHECK-DAG: %[[FROM:.*]] = memref.reinterpret_cast %[[CUR]]
-// CHECK-DAG: %[[TO:.*]] = memref.reinterpret_cast %[[NXT]]
+// CHECK-DAG: %[[TO:.*]] = memref.reinterpret_cast %[[NB]]
+// CHECK-DAG: %[[FROM:.*]] = memref.reinterpret_cast %[[CB]]
 // CHECK: dist.start_shift %[[FROM]] into %[[TO]] on @m axis 1 offset 1 : memref<?xf64> into memref<?xf64>
 // CHECK: dist.wait
 // CHECK: dist.start_shift %{{.*}} into %{{.*}} on @m axis 0 offset 1

@@ -26,7 +26,7 @@
 // SUMMA: dist.axes_rank on @m axes [0] : index
 // SUMMA: dist.copy_box %[[C]]
 // SUMMA: %[[RC:.*]] = dist.start_broadcast %{{.*}} on @m axes [0] root
-// SUMMA: scf.for {{.*}} iter_args(%[[QB:.*]] = %[[RB]], %[[QC:.*]] = %[[RC]]) -> (!dist.request, !dist.request)
+// SUMMA: scf.for {{.*}} iter_args(%[[QB:.*]] = %[[RB]], %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %[[QC:.*]] = %[[RC]], %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (!dist.request, memref<512xf64>, memref<512xf64>, !dist.request, memref<512xf64>, memref<512xf64>)
 // SUMMA: dist.wait %[[QB]]
 // SUMMA: dist.null_request
 // SUMMA: dist.wait %[[QC]]
@@ -75,12 +75,12 @@ func.func @transpose(%a: !T, %b: !T) {
 // The same permutation at every step of a time loop is double buffered.
 // CHECK-LABEL: func.func @transpose_steps
 // CHECK: %[[R0:.*]] = dist.start_permute
-// CHECK: scf.for {{.*}} iter_args(%[[Q:.*]] = %[[R0]]) -> (!dist.request)
+// CHECK: scf.for {{.*}} iter_args(%[[Q:.*]] = %[[R0]], %[[CUR:.*]] = %{{.*}}, %[[OTHER:.*]] = %{{.*}}) -> (!dist.request, memref<8xf64>, memref<8xf64>)
 // CHECK: dist.wait %[[Q]]
 // CHECK: %[[NEXT:.*]] = scf.if %{{.*}} -> (!dist.request) {
 // CHECK: %[[R:.*]] = dist.start_permute
 // CHECK: scf.yield %[[R]] : !dist.request
-// CHECK: scf.yield %[[NEXT]] : !dist.request
+// CHECK: scf.yield %[[NEXT]], %[[OTHER]], %[[CUR]] : !dist.request, memref<8xf64>, memref<8xf64>
 func.func @transpose_steps(%a: !T, %b: !T) {
   dist.compute "A(i,j) = B(j,i)" (A = %a, B = %b)
       schedule [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2)),

@@ -58,14 +58,20 @@ def DistMaterializeSPMD : Pass<"dist-materialize-spmd", "ModuleOp"> {
 
     With `overlap` (the default), an input that moves at every step of a
     sequential time loop (a broadcast, a shift after its alignment, an
-    allgather or a point-to-point permutation) is double buffered: its
-    step 0 transfer starts before the loop, and step s waits for its own
-    transfer, starts the non-blocking transfer of step s + 1 into the other
-    buffer (`distrt_ibcast`, `distrt_ishift`, `distrt_iallgather`,
-    `distrt_ipermute`) and then computes, so communication proceeds while
-    the leaf runs. `overlap=false` keeps every transfer blocking, for
-    comparison. The schedule command `overlap(off)` does the same for one
+    allgather or a point-to-point permutation) is double buffered
+    (`dist-double-buffer`): its step 0 transfer starts before the loop,
+    and step s waits for its own transfer, starts the non-blocking
+    transfer of step s + 1 into the other buffer (`dist.start_broadcast`,
+    `dist.start_shift`, `dist.start_allgather`, `dist.start_permute`) and
+    then computes, so communication proceeds while the leaf runs.
+    `overlap=false` keeps every transfer blocking, for comparison. The
+    schedule command `overlap(off)` or `overlap(on)` decides for one
     computation.
+
+    The pass runs, in order, `dist-instrument` (with `check` or
+    `timing`), `dist-lower-redistributions`, `dist-lower-computations`,
+    `dist-double-buffer` and `dist-tensors-to-tiles`, each of which can
+    also be run alone.
 
     Schedules that cannot be lowered are rejected with a message that names
     the tensor or loop and the reason: distributed loops that are not
@@ -184,12 +190,13 @@ def DistLowerComputations : Pass<"dist-lower-computations", "ModuleOp"> {
     becomes the loop nest its schedule gives, on the local tiles of its
     tensors (`dist.local_tile`): each tensor's transfers at the loop level
     the communication analysis found, the buffers they fill, and the leaf
-    (a library kernel, a `linalg.generic` or scalar loops). See
-    `dist-materialize-spmd` for the options.
+    (a library kernel, a `linalg.generic` or scalar loops). Every transfer
+    is blocking; the sequential time loops are tagged `dist.time_loop`
+    (and `dist.overlap = true/false` where the schedule has an `overlap`
+    command) for `dist-double-buffer`. See `dist-materialize-spmd` for the
+    options.
   }];
   let options = [
-    Option<"overlap", "overlap", "bool", /*default=*/"true",
-           "Double buffer time-stepped inputs">,
     Option<"leafFallback", "leaf-fallback", "bool", /*default=*/"false",
            "Use scalar loops with a warning where a substitute command "
            "cannot apply">
@@ -200,6 +207,80 @@ def DistLowerComputations : Pass<"dist-lower-computations", "ModuleOp"> {
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::func::FuncDialect"];
+}
+
+def DistDoubleBuffer : Pass<"dist-double-buffer"> {
+  let summary = "Double buffer the transfers of time loops (overlap)";
+  let description = [{
+    A transformation on SPMD ops, run by `dist-materialize-spmd` after
+    `dist-lower-computations`. In every `scf.for` tagged `dist.time_loop`,
+    each blocking transfer that fills a buffer allocated outside the loop
+    at every step (`dist.broadcast`, `dist.allgather`, `dist.permute`, or a
+    shift: `scf.if` on the first step with the alignment, else
+    `dist.shift`) is software pipelined: a second buffer is allocated
+    beside the first; the first step's transfer starts before the loop
+    (`dist.start_broadcast`, `dist.start_allgather`,
+    `dist.start_permute`; a shift's alignment stays blocking there); each
+    step waits for its own transfer (`dist.wait`) where the blocking
+    transfer was, starts the next step's into the other buffer, and reads
+    its own. The request and the two buffers are the loop's iteration
+    arguments and swap at every step; the last step yields
+    `dist.null_request`. The ops before the transfer that compute its
+    operands or fill its buffers (the root's `dist.copy_box`, the piece of
+    an allgather, the box sent to a permutation's partner) are repeated
+    with the next step's induction variable.
+
+    ```mlir
+    scf.for %k = %c0 to %c4 step %c1 {
+      scf.if %isRoot { dist.copy_box %tile[...] [...] into %buf ... }
+      dist.broadcast %view on @m axes [1] root %root : memref<?xf64>
+      dist.gemm ...  // reads %buf
+    } {dist.time_loop}
+    ```
+
+    becomes
+
+    ```mlir
+    scf.if %isRoot0 { dist.copy_box %tile[...] [...] into %buf ... }
+    %r0 = dist.start_broadcast %view0 on @m axes [1] root %root0 : memref<?xf64>
+    %res:3 = scf.for %k = %c0 to %c4 step %c1
+        iter_args(%r = %r0, %cur = %buf, %next = %buf2)
+        -> (!dist.request, memref<512xf64>, memref<512xf64>) {
+      dist.wait %r
+      %rn = scf.if %hasNext -> (!dist.request) {
+        scf.if %isRootNext { dist.copy_box ... into %next ... }
+        %s = dist.start_broadcast %viewNext ... : memref<?xf64>
+        scf.yield %s : !dist.request
+      } else {
+        %none = dist.null_request
+        scf.yield %none : !dist.request
+      }
+      dist.gemm ...  // reads %cur
+      scf.yield %rn, %next, %cur : !dist.request, memref<512xf64>, memref<512xf64>
+    } {dist.time_loop}
+    ```
+
+    A transfer is transformed only when that is legal: the ops moved to
+    the step before may only compute, copy boxes into its buffers and read
+    the grid; nothing else in the loop may write what they read (the
+    tiles); the loop may only read the filled buffer, after the transfer;
+    the buffers are used nowhere else but their `dist.check_alloc` and
+    `memref.dealloc`. A transfer of that shape that fails a check stays
+    blocking, with a remark that says why. Loops inside `scf.parallel`
+    and loops of fewer than two steps are left alone.
+
+    `overlap` (default on) decides for time loops without a
+    `dist.overlap` attribute; the schedule command `overlap(on)` /
+    `overlap(off)` sets it for one computation.
+  }];
+  let options = [
+    Option<"overlap", "overlap", "bool", /*default=*/"true",
+           "Double buffer the time loops of computations whose schedule "
+           "has no overlap command">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 def DistTensorsToTiles : Pass<"dist-tensors-to-tiles", "ModuleOp"> {

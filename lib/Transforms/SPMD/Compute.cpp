@@ -7,10 +7,10 @@
 // scf.parallel) loops; at the loop each tensor is communicated at, its box
 // is moved (ComputeTransfers.cpp, Transfers.cpp) through a buffer
 // allocated once, or read in place when it is a contiguous block of the
-// rank's tile (dist.tile_view); inputs that move at every step of a
-// sequential time loop are double buffered (overlap); below the last
-// communicated loop runs the leaf (LeafKernels.cpp). This file has the
-// set-up, the loop nest and the leaf.
+// rank's tile (dist.tile_view); every transfer is blocking (the time
+// loops are tagged for dist-double-buffer, which overlaps them); below the
+// last communicated loop runs the leaf (LeafKernels.cpp). This file has
+// the set-up, the loop nest and the leaf.
 //
 //===----------------------------------------------------------------------===//
 
@@ -75,36 +75,12 @@ void ComputeEmitter::allocateBuffers(OpBuilder &b) {
     box.memref = rt.allocChecked(b, loc, bufTy, {},
                                  "the communication buffer of tensor " + t);
     boxes[t] = box;
+    firstBufs[t] = box.memref;
     // A second buffer for what this rank sends (permutations) or
     // contributes / receives as its piece (allgather, reduce-scatter).
     if (TransferEmitter::needsSendBuffer(plans[t]))
       sendBufs[t] =
           rt.allocChecked(b, loc, bufTy, {}, "the send buffer of tensor " + t);
-  }
-}
-
-/// Overlap (double buffering): an input that moves at every step of a
-/// sequential time loop gets a second buffer. `firstBufs` keeps the first
-/// buffer (the boxes' memref becomes the one of the current step inside the
-/// loop).
-void ComputeEmitter::setUpOverlap(OpBuilder &b) {
-  bool overlapOn = nest.overlap.value_or(rt.options.overlap);
-  for (const std::string &t : names) {
-    firstBufs[t] = boxes[t].memref;
-    if (!overlapOn || t == stmt.lhs.tensor)
-      continue;
-    unsigned k = model.level[t];
-    if (k == 0 || k > leafLevel || localLoops[k - 1]->extent < 2)
-      continue;
-    if (llvm::any_of(localLoops.take_front(k),
-                     [](const Loop *l) { return l->parallel; }))
-      continue;
-    if (!TransferEmitter::canOverlap(plans[t]))
-      continue;
-    overlapped.insert(t);
-    altBufs[t] =
-        rt.allocChecked(b, loc, MemRefType::get({capacity[t]}, elt), {},
-                        "the second communication buffer of tensor " + t);
   }
 }
 
@@ -199,8 +175,6 @@ void ComputeEmitter::freeBuffers(OpBuilder &b) {
     memref::DeallocOp::create(b, loc, krBuf);
   for (const std::string &t : names) {
     memref::DeallocOp::create(b, loc, firstBufs[t]);
-    if (Value ab = altBufs.lookup(t))
-      memref::DeallocOp::create(b, loc, ab);
     if (Value sb = sendBufs.lookup(t))
       memref::DeallocOp::create(b, loc, sb);
   }
@@ -221,7 +195,6 @@ LogicalResult ComputeEmitter::run() {
     cl.fixed[l->name] = coords[d];
 
   allocateBuffers(b);
-  setUpOverlap(b);
   transfers.emplace(
       rt, loc, model.grid, model.gridShape,
       [this](OpBuilder &ib, unsigned k) { return varsAt(ib, k); },
@@ -287,26 +260,22 @@ void ComputeEmitter::emitLevel(OpBuilder &b, unsigned k) {
   exitLevel(b, k);
 }
 
-/// Local loop k as a sequential scf.for with level k + 1 inside. The
-/// requests of the overlapped inputs of level k + 1 are its iteration
-/// arguments: step 0's transfers start before the loop, and each step
-/// yields the request of the next step's.
+/// Local loop k as a sequential scf.for with level k + 1 inside, its
+/// transfers blocking. It is tagged `dist.time_loop` (and `dist.overlap`
+/// when the schedule says) for dist-double-buffer, which overlaps them
+/// with the steps' work.
 void ComputeEmitter::emitTimeLoop(OpBuilder &b, unsigned k) {
   const Loop *l = localLoops[k];
-  SmallVector<std::string> over = overlappedAt(k + 1);
-  SmallVector<Value> first = overlapPrologue(b, k + 1);
-  scf::ForOp::create(b, loc, rt.idx(b, loc, 0), rt.idx(b, loc, l->extent),
-                     rt.idx(b, loc, 1), first,
-                     [&](OpBuilder &fb, Location, Value iv, ValueRange reqs) {
-                       cl.fixed[l->name] = iv;
-                       for (auto [t, r] : llvm::zip(over, reqs))
-                         inFlight[t] = r;
-                       emitLevel(fb, k + 1);
-                       SmallVector<Value> next;
-                       for (const std::string &t : over)
-                         next.push_back(inFlight[t]);
-                       scf::YieldOp::create(fb, loc, next);
-                     });
+  auto loop = scf::ForOp::create(
+      b, loc, rt.idx(b, loc, 0), rt.idx(b, loc, l->extent), rt.idx(b, loc, 1),
+      ValueRange{}, [&](OpBuilder &fb, Location, Value iv, ValueRange) {
+        cl.fixed[l->name] = iv;
+        emitLevel(fb, k + 1);
+        scf::YieldOp::create(fb, loc);
+      });
+  loop->setAttr(kTimeLoopAttr, b.getUnitAttr());
+  if (nest.overlap)
+    loop->setAttr(kOverlapAttr, b.getBoolAttr(*nest.overlap));
 }
 
 /// A library leaf runs only where every variable's range is non-empty:

@@ -5,9 +5,7 @@
 //
 // The state of lowering one dist.compute under its schedule, shared by
 // Compute.cpp (set-up, the loop nest and its leaf) and ComputeTransfers.cpp
-// (the boxes and transfers at each level of the loop nest, and overlap:
-// double-buffered inputs whose requests flow through the time loop's
-// iteration arguments).
+// (the boxes and transfers at each level of the loop nest).
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,7 +41,6 @@ private:
   /// The loops fixed at level k: the distributed loops and local loops < k.
   llvm::StringSet<> fixedAt(unsigned k);
   void allocateBuffers(OpBuilder &b);
-  void setUpOverlap(OpBuilder &b);
   LogicalResult checkDistinctTiles(OpBuilder &b);
   LogicalResult setUpLeaf(OpBuilder &b);
   unsigned loopLeafLevel();
@@ -62,13 +59,6 @@ private:
   LogicalResult enterLevel(OpBuilder &b, unsigned k);
   void zeroOutputBuffer(OpBuilder &b, const std::string &t, Value isTile);
   void exitLevel(OpBuilder &b, unsigned k);
-
-  // --- overlap (ComputeTransfers.cpp) --------------------------------------
-  Value startTransfer(OpBuilder &b, unsigned k, const std::string &t,
-                      Value dest, Value cur, bool first);
-  void overlappedStep(OpBuilder &b, unsigned k, const std::string &t);
-  SmallVector<std::string> overlappedAt(unsigned k);
-  SmallVector<Value> overlapPrologue(OpBuilder &b, unsigned k);
 
   // --- the loop nest and its leaf (Compute.cpp) ----------------------------
   void emitLevel(OpBuilder &b, unsigned k);
@@ -104,12 +94,8 @@ private:
   llvm::StringMap<BoxBuffer> boxes;
   llvm::StringMap<Value> sendBufs;
   llvm::StringMap<int64_t> capacity;
-  /// Overlap: double-buffered inputs, their first and second buffers and,
-  /// while the body of their time loop is emitted, the requests of their
-  /// transfers in flight (a !dist.request: the loop's iteration argument,
-  /// then the request of the next step's transfer).
-  llvm::StringSet<> overlapped;
-  llvm::StringMap<Value> firstBufs, altBufs, inFlight;
+  /// Each tensor's buffer (its box's memref may be a view of the tile).
+  llvm::StringMap<Value> firstBufs;
   /// Tensor -> i1, whether its box is read in place (a view of the tile).
   llvm::StringMap<Value> aliasOf;
 

@@ -1,4 +1,4 @@
-//===- ComputeTransfers.cpp - a computation's boxes, transfers, overlap ---===//
+//===- ComputeTransfers.cpp - a computation's boxes and transfers ---------===//
 //
 // Part of the dist project: distributed tensor algebra in MLIR.
 //
@@ -6,10 +6,8 @@
 // nest: every tensor's box from the fixed loops' values, boxes read in
 // place from the tile (dist.tile_view), the output's buffer zeroed, and
 // the tensors handed to the TransferEmitter (Transfers.cpp) as
-// TransferSites. Overlap: a double-buffered input waits for this step's
-// transfer (dist.wait) and starts the next step's into its other buffer;
-// the requests are the time loop's iteration arguments (ComputeEmitter::
-// emitTimeLoop), the null request where no transfer is in flight.
+// TransferSites. Transfers are blocking; dist-double-buffer overlaps
+// them with the work of the time loop.
 //
 //===----------------------------------------------------------------------===//
 
@@ -140,10 +138,6 @@ LogicalResult ComputeEmitter::enterLevel(OpBuilder &b, unsigned k) {
   for (const std::string &t : names) {
     if (model.level[t] != k)
       continue;
-    if (overlapped.contains(t)) {
-      overlappedStep(b, k, t);
-      continue;
-    }
     const TransferPlan &plan = plans[t];
     setBox(b, t, k);
     Value tile = rt.tileOf(op, model.values[t]);
@@ -175,79 +169,4 @@ void ComputeEmitter::exitLevel(OpBuilder &b, unsigned k) {
   if (model.level[t] != k)
     return;
   transfers->emitOutput(b, siteOf(t, k, outTile, aliasOf.lookup(t)));
-}
-
-//===----------------------------------------------------------------------===//
-// Overlap
-//===----------------------------------------------------------------------===//
-
-/// Starts the transfer of an overlapped input t at level k for the step
-/// the fixed loops name, into `dest`, and returns its request (the null
-/// request when none is in flight); see TransferEmitter::startInput.
-Value ComputeEmitter::startTransfer(OpBuilder &b, unsigned k,
-                                    const std::string &t, Value dest, Value cur,
-                                    bool first) {
-  setBox(b, t, k);
-  boxes[t].memref = dest;
-  Value tile = rt.tileOf(op, model.values[t]);
-  if (!tile) {
-    failedInside = true;
-    return NullRequestOp::create(b, loc);
-  }
-  return transfers->startInput(b, siteOf(t, k, tile, Value()), cur, first);
-}
-
-/// Inside the time loop of level k: wait for this step's transfer of t,
-/// start the next step's into the other buffer (its request replaces t's
-/// in `inFlight`), and point t's box at this step's buffer.
-void ComputeEmitter::overlappedStep(OpBuilder &b, unsigned k,
-                                    const std::string &t) {
-  const Loop *l = localLoops[k - 1];
-  Value iv = cl.fixed[l->name];
-  Value odd = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::ne,
-      arith::RemUIOp::create(b, loc, iv, rt.idx(b, loc, 2)), rt.idx(b, loc, 0));
-  Value cur = arith::SelectOp::create(b, loc, odd, altBufs[t], firstBufs[t]);
-  Value next = arith::SelectOp::create(b, loc, odd, firstBufs[t], altBufs[t]);
-  WaitOp::create(b, loc, inFlight[t]);
-  Value nextIv = arith::AddIOp::create(b, loc, iv, rt.idx(b, loc, 1));
-  Value hasNext = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                        nextIv, rt.idx(b, loc, l->extent));
-  auto started = scf::IfOp::create(
-      b, loc, hasNext,
-      [&](OpBuilder &tb, Location tl) {
-        cl.fixed[l->name] = nextIv;
-        Value r = startTransfer(tb, k, t, next, cur, /*first=*/false);
-        scf::YieldOp::create(tb, tl, r);
-      },
-      [&](OpBuilder &eb, Location el) {
-        scf::YieldOp::create(eb, el, Value(NullRequestOp::create(eb, el)));
-      });
-  inFlight[t] = started.getResult(0);
-  cl.fixed[l->name] = iv;
-  setBox(b, t, k);
-  boxes[t].memref = cur;
-}
-
-/// The overlapped inputs of level k, in the order of `names`.
-SmallVector<std::string> ComputeEmitter::overlappedAt(unsigned k) {
-  SmallVector<std::string> over;
-  for (const std::string &t : names)
-    if (model.level[t] == k && overlapped.contains(t))
-      over.push_back(t);
-  return over;
-}
-
-/// Before the time loop of level k (local loop k - 1): starts step 0's
-/// transfers of the overlapped inputs of level k and returns their
-/// requests, in the order of overlappedAt(k).
-SmallVector<Value> ComputeEmitter::overlapPrologue(OpBuilder &b, unsigned k) {
-  const Loop *l = localLoops[k - 1];
-  SmallVector<Value> reqs;
-  for (const std::string &t : overlappedAt(k)) {
-    cl.fixed[l->name] = rt.idx(b, loc, 0);
-    reqs.push_back(
-        startTransfer(b, k, t, firstBufs[t], Value(), /*first=*/true));
-  }
-  return reqs;
 }

@@ -37,7 +37,6 @@ struct SPMDOptions {
   bool timing = false;
   double tolerance = -1.0;
   std::string redistribution = "balanced";
-  bool overlap = true;
   bool leafFallback = false;
 };
 

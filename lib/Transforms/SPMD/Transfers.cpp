@@ -38,13 +38,6 @@ bool TransferEmitter::needsSendBuffer(const TransferPlan &plan) {
          (plan.kind == TransferPlan::Kind::Shift && plan.alignByPermutation);
 }
 
-bool TransferEmitter::canOverlap(const TransferPlan &plan) {
-  return plan.kind == TransferPlan::Kind::Broadcast ||
-         plan.kind == TransferPlan::Kind::Shift ||
-         plan.kind == TransferPlan::Kind::AllGather ||
-         plan.kind == TransferPlan::Kind::PointToPoint;
-}
-
 //===----------------------------------------------------------------------===//
 // Roots, peers, groups, views and boxes
 //===----------------------------------------------------------------------===//
@@ -133,9 +126,8 @@ void TransferEmitter::addBox(OpBuilder &b, const TransferSite &site,
 //===----------------------------------------------------------------------===//
 
 /// One step of a permutation: send the box the peer needs from this rank's
-/// tile, receive this rank's box. Non-blocking: returns the request.
-Value TransferEmitter::emitPermutation(OpBuilder &b, const TransferSite &site,
-                                       bool nonBlocking) {
+/// tile, receive this rank's box.
+void TransferEmitter::emitPermutation(OpBuilder &b, const TransferSite &site) {
   const TransferPlan &plan = site.plan;
   const BoxBuffer &box = site.box;
   SmallVector<Value> vars = varsAt(b, site.level);
@@ -161,10 +153,7 @@ Value TransferEmitter::emitPermutation(OpBuilder &b, const TransferSite &site,
   });
   Value send = flatView(b, site.sendBuffer, scount);
   Value recv = viewOf(b, box);
-  if (nonBlocking)
-    return StartPermuteOp::create(b, loc, grid, send, dst, recv, src);
   PermuteOp::create(b, loc, grid, send, dst, recv, src);
-  return Value();
 }
 
 /// Step 0 of a shift: the box aligned by a local copy, a permutation or
@@ -250,46 +239,6 @@ void TransferEmitter::emitInput(OpBuilder &b, const TransferSite &site) {
   default:
     FetchBoxOp::create(b, loc, site.tile, box.lo, box.size, box.memref,
                        TypeAttr::get(site.type));
-  }
-}
-
-Value TransferEmitter::startInput(OpBuilder &b, const TransferSite &site,
-                                  Value cur, bool first) {
-  const TransferPlan &plan = site.plan;
-  const BoxBuffer &box = site.box;
-  Value dest = box.memref;
-  switch (plan.kind) {
-  case TransferPlan::Kind::Broadcast: {
-    Value root = rootAt(b, plan, site.level);
-    Value me = axesRank(b, plan);
-    Value isRoot =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, me, root);
-    scf::IfOp::create(b, loc, isRoot, [&](OpBuilder &tb, Location l) {
-      copyBox(tb, site, box.lo, box.size, dest);
-      scf::YieldOp::create(tb, l);
-    });
-    return StartBroadcastOp::create(b, loc, grid, plan.axes, viewOf(b, box),
-                                    root);
-  }
-  case TransferPlan::Kind::Shift: {
-    if (first) {
-      alignShift(b, site);
-      return NullRequestOp::create(b, loc);
-    }
-    Value vol = volume(b, box.size);
-    return StartShiftOp::create(b, loc, grid, plan.shiftAxis, plan.shiftOffset,
-                                flatView(b, cur, vol), flatView(b, dest, vol));
-  }
-  case TransferPlan::Kind::AllGather: {
-    SmallVector<Value> pLo, pSize;
-    Value pvol = pieceOf(b, site, pLo, pSize);
-    copyBox(b, site, pLo, pSize, site.sendBuffer);
-    return StartAllGatherOp::create(b, loc, grid, plan.axes,
-                                    flatView(b, site.sendBuffer, pvol),
-                                    viewOf(b, box));
-  }
-  default: // PointToPoint
-    return emitPermutation(b, site, /*nonBlocking=*/true);
   }
 }
 

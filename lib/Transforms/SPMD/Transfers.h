@@ -7,8 +7,8 @@
 // tensor's tile and buffers: an input's box is copied locally
 // (dist.copy_box), broadcast, shifted, all-gathered, permuted point to
 // point (dist.permute) or fetched with the general exchange
-// (dist.fetch_box) into the tensor's buffer, or started as a non-blocking
-// transfer (dist.start_*) for overlap; the output's box is added locally
+// (dist.fetch_box) into the tensor's buffer (blocking: dist-double-buffer
+// overlaps them later); the output's box is added locally
 // (dist.add_box), reduced, all-reduced, reduce-scattered or accumulated
 // with the general exchange (dist.accumulate_box) into the owners' tiles.
 // Everything that reads a plan's groups, roots, peers, shift and split
@@ -61,8 +61,8 @@ struct TransferSite {
 };
 
 /// Emits the transfers of one computation's tensors as dist ops on the
-/// tiles and buffers (dist.copy_box, dist.broadcast, dist.start_broadcast,
-/// ...; DistTransferOps.td and DistOps.td).
+/// tiles and buffers (dist.copy_box, dist.broadcast, ...;
+/// DistTransferOps.td and DistOps.td).
 class TransferEmitter {
 public:
   /// `varsAt(b, k)` gives the variables of the plans' QExprs at level k:
@@ -82,20 +82,9 @@ public:
   /// rank sends for permutations, its piece for allgather and
   /// reduce-scatter).
   static bool needsSendBuffer(const TransferPlan &plan);
-  /// Whether an input moved by `plan` at every step of a sequential time
-  /// loop can be double buffered (startInput).
-  static bool canOverlap(const TransferPlan &plan);
 
   /// An input: fills the box of this step (blocking).
   void emitInput(OpBuilder &b, const TransferSite &site);
-  /// An overlapped input: starts the non-blocking transfer of the box of
-  /// the step the fixed loops name into `site.box.memref` and returns its
-  /// request (a !dist.request; the null request when nothing is in
-  /// flight). `first`: step 0 of the time loop, where a shift aligns
-  /// (blocking) instead; `cur` is the buffer holding the previous step,
-  /// which a shift sends on.
-  Value startInput(OpBuilder &b, const TransferSite &site, Value cur,
-                   bool first);
   /// The output: adds the partial results in the box to the owners' tiles.
   void emitOutput(OpBuilder &b, const TransferSite &site);
 
@@ -113,8 +102,7 @@ private:
   void addBox(OpBuilder &b, const TransferSite &site, ValueRange lo,
               ValueRange size, Value src);
   void alignShift(OpBuilder &b, const TransferSite &site);
-  Value emitPermutation(OpBuilder &b, const TransferSite &site,
-                        bool nonBlocking = false);
+  void emitPermutation(OpBuilder &b, const TransferSite &site);
   void emitShiftInput(OpBuilder &b, const TransferSite &site);
 
   SPMDBuilder &rt;

@@ -49,6 +49,13 @@ namespace mlir::dist {
 FailureOr<GridOp> verifyGridAxes(Operation *op, FlatSymbolRefAttr gridRef,
                                  ArrayRef<int64_t> axes,
                                  SymbolTableCollection &symbols);
+
+/// Discardable attributes of the sequential time loops (scf.for) that
+/// dist-lower-computations emits: `dist.time_loop` (unit) marks them for
+/// dist-double-buffer; `dist.overlap` (bool) is the schedule's overlap
+/// command, where it has one.
+inline constexpr llvm::StringLiteral kTimeLoopAttr = "dist.time_loop";
+inline constexpr llvm::StringLiteral kOverlapAttr = "dist.overlap";
 } // namespace mlir::dist
 
 #endif // DISTTENSOR_DIALECT_DIST_IR_DISTOPS_H
