@@ -54,6 +54,36 @@ struct StatementAttrStorage : public AttributeStorage {
   std::string error;
   size_t column = 0;
 };
+
+/// A schedule's command arrays and their decoding, made once per distinct
+/// array.
+struct ScheduleAttrStorage : public AttributeStorage {
+  using KeyTy = ArrayAttr;
+
+  explicit ScheduleAttrStorage(ArrayAttr commands) : commands(commands) {}
+
+  bool operator==(const KeyTy &key) const { return key == commands; }
+  static llvm::hash_code hashKey(const KeyTy &key) {
+    return llvm::hash_value(key.getAsOpaquePointer());
+  }
+
+  static ScheduleAttrStorage *construct(AttributeStorageAllocator &allocator,
+                                        const KeyTy &key) {
+    auto *storage = new (allocator.allocate<ScheduleAttrStorage>())
+        ScheduleAttrStorage(key);
+    storage->valid = decodeSchedule(key, storage->decoded, storage->error);
+    if (!storage->valid)
+      storage->decoded.clear();
+    return storage;
+  }
+
+  /// The command arrays (the key).
+  ArrayAttr commands;
+  /// The decoded commands; empty when `valid` is false.
+  SmallVector<ScheduleCommand, 0> decoded;
+  bool valid = false;
+  std::string error;
+};
 } // namespace mlir::dist::detail
 
 #define GET_ATTRDEF_CLASSES
@@ -158,6 +188,16 @@ static void printScheduleArg(llvm::raw_ostream &os, Attribute arg) {
     os << "@" << sym.getValue();
   }
 }
+
+ArrayAttr ScheduleAttr::getCommands() const { return getImpl()->commands; }
+
+ArrayRef<ScheduleCommand> ScheduleAttr::getDecoded() const {
+  return getImpl()->decoded;
+}
+
+bool ScheduleAttr::isValid() const { return getImpl()->valid; }
+
+StringRef ScheduleAttr::getDecodeError() const { return getImpl()->error; }
 
 void ScheduleAttr::print(AsmPrinter &printer) const {
   printer << "<";

@@ -529,10 +529,12 @@ FailureOr<ComputeLoopNest> ComputeOp::getLoopNest() {
     return failure();
 
   // The schedule, with the extents of the machines it names.
-  std::string error;
-  SmallVector<ScheduleCommand, 8> commands;
-  if (!decodeSchedule(getScheduleAttr(), commands, error))
-    return emitOpError("malformed schedule: ") << error;
+  ArrayRef<ScheduleCommand> commands;
+  if (ScheduleAttr schedule = getScheduleAttr()) {
+    if (!schedule.isValid())
+      return emitOpError("malformed schedule: ") << schedule.getDecodeError();
+    commands = schedule.getDecoded();
+  }
   llvm::StringMap<SmallVector<int64_t>> machines;
   for (const ScheduleCommand &c : commands) {
     if (c.machine.empty())

@@ -135,12 +135,12 @@ std::string mlir::dist::unsupportedScheduleCommand(StringRef name) {
   return "";
 }
 
-bool mlir::dist::decodeSchedule(ScheduleAttr schedule,
+bool mlir::dist::decodeSchedule(ArrayAttr schedule,
                                 SmallVectorImpl<ScheduleCommand> &commands,
                                 std::string &error) {
   if (!schedule)
     return true;
-  for (auto [pos, attr] : llvm::enumerate(schedule.getCommands())) {
+  for (auto [pos, attr] : llvm::enumerate(schedule)) {
     auto cmd = dyn_cast<ArrayAttr>(attr);
     if (!cmd || cmd.empty() || !isa<StringAttr>(cmd[0])) {
       error = "schedule command " + std::to_string(pos) + " is malformed";

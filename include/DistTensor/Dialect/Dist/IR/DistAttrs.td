@@ -182,10 +182,23 @@ def Dist_ScheduleAttr : Dist_Attr<"Schedule", "schedule"> {
     `parallelize(v)`, `substitute({vars}, kernel)` with kernel `gemm` or
     `mttkrp`, and `overlap(on | off)`. DISTAL's `precompute` is rejected
     (a computation has no temporaries; write the temporary as its own
-    `dist.compute`). Each command is stored as an array `[name, args...]`.
+    `dist.compute`). Each command is stored as an array `[name, args...]`;
+    the attribute decodes them once, when it is made, and every reader
+    (`dist.compute`'s `getLoopNest()`) uses that decoding.
   }];
   let parameters = (ins "ArrayAttr":$commands);
   let hasCustomAssemblyFormat = 1;
+  // The decoded commands live in the storage (made once per distinct
+  // command array), so the storage is written by hand.
+  let genStorageClass = 0;
+  let extraClassDeclaration = [{
+    /// The decoded commands, in order (empty when `isValid()` is false).
+    ::llvm::ArrayRef<::mlir::dist::ScheduleCommand> getDecoded() const;
+    /// Whether every command array is well formed.
+    bool isValid() const;
+    /// Why a command array is malformed (empty when valid).
+    ::llvm::StringRef getDecodeError() const;
+  }];
 }
 
 //===----------------------------------------------------------------------===//

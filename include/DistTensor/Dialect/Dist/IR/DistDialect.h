@@ -20,9 +20,15 @@
 #include "DistTensor/Dialect/Dist/IR/DistOpsDialect.h.inc"
 #include "DistTensor/Dialect/Dist/IR/DistEnums.h.inc"
 
+namespace mlir::dist {
+struct ScheduleCommand;
+} // namespace mlir::dist
+
 namespace mlir::dist::detail {
 /// Storage of #dist.statement (its text and parse; DistAttrs.cpp).
 struct StatementAttrStorage;
+/// Storage of #dist.schedule (its commands and their decoding).
+struct ScheduleAttrStorage;
 } // namespace mlir::dist::detail
 
 #define GET_ATTRDEF_CLASSES

@@ -66,9 +66,10 @@ struct ScheduleCommand {
 /// why and what to write instead; empty for every other name.
 std::string unsupportedScheduleCommand(llvm::StringRef name);
 
-/// Decodes the commands of `schedule`; returns false and sets `error` on a
-/// malformed command array.
-bool decodeSchedule(ScheduleAttr schedule,
+/// Decodes the command arrays of a #dist.schedule; returns false and sets
+/// `error` on a malformed one. A ScheduleAttr runs this once, when it is
+/// made (ScheduleAttr::getDecoded gives the result).
+bool decodeSchedule(ArrayAttr schedule,
                     llvm::SmallVectorImpl<ScheduleCommand> &commands,
                     std::string &error);
 
