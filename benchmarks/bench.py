@@ -421,7 +421,8 @@ class Suite:
         rc, out, _, _ = self.runner.run(
             [self.dist_opt, "--dist-materialize-spmd", path], timeout=120)
         return rc == 0 and re.search(
-            r"distrt_i(bcast|shift|allgather|permute)\(", out) is not None
+            r"dist\.start_(broadcast|shift|allgather|permute) "
+            r"|distrt_i(bcast|shift|allgather|permute)\(", out) is not None
 
     def comm_report(self, path):
         """The communication pattern dist-report-communication picks for each
