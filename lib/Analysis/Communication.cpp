@@ -62,6 +62,8 @@ std::string TransferPlan::describe(const ComputeModel &m) const {
                                 : " after an initial alignment");
   if (kind == Kind::AllGather || kind == Kind::ReduceScatter)
     os << " of pieces along tensor dimension " << splitDim;
+  if (pieceBlock > 0)
+    os << " (blocks of " << pieceBlock << ", the last ones shorter)";
   if (kind == Kind::Broadcast || kind == Kind::Reduce) {
     bool constant = rootTable.empty() ? root.isConstant()
                                       : llvm::all_equal(rootTable);
@@ -170,6 +172,58 @@ int64_t piecesAlong(const ComputeModel &m, const Owners &owners,
   }
   return dim;
 }
+/// Whether every group over `axis` shares box `b` at each step, the box
+/// starts at 0 along the dimension blocked over exactly `axis`, and member
+/// j holds block j of it (the layout's block; the last ones shorter or
+/// empty). Returns that dimension, and the block in `block`, or -1.
+int64_t blockPiecesAlong(const ComputeModel &m, const Owners &owners,
+                         ArrayRef<SmallVector<int64_t>> coords,
+                         const std::vector<std::vector<Box>> &boxes,
+                         int64_t steps, int64_t axis, int64_t &block) {
+  const LevelDistribution &L = owners.level();
+  int64_t dim = -1;
+  for (unsigned d = 0; d < L.getRank(); ++d)
+    if (L.getAxes(d).size() == 1 && L.getAxes(d).front() == axis)
+      dim = d;
+  if (dim < 0)
+    return -1;
+  const DimDistribution &dd = L.getDim(dim);
+  int64_t G = m.gridShape[axis], B = dd.block;
+  if (dd.kind != PartitionKind::blocked || B <= 0 || dd.parts != G ||
+      !L.getSkews(dim).empty())
+    return -1;
+  int64_t P = coords.size();
+  for (int64_t r = 0; r < P; ++r) {
+    for (int64_t s = 0; s < steps; ++s) {
+      const Box &b = boxes[r][s];
+      for (int64_t j = 0; j < G; ++j) {
+        SmallVector<int64_t> c = coords[r];
+        c[axis] = j;
+        if (!(boxes[rowMajorRank(c, m.gridShape)][s] == b))
+          return -1;
+      }
+      for (int64_t d = 0; d < dim; ++d)
+        if (b.size[d] != 1)
+          return -1;
+      if (b.lo[dim] != 0 || b.size[dim] < 1 || b.size[dim] > G * B)
+        return -1;
+      for (int64_t j = 0; j < G; ++j) {
+        int64_t len = std::min(B, b.size[dim] - j * B);
+        if (len <= 0)
+          continue;
+        SmallVector<int64_t> c = coords[r];
+        c[axis] = j;
+        Box pb = b;
+        pb.lo[dim] = j * B;
+        pb.size[dim] = len;
+        if (!owners.holdsBox(c, pb))
+          return -1;
+      }
+    }
+  }
+  block = B;
+  return dim;
+}
 } // namespace
 
 std::vector<TransferPlan>
@@ -241,6 +295,23 @@ mlir::dist::analyzeCommunicationByEnumeration(const ComputeModel &m) {
           p.kind = kind;
           p.axes = {a};
           p.splitDim = dim;
+          return true;
+        }
+      }
+      // A reduce-scatter may also cut in the layout's blocks.
+      for (unsigned a = 0;
+           kind == TransferPlan::Kind::ReduceScatter && a < m.gridShape.size();
+           ++a) {
+        if (m.gridShape[a] == 1)
+          continue;
+        int64_t block = 0;
+        int64_t dim =
+            blockPiecesAlong(m, owners, coords, boxes, p.steps, a, block);
+        if (dim >= 0) {
+          p.kind = kind;
+          p.axes = {a};
+          p.splitDim = dim;
+          p.pieceBlock = block;
           return true;
         }
       }

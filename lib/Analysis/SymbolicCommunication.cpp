@@ -59,6 +59,7 @@ private:
   bool local();
   bool broadcast();
   bool pieces(TransferPlan::Kind kind);
+  bool blockPieces();
   bool shift();
   bool permutation(const Set &selected);
   bool reduction();
@@ -166,6 +167,56 @@ bool Classifier::pieces(TransferPlan::Kind kind) {
     plan.kind = kind;
     plan.axes = {int64_t(a)};
     plan.splitDim = dim;
+    return true;
+  }
+  return false;
+}
+
+/// Reduce-scatter in the layout's blocks: a grid axis whose group shares
+/// every box, which starts at 0 along the dimension blocked over exactly
+/// that axis; member j holds block j of it (the last ones shorter or
+/// empty: an extent the group does not divide).
+bool Classifier::blockPieces() {
+  const LevelDistribution &L = tm.layout();
+  for (unsigned a = 0; a < tm.numAxes(); ++a) {
+    if (tm.extent(a) == 1)
+      continue;
+    int64_t dim = -1;
+    for (unsigned d = 0; d < L.getRank(); ++d)
+      if (L.getAxes(d).size() == 1 && L.getAxes(d).front() == a)
+        dim = d;
+    if (dim < 0)
+      continue;
+    const DimDistribution &dd = L.getDim(dim);
+    int64_t G = tm.extent(a), B = dd.block;
+    if (dd.kind != PartitionKind::blocked || B <= 0 || dd.parts != G ||
+        !L.getSkews(dim).empty())
+      continue;
+    SmallVector<Expr> u = with(p, a, s.var("u" + std::to_string(a)));
+    if (!never(s.notOf(tm.sameBox(bp, tm.box(u, t)))))
+      continue;
+    std::optional<int64_t> size = constantOf(bp.size[dim]);
+    if (!size || *size < 1 || *size > G * B)
+      continue;
+    Set bad = s.ne(bp.lo[dim], s.cst(0));
+    for (int64_t d = 0; d < dim; ++d)
+      bad = s.orOf(bad, s.ne(bp.size[d], s.cst(1)));
+    if (!never(bad))
+      continue;
+    // Member j holds [j * B, min((j + 1) * B, size)), when not empty.
+    Expr j = s.var("q" + std::to_string(a));
+    Expr jB = s.mul(j, s.cst(B));
+    SymBox pb = bp;
+    pb.lo[dim] = jB;
+    pb.size[dim] = s.max(s.cst(0), s.min(s.cst(B), s.sub(s.cst(*size), jB)));
+    Set held =
+        s.orOf(s.eq(pb.size[dim], s.cst(0)), tm.holdsBox(with(p, a, j), pb));
+    if (!never(s.notOf(held)))
+      continue;
+    plan.kind = TransferPlan::Kind::ReduceScatter;
+    plan.axes = {int64_t(a)};
+    plan.splitDim = dim;
+    plan.pieceBlock = B;
     return true;
   }
   return false;
@@ -408,7 +459,8 @@ void Classifier::run() {
         "not a shift, not a one-to-one permutation";
     return;
   }
-  if (!tm.anyReplicated() && pieces(TransferPlan::Kind::ReduceScatter))
+  if (!tm.anyReplicated() &&
+      (pieces(TransferPlan::Kind::ReduceScatter) || blockPieces()))
     return;
   if (reduction())
     return;

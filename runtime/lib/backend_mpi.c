@@ -328,14 +328,8 @@ static void mpi_reduce_scatter(const char *op, distrt_bcomm *c,
                                   mpi_op(rop), c->comm));
 }
 
-static void mpi_alltoall(const char *op, distrt_bcomm *c, const void *send,
-                         void *recv, int64_t count, int64_t dtype) {
-  MPI_Datatype t = mpi_type(dtype);
-  MPICHK(op, "MPI_Alltoall",
-         MPI_Alltoall(send, (int)count, t, recv, (int)count, t, c->comm));
-}
-
-/* int counts and prefix-sum displacements for MPI_Alltoallv. */
+/* int counts and prefix-sum displacements for MPI_Alltoallv and
+ * MPI_Reduce_scatter. */
 static int *v_layout(const char *op, const char *what, int n,
                      const int64_t *counts, int **displs) {
   int *cnt = (int *)malloc(2 * (size_t)(n ? n : 1) * sizeof *cnt);
@@ -355,6 +349,25 @@ static int *v_layout(const char *op, const char *what, int n,
   }
   *displs = dsp;
   return cnt;
+}
+
+static void mpi_reduce_scatter_v(const char *op, distrt_bcomm *c,
+                                 const void *send, void *recv,
+                                 const int64_t *counts, int64_t dtype,
+                                 int64_t rop) {
+  int *displs;
+  int *cnt = v_layout(op, "receive", c->size, counts, &displs);
+  MPICHK(op, "MPI_Reduce_scatter",
+         MPI_Reduce_scatter(send, recv, cnt, mpi_type(dtype), mpi_op(rop),
+                            c->comm));
+  free(cnt);
+}
+
+static void mpi_alltoall(const char *op, distrt_bcomm *c, const void *send,
+                         void *recv, int64_t count, int64_t dtype) {
+  MPI_Datatype t = mpi_type(dtype);
+  MPICHK(op, "MPI_Alltoall",
+         MPI_Alltoall(send, (int)count, t, recv, (int)count, t, c->comm));
 }
 
 static void mpi_alltoallv(const char *op, distrt_bcomm *c, const void *send,
@@ -551,6 +564,7 @@ const struct distrt_backend distrt_backend_mpi = {
     .bcast = mpi_bcast,
     .allgather = mpi_allgather,
     .reduce_scatter = mpi_reduce_scatter,
+    .reduce_scatter_v = mpi_reduce_scatter_v,
     .alltoall = mpi_alltoall,
     .alltoallv = mpi_alltoallv,
     .gather = mpi_gather,

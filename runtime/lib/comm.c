@@ -139,6 +139,52 @@ void distrt_reduce_scatter(distrt_grid *g, int64_t axes, const void *send,
                               count, dtype, op);
 }
 
+/* Elements of group rank r in a cut of `count` into blocks of `block`. */
+static int64_t block_piece(int64_t count, int64_t block, int64_t r) {
+  if (r >= (count + block - 1) / block)
+    return 0;
+  int64_t left = count - r * block;
+  return left < block ? left : block;
+}
+
+void distrt_reduce_scatter_blocks(distrt_grid *g, int64_t axes,
+                                  const void *send, int64_t count, void *recv,
+                                  int64_t recv_count, int64_t block,
+                                  int64_t dtype, int64_t op) {
+  const char *fn = "distrt_reduce_scatter_blocks";
+  struct coll c = coll_begin(fn, g, axes, count, dtype);
+  distrt_check_op(fn, op);
+  if (block < 1)
+    distrt_fatal(fn, "block %lld is not positive", (long long)block);
+  if ((count + block - 1) / block > c.size)
+    distrt_fatal(fn,
+                 "%lld elements in blocks of %lld need %lld processes; the "
+                 "axes 0x%llx span %lld",
+                 (long long)count, (long long)block,
+                 (long long)((count + block - 1) / block),
+                 (unsigned long long)axes, (long long)c.size);
+  int64_t mine = block_piece(count, block, c.rank);
+  if (recv_count < mine)
+    distrt_fatal(fn, "recv holds %lld elements; group rank %lld receives %lld",
+                 (long long)recv_count, (long long)c.rank, (long long)mine);
+  distrt_check_buf(fn, "send", send, count);
+  distrt_check_buf(fn, "recv", recv, mine);
+  distrt_check_no_overlap(fn, "send", send, count * c.es, "recv", recv,
+                          mine * c.es);
+  if (c.size == 1) {
+    copy(recv, send, count * c.es);
+    return;
+  }
+  int64_t *counts = (int64_t *)malloc((size_t)c.size * sizeof *counts);
+  if (!counts)
+    distrt_fatal(fn, "out of memory for %lld counts", (long long)c.size);
+  for (int64_t r = 0; r < c.size; ++r)
+    counts[r] = block_piece(count, block, r);
+  distrt_g.be->reduce_scatter_v(fn, distrt_grid_sub(fn, c.g, axes), send, recv,
+                                counts, dtype, op);
+  free(counts);
+}
+
 void distrt_alltoall(distrt_grid *g, int64_t axes, const void *send,
                      void *recv, int64_t count, int64_t dtype) {
   const char *fn = "distrt_alltoall";

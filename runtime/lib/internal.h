@@ -84,6 +84,11 @@ struct distrt_backend {
   void (*reduce_scatter)(const char *op, distrt_bcomm *c, const void *send,
                          void *recv, int64_t count, int64_t dtype,
                          int64_t rop);
+  /* Reduce-scatter with counts: send holds the sum of counts elements;
+   * rank i receives counts[i] of them (packed in rank order). */
+  void (*reduce_scatter_v)(const char *op, distrt_bcomm *c, const void *send,
+                           void *recv, const int64_t *counts, int64_t dtype,
+                           int64_t rop);
   void (*alltoall)(const char *op, distrt_bcomm *c, const void *send,
                    void *recv, int64_t count, int64_t dtype);
   /* Packed all-to-all-v: send holds scounts[0] elements for rank 0, then

@@ -124,6 +124,15 @@ static void prof_reduce_scatter(const char *op, distrt_bcomm *c,
   distrt_profile_leave();
 }
 
+static void prof_reduce_scatter_v(const char *op, distrt_bcomm *c,
+                                  const void *send, void *recv,
+                                  const int64_t *counts, int64_t dtype,
+                                  int64_t rop) {
+  distrt_profile_enter(DISTRT_PROF_COMM);
+  real->reduce_scatter_v(op, c, send, recv, counts, dtype, rop);
+  distrt_profile_leave();
+}
+
 static void prof_alltoall(const char *op, distrt_bcomm *c, const void *send,
                           void *recv, int64_t count, int64_t dtype) {
   distrt_profile_enter(DISTRT_PROF_COMM);
@@ -275,6 +284,7 @@ distrt_profile_backend(const struct distrt_backend *be) {
   timed.bcast = prof_bcast;
   timed.allgather = prof_allgather;
   timed.reduce_scatter = prof_reduce_scatter;
+  timed.reduce_scatter_v = prof_reduce_scatter_v;
   timed.alltoall = prof_alltoall;
   timed.alltoallv = prof_alltoallv;
   timed.gather = prof_gather;

@@ -105,6 +105,25 @@ static void test_mask(distrt_grid *g, int64_t ndims, const int64_t *dims,
       for (int64_t i = 0; i < COUNT; ++i)
         EXPECT_ELEM(b, dt, i, reduce_ref(op, members, m, pos * COUNT + i),
                     w_rs);
+      /* reduce_scatter_blocks: n elements in blocks of `blk` (the last
+       * pieces shorter, or empty when the blocks outnumber what is left) */
+      for (int64_t blk = COUNT; blk >= 1 && blk * m >= 1; blk = blk / 2) {
+        int64_t n = blk * m - (m > 1 ? blk / 2 + 1 : 0);
+        if (n < 1)
+          n = 1;
+        for (int64_t i = 0; i < n; ++i)
+          tu_set(a, dt, i, val(op, me, i));
+        memset(b, 0, MAXP * COUNT * 8);
+        int64_t lo = pos * blk, len = n - lo < blk ? n - lo : blk;
+        if (len < 0)
+          len = 0;
+        distrt_reduce_scatter_blocks(g, mask, a, n, b, blk, blk, dt, op);
+        for (int64_t i = 0; i < len; ++i)
+          EXPECT_ELEM(b, dt, i, reduce_ref(op, members, m, lo + i),
+                      "reduce_scatter_blocks");
+        if (blk == 1)
+          break;
+      }
     }
 
     for (int64_t root = 0; root < m; root += (m > 1 ? m - 1 : 1)) {

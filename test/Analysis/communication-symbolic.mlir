@@ -8,6 +8,14 @@
 // AGREE: crosscheck A: agree (local)
 // AGREE: crosscheck B: agree (broadcast)
 
+// Reduce-scatters in the layout's blocks (extents the group does not
+// divide: 2,000, 4 and 5 rows on 3 processes, 30 rows on 4) and in equal
+// pieces (2,100 rows) agree too.
+// RUN: for n in 2000 4 5 2100; do sed -e "s/2000x/${n}x/" %dist_src_root/test/Integration/Inputs/matvec-reduce-scatter.mlir | dist-opt --test-dist-communication-crosscheck -o /dev/null 2>&1 || exit 1; done | FileCheck %s --check-prefix=BLOCKS
+// RUN: sed -e 's/32x/30x/g' %dist_src_root/examples/patterns/reduce-scatter.mlir | dist-opt --test-dist-communication-crosscheck -o /dev/null 2>&1 | FileCheck %s --check-prefix=BLOCKS-MM
+// BLOCKS-COUNT-4: crosscheck y: agree (reduce-scatter)
+// BLOCKS-MM: crosscheck C: agree (reduce-scatter)
+
 // On grids far beyond enumeration the roots and peers are closed forms of
 // the coordinates (p0, p1, ...) and the step loops.
 // RUN: dist-opt --test-dist-communication-crosscheck=print %s -split-input-file -o /dev/null 2>&1 | FileCheck %s

@@ -124,6 +124,7 @@ struct TestCommunicationCrossCheckPass
                    .str();
       else if (s.axes != e.axes || s.shiftAxis != e.shiftAxis ||
                s.shiftOffset != e.shiftOffset || s.splitDim != e.splitDim ||
+               s.pieceBlock != e.pieceBlock ||
                s.alignByPermutation != e.alignByPermutation ||
                s.alignLocal != e.alignLocal)
         what = "parameters differ: " + s.describe(m) + " vs " + e.describe(m);

@@ -119,6 +119,11 @@ struct TransferPlan {
   /// `splitDim` into equal contiguous pieces, piece j held by group
   /// member j (a single grid axis in `axes`).
   int64_t splitDim = -1;
+  /// ReduceScatter only, when not 0: the pieces are the layout's blocks
+  /// instead (the box starts at 0 along `splitDim`; piece j is
+  /// [j * pieceBlock, min((j + 1) * pieceBlock, box size)), shorter or
+  /// empty at the end: a blocked dimension the group does not divide).
+  int64_t pieceBlock = 0;
   /// PointToPoint (and a shift's alignment): the grid coordinates of the
   /// processor this one receives its box from (srcCoords) and of the one it
   /// sends to (dstCoords; that processor's box is what it sends), as

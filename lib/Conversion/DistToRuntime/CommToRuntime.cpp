@@ -96,6 +96,7 @@ DIST_COMM_PATTERN(AllReduceLowering, AllReduceOp)
 DIST_COMM_PATTERN(ReduceLowering, ReduceOp)
 DIST_COMM_PATTERN(AllGatherLowering, AllGatherOp)
 DIST_COMM_PATTERN(ReduceScatterLowering, ReduceScatterOp)
+DIST_COMM_PATTERN(ReduceScatterBlocksLowering, ReduceScatterBlocksOp)
 DIST_COMM_PATTERN(AllToAllLowering, AllToAllOp)
 DIST_COMM_PATTERN(GatherLowering, GatherOp)
 DIST_COMM_PATTERN(ScatterLowering, ScatterOp)
@@ -158,6 +159,20 @@ LogicalResult ReduceScatterLowering::emit(ReduceScatterOp op,
   return call(b, l, "distrt_reduce_scatter",
               {a.grid, mask(b, l, op.getAxes()), a.p1, a.p2, a.n2,
                c(b, l, a.t1), c(b, l, (int64_t)op.getKind())});
+}
+
+SmallVector<Value, 2>
+ReduceScatterBlocksLowering::buffers(ReduceScatterBlocksOp op) {
+  return {op.getInput(), op.getOutput()};
+}
+LogicalResult ReduceScatterBlocksLowering::emit(ReduceScatterBlocksOp op,
+                                                const CommArgs &a,
+                                                OpBuilder &b) const {
+  Location l = op.getLoc();
+  return call(b, l, "distrt_reduce_scatter_blocks",
+              {a.grid, mask(b, l, op.getAxes()), a.p1, a.n1, a.p2, a.n2,
+               idx(b, l, op.getBlock()), c(b, l, a.t1),
+               c(b, l, (int64_t)op.getKind())});
 }
 
 SmallVector<Value, 2> AllToAllLowering::buffers(AllToAllOp op) {
@@ -235,7 +250,7 @@ void mlir::dist::rt::populateCommToRuntimePatterns(RewritePatternSet &patterns,
                                                    RuntimeLowering &lowering) {
   patterns.add<GridHandleLowering, BroadcastLowering, AllReduceLowering,
                ReduceLowering, AllGatherLowering, ReduceScatterLowering,
-               AllToAllLowering, GatherLowering, ScatterLowering,
-               ShiftLowering, SendLowering, RecvLowering>(
+               ReduceScatterBlocksLowering, AllToAllLowering, GatherLowering,
+               ScatterLowering, ShiftLowering, SendLowering, RecvLowering>(
       patterns.getContext(), lowering);
 }

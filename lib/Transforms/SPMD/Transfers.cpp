@@ -100,6 +100,17 @@ Value TransferEmitter::pieceOf(OpBuilder &b, const TransferSite &site,
   Value me = GridCoordOp::create(b, loc, grid, plan.axes.front());
   lo.assign(site.box.lo.begin(), site.box.lo.end());
   size.assign(site.box.size.begin(), site.box.size.end());
+  if (plan.pieceBlock > 0) {
+    // The layout's block j: [j * B, min((j + 1) * B, size)), maybe empty.
+    Value block = rt.idx(b, loc, plan.pieceBlock);
+    Value start = arith::MulIOp::create(b, loc, me, block);
+    Value left = arith::SubIOp::create(b, loc, size[plan.splitDim], start);
+    Value len = arith::MaxSIOp::create(
+        b, loc, rt.idx(b, loc, 0), arith::MinSIOp::create(b, loc, block, left));
+    lo[plan.splitDim] = arith::AddIOp::create(b, loc, lo[plan.splitDim], start);
+    size[plan.splitDim] = len;
+    return volume(b, size);
+  }
   Value piece = arith::DivUIOp::create(b, loc, size[plan.splitDim],
                                        rt.idx(b, loc, members));
   lo[plan.splitDim] = arith::AddIOp::create(
@@ -277,9 +288,19 @@ void TransferEmitter::emitOutput(OpBuilder &b, const TransferSite &site) {
   case TransferPlan::Kind::ReduceScatter: {
     SmallVector<Value> pLo, pSize;
     Value vol = pieceOf(b, site, pLo, pSize);
-    ReduceScatterOp::create(b, loc, grid, b.getDenseI64ArrayAttr(plan.axes),
-                            viewOf(b, box), flatView(b, site.sendBuffer, vol),
-                            sum);
+    if (plan.pieceBlock > 0) {
+      // Blocks of pieceBlock rows of the dimensions after splitDim.
+      Value block = rt.idx(b, loc, plan.pieceBlock);
+      for (size_t d = plan.splitDim + 1; d < box.size.size(); ++d)
+        block = arith::MulIOp::create(b, loc, block, box.size[d]);
+      ReduceScatterBlocksOp::create(
+          b, loc, grid, b.getDenseI64ArrayAttr(plan.axes), viewOf(b, box),
+          flatView(b, site.sendBuffer, vol), sum, block);
+    } else {
+      ReduceScatterOp::create(b, loc, grid, b.getDenseI64ArrayAttr(plan.axes),
+                              viewOf(b, box), flatView(b, site.sendBuffer, vol),
+                              sum);
+    }
     addBox(b, site, pLo, pSize, site.sendBuffer);
     return;
   }

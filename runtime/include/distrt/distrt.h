@@ -179,6 +179,16 @@ void distrt_allgather(distrt_grid *g, int64_t axes, const void *send,
 void distrt_reduce_scatter(distrt_grid *g, int64_t axes, const void *send,
                            void *recv, int64_t count, int64_t dtype,
                            int64_t op);
+/** Reduce-scatter in blocks that need not divide `count`: send has `count`
+ *  elements; group rank r receives elements [r * block, min((r + 1) *
+ *  block, count)) of the reduction in recv (none when r * block >= count),
+ *  which holds `recv_count` elements. block >= 1 and the group's blocks
+ *  cover the send buffer (block * group size >= count): the pieces of a
+ *  blocked layout whose extent the group does not divide. */
+void distrt_reduce_scatter_blocks(distrt_grid *g, int64_t axes,
+                                  const void *send, int64_t count, void *recv,
+                                  int64_t recv_count, int64_t block,
+                                  int64_t dtype, int64_t op);
 /** All-to-all: block j (count elements) of send goes to group rank j; recv
  *  block i comes from group rank i. */
 void distrt_alltoall(distrt_grid *g, int64_t axes, const void *send,

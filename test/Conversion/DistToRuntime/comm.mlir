@@ -36,6 +36,17 @@ func.func @alltoall(%a: memref<6xf32>, %b: memref<6xf32>) {
   return
 }
 
+// A reduce-scatter in blocks passes both element counts and the block.
+// CHECK-LABEL: func @reduce_scatter_blocks
+// CHECK-DAG: %[[N:.*]] = llvm.mlir.constant(10 : i64) : i64
+// CHECK-DAG: %[[M:.*]] = llvm.mlir.constant(4 : i64) : i64
+// CHECK-DAG: %[[B:.*]] = arith.index_cast %arg2 : index to i64
+// CHECK: llvm.call @distrt_reduce_scatter_blocks(%{{.*}}, %{{.*}}, %{{.*}}, %[[N]], %{{.*}}, %[[M]], %[[B]], %{{.*}}, %{{.*}}) : (!llvm.ptr, i64, !llvm.ptr, i64, !llvm.ptr, i64, i64, i64, i64) -> ()
+func.func @reduce_scatter_blocks(%a: memref<10xf64>, %b: memref<4xf64>, %blk: index) {
+  dist.reduce_scatter_blocks %a into %b on @m axes [1] sum block %blk : memref<10xf64> into memref<4xf64>
+  return
+}
+
 // CHECK-LABEL: func @others
 // CHECK: llvm.call @distrt_reduce(
 // CHECK: llvm.call @distrt_allgather(

@@ -61,3 +61,22 @@ func.func @f(%a: !T, %b: !U) {
   dist.redistribute %a into %b : !T into !U
   return
 }
+
+// -----
+
+dist.grid @m [2, 2]
+func.func @f(%a: memref<4xf64>, %b: memref<2xf64>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{block 0 is not positive}}
+  dist.reduce_scatter_blocks %a into %b on @m axes [0] sum block %c0 : memref<4xf64> into memref<2xf64>
+  return
+}
+
+// -----
+
+dist.grid @m [2, 2]
+func.func @f(%a: memref<4xf64>, %b: memref<2xf32>, %n: index) {
+  // expected-error @+1 {{input and output element types differ}}
+  dist.reduce_scatter_blocks %a into %b on @m axes [0] sum block %n : memref<4xf64> into memref<2xf32>
+  return
+}

@@ -18,6 +18,8 @@ func.func @collectives(%t: memref<4x4xf64>, %big: memref<8x4xf64>,
   dist.allgather %t into %big on @m axes [0] : memref<4x4xf64> into memref<8x4xf64>
   // CHECK: dist.reduce_scatter %{{.*}} into %{{.*}} on @m axes [0, 1] sum : memref<16xf32> into memref<4xf32>
   dist.reduce_scatter %v into %w on @m axes [0, 1] sum : memref<16xf32> into memref<4xf32>
+  // CHECK: dist.reduce_scatter_blocks %{{.*}} into %{{.*}} on @m axes [0] sum block %{{.*}} : memref<16xf32> into memref<4xf32>
+  dist.reduce_scatter_blocks %v into %w on @m axes [0] sum block %r : memref<16xf32> into memref<4xf32>
   // CHECK: dist.all_to_all %{{.*}} into %{{.*}} on @m axes [1] : memref<16xf32> into memref<16xf32>
   dist.all_to_all %v into %v on @m axes [1] : memref<16xf32> into memref<16xf32>
   // CHECK: dist.gather %{{.*}} into %{{.*}} on @m axes [0] root %{{.*}} : memref<4x4xf64> into memref<8x4xf64>

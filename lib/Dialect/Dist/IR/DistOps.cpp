@@ -10,6 +10,7 @@
 #include "DistTensor/Dialect/Dist/IR/Schedule.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/SmallSet.h"
 #include "llvm/ADT/StringSet.h"
@@ -607,6 +608,7 @@ DIST_COMM_SYMBOL_USES(AllReduceOp)
 DIST_COMM_SYMBOL_USES(ReduceOp)
 DIST_COMM_SYMBOL_USES(AllGatherOp)
 DIST_COMM_SYMBOL_USES(ReduceScatterOp)
+DIST_COMM_SYMBOL_USES(ReduceScatterBlocksOp)
 DIST_COMM_SYMBOL_USES(AllToAllOp)
 DIST_COMM_SYMBOL_USES(GatherOp)
 DIST_COMM_SYMBOL_USES(ScatterOp)
@@ -642,6 +644,14 @@ LogicalResult AllGatherOp::verify() {
 }
 LogicalResult ReduceScatterOp::verify() {
   return verifyInOut(*this, getInput(), getOutput());
+}
+LogicalResult ReduceScatterBlocksOp::verify() {
+  if (failed(verifyInOut(*this, getInput(), getOutput())))
+    return failure();
+  APInt block;
+  if (matchPattern(getBlock(), m_ConstantInt(&block)) && block.slt(1))
+    return emitOpError("block ") << block.getSExtValue() << " is not positive";
+  return success();
 }
 LogicalResult AllToAllOp::verify() {
   return verifyInOut(*this, getInput(), getOutput());

@@ -380,6 +380,39 @@ def Dist_ReduceScatterOp : Dist_InOutCommOp<"reduce_scatter"> {
   let extraClassDeclaration = commonExtraDecl;
 }
 
+def Dist_ReduceScatterBlocksOp : Dist_CommOp<"reduce_scatter_blocks"> {
+  let summary = "reduce-scatter over grid axes in blocks that need not "
+                "divide the input";
+  let description = [{
+    The inputs of the group (all with the input's n elements) are reduced
+    element-wise; member j receives elements
+    `[j * block, min((j + 1) * block, n))` of the result in `output` (none
+    when `j * block >= n`). The group's blocks must cover the input
+    (`block * group size >= n`, checked when it runs) and `output` must hold
+    the member's piece. These are the pieces of a blocked layout whose
+    extent the group does not divide (MPI's reduce-scatter with counts):
+
+    ```mlir
+    // 2,000 rows on 3 processes: pieces of 667, 667 and 666 rows.
+    dist.reduce_scatter_blocks %partial into %piece on @m axes [0] sum
+        block %c667 : memref<?xf64> into memref<?xf64>
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$grid,
+                       DenseI64ArrayAttr:$axes,
+                       Arg<MemRefRankOf<[AnyType], [1]>, "", [MemRead]>:$input,
+                       Arg<MemRefRankOf<[AnyType], [1]>, "",
+                           [MemWrite]>:$output,
+                       Dist_ReductionKind:$kind,
+                       Index:$block);
+  let assemblyFormat = [{
+    $input `into` $output `on` $grid `axes` $axes $kind `block` $block
+    attr-dict `:` type($input) `into` type($output)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = commonExtraDecl;
+}
+
 def Dist_AllToAllOp : Dist_InOutCommOp<"all_to_all"> {
   let summary = "all-to-all over grid axes";
   let description = [{
