@@ -111,17 +111,6 @@ mlir::dist::buildComputeModel(ComputeOp op) {
     (l.distributed ? m->distLoops : m->localLoops).push_back(&l);
   for (auto [i, l] : llvm::enumerate(m->distLoops))
     m->gridDimOf.push_back(l->gridDim >= 0 ? l->gridDim : (int64_t)i);
-  if (m->distLoops.empty() &&
-      (m->gridShape.size() != 1 || m->gridShape[0] != 1)) {
-    int64_t size = 1;
-    for (int64_t e : m->gridShape)
-      size *= e;
-    if (size != 1)
-      return op.emitOpError("schedule cannot be lowered: no loop is "
-                            "distributed, so every processor of ")
-             << m->grid << " would compute everything; distribute the "
-                           "loops onto the machine";
-  }
 
   for (const std::string &t : m->names) {
     m->level[t] = 0;

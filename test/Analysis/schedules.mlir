@@ -6,11 +6,13 @@ dist.grid @m [2, 2]
 dist.grid @c [2, 2, 2]
 dist.grid @g3 [3, 3]
 dist.grid @l4 [4]
+dist.grid @one [1, 1]
 
 !T = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> xy">>
 !U = !dist.tensor<10x6xf64, #dist.layout<@l4, "xy -> x">>
 !T3 = !dist.tensor<4x4xf64, #dist.layout<@c, "xy -> xy*">>
 !N = !dist.tensor<9x9xf64, #dist.layout<@g3, "xy -> xy">>
+!T1 = !dist.tensor<8x8xf64, #dist.layout<@one, "xy -> xy">>
 
 // DISTAL Fig. 9 SUMMA: tiles of A stay put (io, jo on the grid); B and C
 // are communicated per k-chunk ko.
@@ -147,8 +149,9 @@ func.func @uneven(%a: !U, %b: !U) {
   return
 }
 
-// No schedule: one time loop per index variable; += reads the output.
-func.func @unscheduled(%a: !T, %b: !T, %c: !T) {
+// No schedule (on one process): one time loop per index variable; +=
+// reads the output.
+func.func @unscheduled(%a: !T1, %b: !T1, %c: !T1) {
   // CHECK-LABEL: compute #5: A(i,j) += B(i,k) * C(k,j)
   // CHECK-NEXT: domain: { S[i, j, k] : 0 <= i <= 7 and 0 <= j <= 7 and 0 <= k <= 7 }
   // CHECK-NEXT: access A read-write: { S[i, j, k] -> A[i, j] : 0 <= i <= 7 and 0 <= j <= 7 and 0 <= k <= 7 }
@@ -163,6 +166,6 @@ func.func @unscheduled(%a: !T, %b: !T, %c: !T) {
   // CHECK-NEXT: processor map: { S[i, j, k] -> P[] : 0 <= i <= 7 and 0 <= j <= 7 and 0 <= k <= 7 }
   // CHECK-NEXT: time map: { S[i, j, k] -> [(i), (j), (k)] : 0 <= i <= 7 and 0 <= j <= 7 and 0 <= k <= 7 }
   dist.compute "A(i,j) += B(i,k) * C(k,j)" (A = %a, B = %b, C = %c)
-      : !T, !T, !T
+      : !T1, !T1, !T1
   return
 }

@@ -31,7 +31,9 @@ dist.grid @l [4]
 !R = !dist.tensor<8x8xf64, #dist.layout<@l, "xy -> x">>
 func.func @f(%a: !T, %b: !R, %c: !T) {
   // expected-error @+1 {{cannot be lowered: tensor 'B' lives on @l but 'A' on @m; redistribute it onto one machine first}}
-  dist.compute "A(i,j) = B(i,k) * C(k,j)" (A = %a, B = %b, C = %c) : !T, !R, !T
+  dist.compute "A(i,j) = B(i,k) * C(k,j)" (A = %a, B = %b, C = %c)
+      schedule [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2))]
+      : !T, !R, !T
   return
 }
 

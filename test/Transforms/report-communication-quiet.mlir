@@ -19,12 +19,17 @@
 // with the reason and the suggestion; nothing for the others.
 // RUN: dist-opt '--dist-report-communication=quiet=1 general-only=1' %s 2>&1 | FileCheck %s --check-prefix=GENERAL --implicit-check-not=remark:
 //
-// general-only skips a computation that cannot be lowered (the lowering
-// reports it); the full report stops with the error.
+// general-only skips a computation that verifies but cannot be lowered
+// (x on another machine; the lowering reports it); the full report stops
+// with the error. A computation that distributes no loop is a verifier
+// error.
+// RUN: sed -e 's/^dist.grid @m \[4\]$/dist.grid @m [4]\ndist.grid @n [4]/' -e 's/#dist.layout<@m, "x -> \*">/#dist.layout<@n, "x -> *">/' %s > %t.twogrids.mlir
+// RUN: dist-opt '--dist-report-communication=quiet=1 general-only=1' %t.twogrids.mlir 2>&1 | count 0
+// RUN: not dist-opt --dist-report-communication=quiet=1 %t.twogrids.mlir 2>&1 | FileCheck %s --check-prefix=ERROR
+// ERROR: error: 'dist.compute' op cannot be lowered: tensor 'x' lives on @n but 'y' on @m
 // RUN: sed -e 's/schedule \[distribute.*\]$/schedule []/' %s > %t.nodist.mlir
-// RUN: dist-opt '--dist-report-communication=quiet=1 general-only=1' %t.nodist.mlir 2>&1 | count 0
-// RUN: not dist-opt --dist-report-communication=quiet=1 %t.nodist.mlir 2>&1 | FileCheck %s --check-prefix=ERROR
-// ERROR: error: 'dist.compute' op schedule cannot be lowered: no loop is distributed
+// RUN: not dist-opt %t.nodist.mlir 2>&1 | FileCheck %s --check-prefix=NODIST
+// NODIST: error: 'dist.compute' op schedule cannot be lowered: no loop is distributed
 
 // EMPTY-NOT: {{.}}
 // FILE: module

@@ -43,7 +43,8 @@ dist.grid @m [2, 2]
 
 func.func @unlowered(%a: !T, %b: !T) {
   // expected-error @below {{'dist.compute' must be lowered before dist-tensors-to-tiles (run dist-lower-computations and dist-lower-redistributions first)}}
-  dist.compute "A(i,j) = B(i,j)" (A = %a, B = %b) : !T, !T
+  dist.compute "A(i,j) = B(i,j)" (A = %a, B = %b)
+      schedule [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2))] : !T, !T
   return
 }
 

@@ -67,3 +67,15 @@ func.func @f(%a: !T, %b: !T) {
   dist.compute "A(i,j) = B(i,j) * B(j,i)" (A = %a, B = %b) : !T, !T
   return
 }
+
+// -----
+
+// No distributed loop on a machine of more than one process: every process
+// would compute everything.
+dist.grid @m [2, 2]
+!T = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> xy">>
+func.func @f(%a: !T, %b: !T) {
+  // expected-error @+1 {{schedule cannot be lowered: no loop is distributed, so every processor of @m would compute everything; distribute the loops onto the machine}}
+  dist.compute "A(i,j) = B(i,j)" (A = %a, B = %b) : !T, !T
+  return
+}

@@ -3,7 +3,7 @@
 // (which used to become infinity or 0), hexadecimal floats, and inf/nan are
 // rejected with the column of the constant.
 
-dist.grid @m [2]
+dist.grid @m [1]
 !T = !dist.tensor<8xf64, #dist.layout<@m, "x -> x">>
 func.func @f(%a: !T, %b: !T) {
   // expected-error @+1 {{invalid statement "A(i) = 1e999 * B(i)" at column 8: constant '1e999' is out of the range of a double (it would be infinite); write a constant of magnitude between about 4.9e-324 and 1.8e308, or 0}}
@@ -13,7 +13,7 @@ func.func @f(%a: !T, %b: !T) {
 
 // -----
 
-dist.grid @m [2]
+dist.grid @m [1]
 !T = !dist.tensor<8xf64, #dist.layout<@m, "x -> x">>
 func.func @f(%a: !T, %b: !T) {
   // expected-error @+1 {{at column 15: constant '2e400' is out of the range of a double (it would be infinite)}}
@@ -23,7 +23,7 @@ func.func @f(%a: !T, %b: !T) {
 
 // -----
 
-dist.grid @m [2]
+dist.grid @m [1]
 !T = !dist.tensor<8xf64, #dist.layout<@m, "x -> x">>
 func.func @f(%a: !T, %b: !T) {
   // A nonzero constant that would silently become 0.
@@ -34,7 +34,7 @@ func.func @f(%a: !T, %b: !T) {
 
 // -----
 
-dist.grid @m [2]
+dist.grid @m [1]
 !T = !dist.tensor<8xf64, #dist.layout<@m, "x -> x">>
 func.func @f(%a: !T, %b: !T) {
   // Hexadecimal floats are not constants (strtod would read 0x1p3 as 8).
@@ -45,7 +45,7 @@ func.func @f(%a: !T, %b: !T) {
 
 // -----
 
-dist.grid @m [2]
+dist.grid @m [1]
 !T = !dist.tensor<8xf64, #dist.layout<@m, "x -> x">>
 func.func @f(%a: !T, %b: !T) {
   // expected-error @+1 {{at column 8: malformed number '1e'}}
@@ -55,7 +55,7 @@ func.func @f(%a: !T, %b: !T) {
 
 // -----
 
-dist.grid @m [2]
+dist.grid @m [1]
 !T = !dist.tensor<8xf64, #dist.layout<@m, "x -> x">>
 func.func @f(%a: !T, %b: !T) {
   // expected-error @+1 {{at column 8: malformed number '.'}}
@@ -65,7 +65,7 @@ func.func @f(%a: !T, %b: !T) {
 
 // -----
 
-dist.grid @m [2]
+dist.grid @m [1]
 !T = !dist.tensor<8xf64, #dist.layout<@m, "x -> x">>
 func.func @f(%a: !T, %b: !T) {
   // `inf` and `nan` are names, never numbers: an unbound tensor here.
@@ -76,7 +76,7 @@ func.func @f(%a: !T, %b: !T) {
 
 // -----
 
-dist.grid @m [2]
+dist.grid @m [1]
 !T = !dist.tensor<8xf64, #dist.layout<@m, "x -> x">>
 func.func @f(%a: !T, %b: !T) {
   // expected-error @+1 {{tensor 'nan' of the statement is not bound to a value}}
@@ -87,7 +87,7 @@ func.func @f(%a: !T, %b: !T) {
 // -----
 
 // The extremes of the range are constants.
-dist.grid @m [2]
+dist.grid @m [1]
 !T = !dist.tensor<8xf64, #dist.layout<@m, "x -> x">>
 func.func @f(%a: !T, %b: !T) {
   dist.compute "A(i) = 1.7976931348623157e308 * 4.9e-324 * 0e999 * .5 * 2. * 1E+2 * B(i)" (A = %a, B = %b) : !T, !T

@@ -8,7 +8,7 @@
 // RUN: dist-opt %s --mlir-print-op-generic | dist-opt | FileCheck %s
 // RUN: dist-opt %s --mlir-print-op-generic | dist-opt --mlir-print-op-generic | FileCheck %s --check-prefix=GENERIC
 
-dist.grid @m [2, 2]
+dist.grid @m [1, 1]
 !T = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> xy">>
 
 // CHECK-LABEL: func @pretty

@@ -34,8 +34,17 @@ mlir::dist::distributionError(const LoopNest &nest,
              "'; distributed loops must be the outermost loops";
     distributed.push_back(&l);
   }
-  if (distributed.empty())
-    return std::nullopt;
+  if (distributed.empty()) {
+    int64_t size = 1;
+    for (int64_t e : gridShape)
+      size *= e;
+    if (size == 1)
+      return std::nullopt;
+    return ("no loop is distributed, so every processor of " + grid +
+            " would compute everything; distribute the loops onto the "
+            "machine")
+        .str();
+  }
   if (distributed.size() != gridShape.size())
     return ("it distributes " + llvm::Twine(distributed.size()) +
             " loop(s) but the tensors' machine " + grid + " has " +

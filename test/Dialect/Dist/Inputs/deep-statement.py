@@ -16,7 +16,7 @@ rhs = {
     "sum": lambda: " + ".join(["B(i)"] * (n + 1)),
     "mixed": lambda: "-(" * n + "B(i)" + ")" * n,
 }[kind]()
-print('dist.grid @m [2]')
+print('dist.grid @m [1]')
 print('!T = !dist.tensor<8xf64, #dist.layout<@m, "x -> x">>')
 print('func.func @f(%a: !T, %b: !T) {')
 print('  dist.compute "A(i) = ' + rhs + '" (A = %a, B = %b) : !T, !T')

@@ -158,8 +158,9 @@ applySchedule(const IndexStatement &stmt,
 /// `grid` (spelled `@m`) of extents `gridShape`: a distributed loop inside a
 /// local one, a number of distributed loops other than the machine's
 /// dimensions, two loops on one grid dimension, or a loop whose extent is
-/// not its grid dimension's. None when they can (or when nothing is
-/// distributed). The verifier and the lowering both use it, so what
+/// not its grid dimension's, or no distributed loop on a machine of more
+/// than one processor (every processor would compute everything). None
+/// when they can. The verifier and the lowering both use it, so what
 /// verifies lowers.
 std::optional<std::string>
 distributionError(const LoopNest &nest, llvm::ArrayRef<int64_t> gridShape,
