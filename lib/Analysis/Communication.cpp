@@ -226,6 +226,301 @@ int64_t blockPiecesAlong(const ComputeModel &m, const Owners &owners,
 }
 } // namespace
 
+namespace {
+/// Classifies one tensor's transfer by looking at the box of every
+/// (processor, step) pair: the enumeration oracle the symbolic analysis is
+/// checked against.
+class Enumeration {
+public:
+  Enumeration(const ComputeModel &m, ArrayRef<SmallVector<int64_t>> coords,
+              TransferPlan &plan, std::vector<std::vector<Box>> boxes)
+      : m(m), coords(coords), P(coords.size()), plan(plan),
+        owners(m, plan.tensor), boxes(std::move(boxes)),
+        rank(m.accessOf.lookup(plan.tensor)->indices.size()) {}
+
+  void classify();
+
+private:
+  template <typename Pred> bool everyBox(Pred pred) const {
+    for (int64_t r = 0; r < P; ++r)
+      for (int64_t s = 0; s < plan.steps; ++s)
+        if (!pred(r, s, boxes[r][s]))
+          return false;
+    return true;
+  }
+  bool cutIntoPieces(TransferPlan::Kind kind);
+  bool broadcast();
+  bool shift();
+  void clearTables() {
+    plan.srcTable.clear();
+    plan.dstTable.clear();
+    plan.dstLo.clear();
+    plan.dstSize.clear();
+  }
+  void classifyInput();
+  void classifyOutput();
+
+  const ComputeModel &m;
+  ArrayRef<SmallVector<int64_t>> coords;
+  int64_t P;
+  TransferPlan &plan;
+  Owners owners;
+  /// boxes[r][step]
+  std::vector<std::vector<Box>> boxes;
+  int64_t rank;
+};
+
+/// Allgather / reduce-scatter: a grid axis whose group shares every box
+/// and holds it as equal contiguous pieces, one per member (or, for a
+/// reduce-scatter, the layout's blocks).
+bool Enumeration::cutIntoPieces(TransferPlan::Kind kind) {
+  for (unsigned a = 0; a < m.gridShape.size(); ++a) {
+    if (m.gridShape[a] == 1)
+      continue;
+    int64_t dim = piecesAlong(m, owners, coords, boxes, plan.steps, a);
+    if (dim >= 0) {
+      plan.kind = kind;
+      plan.axes = {a};
+      plan.splitDim = dim;
+      return true;
+    }
+  }
+  for (unsigned a = 0;
+       kind == TransferPlan::Kind::ReduceScatter && a < m.gridShape.size();
+       ++a) {
+    if (m.gridShape[a] == 1)
+      continue;
+    int64_t block = 0;
+    int64_t dim =
+        blockPiecesAlong(m, owners, coords, boxes, plan.steps, a, block);
+    if (dim >= 0) {
+      plan.kind = kind;
+      plan.axes = {a};
+      plan.splitDim = dim;
+      plan.pieceBlock = block;
+      return true;
+    }
+  }
+  return false;
+}
+
+/// Broadcast: one provider per (processor, step) inside the group over the
+/// axes where providers differ, same box for the whole group.
+bool Enumeration::broadcast() {
+  SmallVector<int64_t> axes;
+  bool single = true;
+  everyBox([&](int64_t r, int64_t, const Box &b) {
+    auto q = owners.provider(coords[r], b);
+    if (!q) {
+      single = false;
+      return false;
+    }
+    for (unsigned a = 0; a < m.gridShape.size(); ++a)
+      if ((*q)[a] != coords[r][a] && !llvm::is_contained(axes, a))
+        axes.push_back(a);
+    return true;
+  });
+  llvm::sort(axes);
+  if (!single || axes.empty())
+    return false;
+  bool ok = true;
+  std::map<std::pair<SmallVector<int64_t>, int64_t>,
+           std::pair<Box, SmallVector<int64_t>>>
+      seen;
+  plan.rootTable.assign(P * plan.steps, 0);
+  everyBox([&](int64_t r, int64_t s, const Box &b) {
+    SmallVector<int64_t> q = *owners.provider(coords[r], b);
+    auto key = std::make_pair(groupKey(coords[r], axes), s);
+    auto it = seen.find(key);
+    if (it == seen.end()) {
+      seen[key] = {b, q};
+    } else if (!(it->second.first == b) || it->second.second != q) {
+      ok = false;
+      return false;
+    }
+    // The provider must belong to the group.
+    if (groupKey(q, axes) != groupKey(coords[r], axes)) {
+      ok = false;
+      return false;
+    }
+    plan.rootTable[r * plan.steps + s] = groupIndex(q, m.gridShape, axes);
+    return true;
+  });
+  if (!ok) {
+    plan.rootTable.clear();
+    return false;
+  }
+  plan.kind = TransferPlan::Kind::Broadcast;
+  plan.axes = axes;
+  return true;
+}
+
+/// Shift: along one axis, the box of step s is the neighbour's box of step
+/// s - 1 within every run of the communicate loop.
+bool Enumeration::shift() {
+  unsigned k = plan.level;
+  if (k < 1 || m.localLoops[k - 1]->extent <= 1)
+    return false;
+  int64_t inner = m.localLoops[k - 1]->extent;
+  for (unsigned a = 0; a < m.gridShape.size(); ++a) {
+    for (int64_t off = 1; off < m.gridShape[a]; ++off) {
+      bool ok = everyBox([&](int64_t r, int64_t s, const Box &b) {
+        if (s % inner == 0)
+          return true;
+        SmallVector<int64_t> nb = coords[r];
+        nb[a] = (nb[a] + off) % m.gridShape[a];
+        int64_t nr = rowMajorRank(nb, m.gridShape);
+        const Box &prev = boxes[nr][s - 1];
+        return b == prev && b.size == boxes[r][s - 1].size;
+      });
+      if (!ok)
+        continue;
+      plan.kind = TransferPlan::Kind::Shift;
+      plan.shiftAxis = a;
+      plan.shiftOffset = off;
+      // The alignment (first iteration) as a permutation, if it is one.
+      plan.alignByPermutation = permutationTables(
+          m, owners, coords, boxes, plan.steps, rank,
+          [&](int64_t s) { return s % inner == 0; }, plan);
+      if (plan.alignByPermutation) {
+        plan.alignLocal = true;
+        for (int64_t r = 0; r < P && plan.alignLocal; ++r)
+          for (int64_t s = 0; s < plan.steps; s += inner)
+            if (plan.srcTable[r * plan.steps + s] != -1 &&
+                plan.srcTable[r * plan.steps + s] != r)
+              plan.alignLocal = false;
+      } else {
+        clearTables();
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
+/// An input: broadcast, allgather, shift, point to point, else general.
+void Enumeration::classifyInput() {
+  if (broadcast())
+    return;
+  // AllGather: the group over one axis shares the box, which its members
+  // hold as equal contiguous pieces.
+  if (cutIntoPieces(TransferPlan::Kind::AllGather))
+    return;
+  if (shift())
+    return;
+  // Point to point: one provider per box, each serving one rank.
+  if (permutationTables(
+          m, owners, coords, boxes, plan.steps, rank,
+          [](int64_t) { return true; }, plan)) {
+    plan.kind = TransferPlan::Kind::PointToPoint;
+    return;
+  }
+  clearTables();
+  plan.kind = TransferPlan::Kind::General;
+  plan.whyGeneral =
+      "the boxes it needs fit no collective: not held locally, not one "
+      "root per group of grid axes, not equal pieces along one axis, "
+      "not a shift, not a one-to-one permutation";
+}
+
+/// The output: reduce-scatter, reduce or allreduce, else general.
+void Enumeration::classifyOutput() {
+  // Output: reduce-scatter when the group over one axis shares the box
+  // and its members hold equal contiguous pieces of it (and nobody
+  // else holds any).
+  if (!owners.anyReplicated() &&
+      cutIntoPieces(TransferPlan::Kind::ReduceScatter))
+    return;
+
+  // Output: reduce / allreduce over the axes of processors sharing a box.
+  // Candidate axes: those along which the boxes agree at every step.
+  SmallVector<int64_t> axes;
+  for (unsigned a = 0; a < m.gridShape.size(); ++a) {
+    if (m.gridShape[a] == 1)
+      continue;
+    bool same = everyBox([&](int64_t r, int64_t s, const Box &b) {
+      SmallVector<int64_t> nb = coords[r];
+      nb[a] = (nb[a] + 1) % m.gridShape[a];
+      return boxes[rowMajorRank(nb, m.gridShape)][s] == b;
+    });
+    if (same)
+      axes.push_back(a);
+  }
+  if (!axes.empty()) {
+    // Holders of the box inside each group: exactly one (reduce) or all
+    // (allreduce); nobody outside the group holds any of it.
+    bool reduce = true, allreduce = true;
+    plan.rootTable.assign(P * plan.steps, 0);
+    everyBox([&](int64_t r, int64_t s, const Box &b) {
+      if (b.volume() == 0) {
+        reduce = allreduce = false;
+        return false;
+      }
+      int64_t holders = 0, inGroup = 0;
+      for (int64_t q = 0; q < P; ++q) {
+        bool inG = groupKey(coords[q], axes) == groupKey(coords[r], axes);
+        bool all = owners.holdsBox(coords[q], b);
+        bool any = all || owners.holdsAny(coords[q], b);
+        if (any && !all) {
+          reduce = allreduce = false;
+          return false;
+        }
+        if (all) {
+          ++holders;
+          if (!inG) {
+            reduce = allreduce = false;
+            return false;
+          }
+          ++inGroup;
+          plan.rootTable[r * plan.steps + s] =
+              groupIndex(coords[q], m.gridShape, axes);
+        }
+      }
+      int64_t groupSize = 1;
+      for (int64_t a : axes)
+        groupSize *= m.gridShape[a];
+      if (holders != 1)
+        reduce = false;
+      if (inGroup != groupSize)
+        allreduce = false;
+      return reduce || allreduce;
+    });
+    if (reduce || allreduce) {
+      plan.kind =
+          reduce ? TransferPlan::Kind::Reduce : TransferPlan::Kind::AllReduce;
+      plan.axes = axes;
+      if (!reduce)
+        plan.rootTable.clear();
+      return;
+    }
+    plan.rootTable.clear();
+  }
+  plan.kind = TransferPlan::Kind::General;
+  plan.whyGeneral = "its partial results fit no reduction: not a "
+                    "reduce-scatter, reduce or allreduce over grid axes "
+                    "onto its owners";
+}
+
+void Enumeration::classify() {
+  for (const std::vector<Box> &row : boxes)
+    for (const Box &b : row)
+      plan.maxElements = std::max(plan.maxElements, b.volume());
+  // Local: every processor holds its whole box (and, for the output, is
+  // its only holder).
+  bool local = everyBox([&](int64_t r, int64_t, const Box &b) {
+    return b.volume() == 0 || owners.holdsBox(coords[r], b);
+  });
+  if (local && (!plan.output || !owners.anyReplicated())) {
+    plan.kind = TransferPlan::Kind::Local;
+    return;
+  }
+  if (plan.output)
+    classifyOutput();
+  else
+    classifyInput();
+}
+} // namespace
+
 std::vector<TransferPlan>
 mlir::dist::analyzeCommunicationByEnumeration(const ComputeModel &m) {
   std::vector<TransferPlan> plans;
@@ -244,7 +539,6 @@ mlir::dist::analyzeCommunicationByEnumeration(const ComputeModel &m) {
     plan.level = m.level.lookup(t);
     unsigned k = plan.level;
     plan.steps = m.stepsAt(k);
-    Owners owners(m, t);
     // The classification looks at every (processor, step) pair; beyond
     // kMaxAnalysis of them the general exchange is used without looking.
     constexpr int64_t kMaxAnalysis = int64_t(1) << 18;
@@ -272,269 +566,9 @@ mlir::dist::analyzeCommunicationByEnumeration(const ComputeModel &m) {
           rest /= m.localLoops[i]->extent;
         }
         boxes[r][s] = eval.box(t, fixed);
-        plan.maxElements = std::max(plan.maxElements, boxes[r][s].volume());
       }
     }
-
-    auto everyBox = [&](auto pred) {
-      for (int64_t r = 0; r < P; ++r)
-        for (int64_t s = 0; s < plan.steps; ++s)
-          if (!pred(r, s, boxes[r][s]))
-            return false;
-      return true;
-    };
-
-    // Allgather / reduce-scatter: a grid axis whose group shares every box
-    // and holds it as equal contiguous pieces, one per member.
-    auto cutIntoPieces = [&](TransferPlan &p, TransferPlan::Kind kind) {
-      for (unsigned a = 0; a < m.gridShape.size(); ++a) {
-        if (m.gridShape[a] == 1)
-          continue;
-        int64_t dim = piecesAlong(m, owners, coords, boxes, p.steps, a);
-        if (dim >= 0) {
-          p.kind = kind;
-          p.axes = {a};
-          p.splitDim = dim;
-          return true;
-        }
-      }
-      // A reduce-scatter may also cut in the layout's blocks.
-      for (unsigned a = 0;
-           kind == TransferPlan::Kind::ReduceScatter && a < m.gridShape.size();
-           ++a) {
-        if (m.gridShape[a] == 1)
-          continue;
-        int64_t block = 0;
-        int64_t dim =
-            blockPiecesAlong(m, owners, coords, boxes, p.steps, a, block);
-        if (dim >= 0) {
-          p.kind = kind;
-          p.axes = {a};
-          p.splitDim = dim;
-          p.pieceBlock = block;
-          return true;
-        }
-      }
-      return false;
-    };
-
-    // Local: every processor holds its whole box (and, for the output, is
-    // its only holder).
-    bool local = everyBox([&](int64_t r, int64_t, const Box &b) {
-      if (b.volume() == 0)
-        return true;
-      return owners.holdsBox(coords[r], b);
-    });
-    if (local && (!plan.output || !owners.anyReplicated())) {
-      plan.kind = TransferPlan::Kind::Local;
-      plans.push_back(plan);
-      continue;
-    }
-
-    if (!plan.output) {
-      // Broadcast: one provider per (processor, step) inside the group over
-      // the axes where providers differ, same box for the whole group.
-      SmallVector<int64_t> axes;
-      bool single = true;
-      everyBox([&](int64_t r, int64_t, const Box &b) {
-        auto q = owners.provider(coords[r], b);
-        if (!q) {
-          single = false;
-          return false;
-        }
-        for (unsigned a = 0; a < m.gridShape.size(); ++a)
-          if ((*q)[a] != coords[r][a] && !llvm::is_contained(axes, a))
-            axes.push_back(a);
-        return true;
-      });
-      llvm::sort(axes);
-      if (single && !axes.empty()) {
-        bool ok = true;
-        std::map<std::pair<SmallVector<int64_t>, int64_t>,
-                 std::pair<Box, SmallVector<int64_t>>>
-            seen;
-        plan.rootTable.assign(P * plan.steps, 0);
-        everyBox([&](int64_t r, int64_t s, const Box &b) {
-          SmallVector<int64_t> q = *owners.provider(coords[r], b);
-          auto key = std::make_pair(groupKey(coords[r], axes), s);
-          auto it = seen.find(key);
-          if (it == seen.end()) {
-            seen[key] = {b, q};
-          } else if (!(it->second.first == b) || it->second.second != q) {
-            ok = false;
-            return false;
-          }
-          // The provider must belong to the group.
-          if (groupKey(q, axes) != groupKey(coords[r], axes)) {
-            ok = false;
-            return false;
-          }
-          plan.rootTable[r * plan.steps + s] =
-              groupIndex(q, m.gridShape, axes);
-          return true;
-        });
-        if (ok) {
-          plan.kind = TransferPlan::Kind::Broadcast;
-          plan.axes = axes;
-          plans.push_back(plan);
-          continue;
-        }
-        plan.rootTable.clear();
-      }
-
-      // AllGather: the group over one axis shares the box, which its
-      // members hold as equal contiguous pieces.
-      if (cutIntoPieces(plan, TransferPlan::Kind::AllGather)) {
-        plans.push_back(plan);
-        continue;
-      }
-
-      // Shift: along one axis, the box of step s is the neighbour's box of
-      // step s - 1 within every run of the communicate loop.
-      if (k >= 1 && m.localLoops[k - 1]->extent > 1) {
-        int64_t inner = m.localLoops[k - 1]->extent;
-        bool found = false;
-        for (unsigned a = 0; a < m.gridShape.size() && !found; ++a) {
-          for (int64_t off = 1; off < m.gridShape[a] && !found; ++off) {
-            bool ok = everyBox([&](int64_t r, int64_t s, const Box &b) {
-              if (s % inner == 0)
-                return true;
-              SmallVector<int64_t> nb = coords[r];
-              nb[a] = (nb[a] + off) % m.gridShape[a];
-              int64_t nr = rowMajorRank(nb, m.gridShape);
-              const Box &prev = boxes[nr][s - 1];
-              return b == prev && b.size == boxes[r][s - 1].size;
-            });
-            if (ok) {
-              found = true;
-              plan.kind = TransferPlan::Kind::Shift;
-              plan.shiftAxis = a;
-              plan.shiftOffset = off;
-              // The alignment (first iteration) as a permutation, if it is
-              // one.
-              plan.alignByPermutation = permutationTables(
-                  m, owners, coords, boxes, plan.steps,
-                  m.accessOf.lookup(t)->indices.size(),
-                  [&](int64_t s) { return s % inner == 0; }, plan);
-              if (plan.alignByPermutation) {
-                plan.alignLocal = true;
-                for (int64_t r = 0; r < P && plan.alignLocal; ++r)
-                  for (int64_t s = 0; s < plan.steps; s += inner)
-                    if (plan.srcTable[r * plan.steps + s] != -1 &&
-                        plan.srcTable[r * plan.steps + s] != r)
-                      plan.alignLocal = false;
-              } else {
-                plan.srcTable.clear();
-                plan.dstTable.clear();
-                plan.dstLo.clear();
-                plan.dstSize.clear();
-              }
-            }
-          }
-        }
-        if (found) {
-          plans.push_back(plan);
-          continue;
-        }
-      }
-      // Point to point: one provider per box, each serving one rank.
-      if (permutationTables(m, owners, coords, boxes, plan.steps,
-                            m.accessOf.lookup(t)->indices.size(),
-                            [](int64_t) { return true; }, plan)) {
-        plan.kind = TransferPlan::Kind::PointToPoint;
-        plans.push_back(plan);
-        continue;
-      }
-      plan.srcTable.clear();
-      plan.dstTable.clear();
-      plan.dstLo.clear();
-      plan.dstSize.clear();
-      plan.kind = TransferPlan::Kind::General;
-      plan.whyGeneral =
-          "the boxes it needs fit no collective: not held locally, not one "
-          "root per group of grid axes, not equal pieces along one axis, "
-          "not a shift, not a one-to-one permutation";
-      plans.push_back(plan);
-      continue;
-    }
-
-    // Output: reduce-scatter when the group over one axis shares the box
-    // and its members hold equal contiguous pieces of it (and nobody
-    // else holds any).
-    if (!owners.anyReplicated() &&
-        cutIntoPieces(plan, TransferPlan::Kind::ReduceScatter)) {
-      plans.push_back(plan);
-      continue;
-    }
-
-    // Output: reduce / allreduce over the axes of processors sharing a box.
-    // Candidate axes: those along which the boxes agree at every step.
-    SmallVector<int64_t> axes;
-    for (unsigned a = 0; a < m.gridShape.size(); ++a) {
-      if (m.gridShape[a] == 1)
-        continue;
-      bool same = everyBox([&](int64_t r, int64_t s, const Box &b) {
-        SmallVector<int64_t> nb = coords[r];
-        nb[a] = (nb[a] + 1) % m.gridShape[a];
-        return boxes[rowMajorRank(nb, m.gridShape)][s] == b;
-      });
-      if (same)
-        axes.push_back(a);
-    }
-    if (!axes.empty()) {
-      // Holders of the box inside each group: exactly one (reduce) or all
-      // (allreduce); nobody outside the group holds any of it.
-      bool reduce = true, allreduce = true;
-      plan.rootTable.assign(P * plan.steps, 0);
-      everyBox([&](int64_t r, int64_t s, const Box &b) {
-        if (b.volume() == 0) {
-          reduce = allreduce = false;
-          return false;
-        }
-        int64_t holders = 0, inGroup = 0;
-        for (int64_t q = 0; q < P; ++q) {
-          bool inG = groupKey(coords[q], axes) == groupKey(coords[r], axes);
-          bool all = owners.holdsBox(coords[q], b);
-          bool any = all || owners.holdsAny(coords[q], b);
-          if (any && !all) {
-            reduce = allreduce = false;
-            return false;
-          }
-          if (all) {
-            ++holders;
-            if (!inG) {
-              reduce = allreduce = false;
-              return false;
-            }
-            ++inGroup;
-            plan.rootTable[r * plan.steps + s] =
-                groupIndex(coords[q], m.gridShape, axes);
-          }
-        }
-        int64_t groupSize = 1;
-        for (int64_t a : axes)
-          groupSize *= m.gridShape[a];
-        if (holders != 1)
-          reduce = false;
-        if (inGroup != groupSize)
-          allreduce = false;
-        return reduce || allreduce;
-      });
-      if (reduce || allreduce) {
-        plan.kind = reduce ? TransferPlan::Kind::Reduce
-                           : TransferPlan::Kind::AllReduce;
-        plan.axes = axes;
-        if (!reduce)
-          plan.rootTable.clear();
-        plans.push_back(plan);
-        continue;
-      }
-      plan.rootTable.clear();
-    }
-    plan.kind = TransferPlan::Kind::General;
-    plan.whyGeneral = "its partial results fit no reduction: not a "
-                      "reduce-scatter, reduce or allreduce over grid axes "
-                      "onto its owners";
+    Enumeration(m, coords, plan, std::move(boxes)).classify();
     plans.push_back(plan);
   }
   return plans;
