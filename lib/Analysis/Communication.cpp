@@ -124,15 +124,17 @@ bool permutationTables(const ComputeModel &m, const Owners &owners,
   return true;
 }
 
-/// Whether every group over `axis` shares box `b` at each step and the box
-/// is cut along one dimension into equal contiguous pieces, piece j held by
-/// member j (coordinate j on `axis`). Returns that dimension or -1.
+/// Whether every group over `axis` shares box `b` at each step, the box is
+/// contiguous in row-major order (dimensions before the one partitioned
+/// over exactly `axis` are single indices) and member j (coordinate j on
+/// `axis`) holds piece j of it: equal pieces when `block` is 0; else the
+/// layout's blocks of `block` indices of a box that starts at 0, the last
+/// ones shorter or empty. Returns that dimension or -1.
 int64_t piecesAlong(const ComputeModel &m, const Owners &owners,
                     ArrayRef<SmallVector<int64_t>> coords,
                     const std::vector<std::vector<Box>> &boxes, int64_t steps,
-                    int64_t axis) {
+                    int64_t axis, int64_t block) {
   const LevelDistribution &L = owners.level();
-  // The tensor dimension partitioned over exactly `axis`.
   int64_t dim = -1;
   for (unsigned d = 0; d < L.getRank(); ++d)
     if (L.getAxes(d).size() == 1 && L.getAxes(d).front() == axis)
@@ -151,20 +153,21 @@ int64_t piecesAlong(const ComputeModel &m, const Owners &owners,
         if (!(boxes[rowMajorRank(c, m.gridShape)][s] == b))
           return -1;
       }
-      // Contiguous in row-major order: dimensions before `dim` are single
-      // indices.
       for (int64_t d = 0; d < dim; ++d)
         if (b.size[d] != 1)
           return -1;
-      if (b.size[dim] % G != 0 || b.size[dim] == 0)
+      int64_t n = b.size[dim];
+      if (n < 1 || (block ? b.lo[dim] != 0 || n > G * block : n % G != 0))
         return -1;
-      int64_t piece = b.size[dim] / G;
+      int64_t stride = block ? block : n / G;
       for (int64_t j = 0; j < G; ++j) {
+        Box pb = b;
+        pb.lo[dim] = b.lo[dim] + j * stride;
+        pb.size[dim] = std::min(stride, n - j * stride);
+        if (pb.size[dim] <= 0)
+          continue;
         SmallVector<int64_t> c = coords[r];
         c[axis] = j;
-        Box pb = b;
-        pb.lo[dim] = b.lo[dim] + j * piece;
-        pb.size[dim] = piece;
         if (!owners.holdsBox(c, pb))
           return -1;
       }
@@ -172,57 +175,20 @@ int64_t piecesAlong(const ComputeModel &m, const Owners &owners,
   }
   return dim;
 }
-/// Whether every group over `axis` shares box `b` at each step, the box
-/// starts at 0 along the dimension blocked over exactly `axis`, and member
-/// j holds block j of it (the layout's block; the last ones shorter or
-/// empty). Returns that dimension, and the block in `block`, or -1.
-int64_t blockPiecesAlong(const ComputeModel &m, const Owners &owners,
-                         ArrayRef<SmallVector<int64_t>> coords,
-                         const std::vector<std::vector<Box>> &boxes,
-                         int64_t steps, int64_t axis, int64_t &block) {
+
+/// The block of the dimension partitioned over exactly `axis` when it is
+/// blocked over all of it without skew, else 0.
+int64_t layoutBlockAlong(const Owners &owners, int64_t axis, int64_t extent) {
   const LevelDistribution &L = owners.level();
-  int64_t dim = -1;
-  for (unsigned d = 0; d < L.getRank(); ++d)
-    if (L.getAxes(d).size() == 1 && L.getAxes(d).front() == axis)
-      dim = d;
-  if (dim < 0)
-    return -1;
-  const DimDistribution &dd = L.getDim(dim);
-  int64_t G = m.gridShape[axis], B = dd.block;
-  if (dd.kind != PartitionKind::blocked || B <= 0 || dd.parts != G ||
-      !L.getSkews(dim).empty())
-    return -1;
-  int64_t P = coords.size();
-  for (int64_t r = 0; r < P; ++r) {
-    for (int64_t s = 0; s < steps; ++s) {
-      const Box &b = boxes[r][s];
-      for (int64_t j = 0; j < G; ++j) {
-        SmallVector<int64_t> c = coords[r];
-        c[axis] = j;
-        if (!(boxes[rowMajorRank(c, m.gridShape)][s] == b))
-          return -1;
-      }
-      for (int64_t d = 0; d < dim; ++d)
-        if (b.size[d] != 1)
-          return -1;
-      if (b.lo[dim] != 0 || b.size[dim] < 1 || b.size[dim] > G * B)
-        return -1;
-      for (int64_t j = 0; j < G; ++j) {
-        int64_t len = std::min(B, b.size[dim] - j * B);
-        if (len <= 0)
-          continue;
-        SmallVector<int64_t> c = coords[r];
-        c[axis] = j;
-        Box pb = b;
-        pb.lo[dim] = j * B;
-        pb.size[dim] = len;
-        if (!owners.holdsBox(c, pb))
-          return -1;
-      }
-    }
+  for (unsigned d = 0; d < L.getRank(); ++d) {
+    if (L.getAxes(d).size() != 1 || L.getAxes(d).front() != axis)
+      continue;
+    const DimDistribution &dd = L.getDim(d);
+    if (dd.kind == PartitionKind::blocked && dd.block > 0 &&
+        dd.parts == extent && L.getSkews(d).empty())
+      return dd.block;
   }
-  block = B;
-  return dim;
+  return 0;
 }
 } // namespace
 
@@ -274,31 +240,25 @@ private:
 /// and holds it as equal contiguous pieces, one per member (or, for a
 /// reduce-scatter, the layout's blocks).
 bool Enumeration::cutIntoPieces(TransferPlan::Kind kind) {
-  for (unsigned a = 0; a < m.gridShape.size(); ++a) {
-    if (m.gridShape[a] == 1)
-      continue;
-    int64_t dim = piecesAlong(m, owners, coords, boxes, plan.steps, a);
-    if (dim >= 0) {
-      plan.kind = kind;
-      plan.axes = {a};
-      plan.splitDim = dim;
-      return true;
-    }
-  }
-  for (unsigned a = 0;
-       kind == TransferPlan::Kind::ReduceScatter && a < m.gridShape.size();
-       ++a) {
-    if (m.gridShape[a] == 1)
-      continue;
-    int64_t block = 0;
-    int64_t dim =
-        blockPiecesAlong(m, owners, coords, boxes, plan.steps, a, block);
-    if (dim >= 0) {
-      plan.kind = kind;
-      plan.axes = {a};
-      plan.splitDim = dim;
-      plan.pieceBlock = block;
-      return true;
+  // Equal pieces first; a reduce-scatter may also cut in the layout's
+  // blocks.
+  for (bool blocks : {false, true}) {
+    if (blocks && kind != TransferPlan::Kind::ReduceScatter)
+      break;
+    for (unsigned a = 0; a < m.gridShape.size(); ++a) {
+      if (m.gridShape[a] == 1)
+        continue;
+      int64_t block = blocks ? layoutBlockAlong(owners, a, m.gridShape[a]) : 0;
+      if (blocks && !block)
+        continue;
+      int64_t dim = piecesAlong(m, owners, coords, boxes, plan.steps, a, block);
+      if (dim >= 0) {
+        plan.kind = kind;
+        plan.axes = {a};
+        plan.splitDim = dim;
+        plan.pieceBlock = block;
+        return true;
+      }
     }
   }
   return false;

@@ -58,8 +58,7 @@ private:
   }
   bool local();
   bool broadcast();
-  bool pieces(TransferPlan::Kind kind);
-  bool blockPieces();
+  bool pieces(TransferPlan::Kind kind, bool blocks = false);
   bool shift();
   bool permutation(const Set &selected);
   bool reduction();
@@ -129,8 +128,13 @@ bool Classifier::broadcast() {
 }
 
 /// Allgather (inputs) / reduce-scatter (output): a grid axis whose group
-/// shares every box and holds it as equal contiguous pieces, one each.
-bool Classifier::pieces(TransferPlan::Kind kind) {
+/// shares every box, contiguous in row-major order (dimensions before the
+/// one partitioned over exactly that axis are single indices), and holds
+/// it as equal pieces, one each; or, with `blocks` (reduce-scatter only),
+/// as the layout's blocks of a box that starts at 0: member j holds
+/// [j * B, min((j + 1) * B, size)), the last ones shorter or empty (an
+/// extent the group does not divide).
+bool Classifier::pieces(TransferPlan::Kind kind, bool blocks) {
   const LevelDistribution &L = tm.layout();
   for (unsigned a = 0; a < tm.numAxes(); ++a) {
     if (tm.extent(a) == 1)
@@ -141,82 +145,38 @@ bool Classifier::pieces(TransferPlan::Kind kind) {
         dim = d;
     if (dim < 0)
       continue;
-    int64_t G = tm.extent(a);
-    SmallVector<Expr> u = with(p, a, s.var("u" + std::to_string(a)));
-    if (!never(s.notOf(tm.sameBox(bp, tm.box(u, t)))))
-      continue;
-    Set bad = s.none();
-    for (int64_t d = 0; d < dim; ++d)
-      bad = s.orOf(bad, s.ne(bp.size[d], s.cst(1)));
-    bad = s.orOf(bad, s.ne(s.mod(bp.size[dim], G), s.cst(0)));
-    bad = s.orOf(bad, s.eq(bp.size[dim], s.cst(0)));
-    if (!never(bad))
-      continue;
-    // Member j (coordinate j on axis a) holds piece j (of one size, so
-    // that j * piece stays quasi-affine).
-    Expr j = s.var("q" + std::to_string(a));
-    std::optional<int64_t> size = constantOf(bp.size[dim]);
-    if (!size)
-      continue;
-    Expr piece = s.cst(*size / G);
-    SymBox pb = bp;
-    pb.lo[dim] = s.add(bp.lo[dim], s.mul(j, piece));
-    pb.size[dim] = piece;
-    if (!never(s.notOf(tm.holdsBox(with(p, a, j), pb))))
-      continue;
-    plan.kind = kind;
-    plan.axes = {int64_t(a)};
-    plan.splitDim = dim;
-    return true;
-  }
-  return false;
-}
-
-/// Reduce-scatter in the layout's blocks: a grid axis whose group shares
-/// every box, which starts at 0 along the dimension blocked over exactly
-/// that axis; member j holds block j of it (the last ones shorter or
-/// empty: an extent the group does not divide).
-bool Classifier::blockPieces() {
-  const LevelDistribution &L = tm.layout();
-  for (unsigned a = 0; a < tm.numAxes(); ++a) {
-    if (tm.extent(a) == 1)
-      continue;
-    int64_t dim = -1;
-    for (unsigned d = 0; d < L.getRank(); ++d)
-      if (L.getAxes(d).size() == 1 && L.getAxes(d).front() == a)
-        dim = d;
-    if (dim < 0)
-      continue;
-    const DimDistribution &dd = L.getDim(dim);
-    int64_t G = tm.extent(a), B = dd.block;
-    if (dd.kind != PartitionKind::blocked || B <= 0 || dd.parts != G ||
-        !L.getSkews(dim).empty())
+    int64_t G = tm.extent(a), B = L.getDim(dim).block;
+    if (blocks && (L.getDim(dim).kind != PartitionKind::blocked || B <= 0 ||
+                   L.getDim(dim).parts != G || !L.getSkews(dim).empty()))
       continue;
     SmallVector<Expr> u = with(p, a, s.var("u" + std::to_string(a)));
     if (!never(s.notOf(tm.sameBox(bp, tm.box(u, t)))))
       continue;
     std::optional<int64_t> size = constantOf(bp.size[dim]);
-    if (!size || *size < 1 || *size > G * B)
+    if (!size || *size < 1 || (blocks ? *size > G * B : *size % G != 0))
       continue;
-    Set bad = s.ne(bp.lo[dim], s.cst(0));
+    Set bad = blocks ? s.ne(bp.lo[dim], s.cst(0)) : s.none();
     for (int64_t d = 0; d < dim; ++d)
       bad = s.orOf(bad, s.ne(bp.size[d], s.cst(1)));
     if (!never(bad))
       continue;
-    // Member j holds [j * B, min((j + 1) * B, size)), when not empty.
+    // Member j (coordinate j on axis a) holds piece j (the pieces have a
+    // constant stride, so that j * stride stays quasi-affine).
     Expr j = s.var("q" + std::to_string(a));
-    Expr jB = s.mul(j, s.cst(B));
+    Expr start = s.mul(j, s.cst(blocks ? B : *size / G));
     SymBox pb = bp;
-    pb.lo[dim] = jB;
-    pb.size[dim] = s.max(s.cst(0), s.min(s.cst(B), s.sub(s.cst(*size), jB)));
+    pb.lo[dim] = s.add(bp.lo[dim], start);
+    pb.size[dim] =
+        blocks ? s.max(s.cst(0), s.min(s.cst(B), s.sub(s.cst(*size), start)))
+               : s.cst(*size / G);
     Set held =
         s.orOf(s.eq(pb.size[dim], s.cst(0)), tm.holdsBox(with(p, a, j), pb));
     if (!never(s.notOf(held)))
       continue;
-    plan.kind = TransferPlan::Kind::ReduceScatter;
+    plan.kind = kind;
     plan.axes = {int64_t(a)};
     plan.splitDim = dim;
-    plan.pieceBlock = B;
+    plan.pieceBlock = blocks ? B : 0;
     return true;
   }
   return false;
@@ -460,7 +420,8 @@ void Classifier::run() {
     return;
   }
   if (!tm.anyReplicated() &&
-      (pieces(TransferPlan::Kind::ReduceScatter) || blockPieces()))
+      (pieces(TransferPlan::Kind::ReduceScatter) ||
+       pieces(TransferPlan::Kind::ReduceScatter, /*blocks=*/true)))
     return;
   if (reduction())
     return;
