@@ -266,3 +266,4 @@ func.func @illegal(%tile: memref<?xf64>) {
   } {dist.time_loop}
   return
 }
+

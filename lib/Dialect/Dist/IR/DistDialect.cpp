@@ -20,6 +20,22 @@ static_assert(kMaxDims == DISTRT_MAX_DIMS, "kMaxDims (DistDialect.h) must "
 #include "DistTensor/Dialect/Dist/IR/DistOpsDialect.cpp.inc"
 #include "DistTensor/Dialect/Dist/IR/DistEnums.cpp.inc"
 
+/// `dist.time_loop` (unit) and `dist.overlap` (bool) mark the time loops
+/// of a lowered computation for dist-double-buffer (DistOps.h).
+LogicalResult DistDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  if (name != kTimeLoopAttr && name != kOverlapAttr)
+    return success();
+  if (op->getName().getStringRef() != "scf.for")
+    return op->emitError("'") << name << "' is for scf.for time loops";
+  if (name == kTimeLoopAttr && !isa<UnitAttr>(attr.getValue()))
+    return op->emitError("'") << name << "' must be a unit attribute";
+  if (name == kOverlapAttr && !isa<BoolAttr>(attr.getValue()))
+    return op->emitError("'") << name << "' must be true or false";
+  return success();
+}
+
 void DistDialect::initialize() {
   registerAttributes();
   registerTypes();
