@@ -68,3 +68,14 @@ func.func @wrong_tile(%a: !T) {
   %t = dist.local_tile %a : !T -> memref<?xf32>
   return
 }
+
+// -----
+
+dist.grid @m [4]
+!S = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> x">, #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed)}>>
+
+// A sparse tensor is not turned into a dense tile.
+// expected-error @below {{is sparse; sparse distributed tensors parse and verify but are not lowered yet (docs/sparse.md)}}
+func.func @sparse_arg(%b: !S) {
+  return
+}

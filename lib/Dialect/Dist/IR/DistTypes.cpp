@@ -16,7 +16,7 @@ using namespace mlir::dist;
 #define GET_TYPEDEF_CLASSES
 #include "DistTensor/Dialect/Dist/IR/DistOpsTypes.cpp.inc"
 
-// !dist.tensor< (int `x`)* type `,` layout >
+// !dist.tensor< (int `x`)* type `,` layout (`,` sparse-encoding)? >
 Type DistTensorType::parse(AsmParser &parser) {
   SmallVector<int64_t> shape;
   Type elementType;
@@ -40,18 +40,36 @@ Type DistTensorType::parse(AsmParser &parser) {
     parser.emitError(layoutLoc) << "expected a #dist.layout, got " << layout;
     return {};
   }
+  sparse_tensor::SparseTensorEncodingAttr encoding;
+  if (succeeded(parser.parseOptionalComma())) {
+    Attribute enc;
+    SMLoc encLoc = parser.getCurrentLocation();
+    if (parser.parseAttribute(enc))
+      return {};
+    encoding = dyn_cast<sparse_tensor::SparseTensorEncodingAttr>(enc);
+    if (!encoding) {
+      parser.emitError(encLoc)
+          << "expected a #sparse_tensor.encoding (the local sparse format), "
+             "got "
+          << enc;
+      return {};
+    }
+  }
   if (parser.parseGreater())
     return {};
   return getChecked([&]() { return parser.emitError(loc); },
-                    parser.getContext(), ArrayRef<int64_t>(shape),
-                    elementType, layoutAttr);
+                    parser.getContext(), ArrayRef<int64_t>(shape), elementType,
+                    layoutAttr, encoding);
 }
 
 void DistTensorType::print(AsmPrinter &printer) const {
   printer << "<";
   for (int64_t e : getShape())
     printer << e << "x";
-  printer << getElementType() << ", " << getLayout() << ">";
+  printer << getElementType() << ", " << getLayout();
+  if (getEncoding())
+    printer << ", " << getEncoding();
+  printer << ">";
 }
 
 void DistDialect::registerTypes() {
@@ -61,10 +79,54 @@ void DistDialect::registerTypes() {
       >();
 }
 
+/// The local sparse format: levels dist can store (dense, compressed,
+/// singleton after a non-unique compressed level), a permutation of the
+/// dimensions, index widths of 0, 32 or 64 bits; and a layout that splits
+/// the universe of each partitioned dimension by coordinate range.
+static LogicalResult verifySparse(function_ref<InFlightDiagnostic()> emitError,
+                                  ArrayRef<int64_t> shape, LayoutAttr layout,
+                                  sparse_tensor::SparseTensorEncodingAttr enc) {
+  using namespace sparse_tensor;
+  if ((int64_t)enc.getDimRank() != (int64_t)shape.size())
+    return emitError() << "the sparse encoding describes " << enc.getDimRank()
+                       << " dimension(s) but the tensor has rank "
+                       << shape.size();
+  if (!enc.isPermutation())
+    return emitError() << "the sparse encoding's dimToLvl must be a "
+                          "permutation of the dimensions (CSR, CSC, DCSR, "
+                          "CSF; block maps are not supported)";
+  for (auto [l, lt] : llvm::enumerate(enc.getLvlTypes())) {
+    if (isDenseLT(lt) || isCompressedLT(lt) || isSingletonLT(lt))
+      continue;
+    return emitError() << "level " << l << " of the sparse encoding is "
+                       << toMLIRString(lt)
+                       << "; dist stores dense, compressed and singleton "
+                          "levels";
+  }
+  for (auto [name, w] :
+       {std::pair<StringRef, unsigned>{"posWidth", enc.getPosWidth()},
+        {"crdWidth", enc.getCrdWidth()}})
+    if (w != 0 && w != 32 && w != 64)
+      return emitError() << "the sparse encoding's " << name << " is " << w
+                         << "; dist takes 0 (index), 32 or 64 bits";
+  for (LevelLayoutAttr level : layout.getLevels())
+    for (auto [d, dim] : llvm::enumerate(level.getDims())) {
+      PartitionKind k = dim.getKind();
+      if (k != PartitionKind::none && k != PartitionKind::blocked)
+        return emitError()
+               << "dimension " << d << " of a sparse tensor is partitioned "
+               << stringifyPartitionKind(k)
+               << "; sparse tensors take universe partitions by coordinate "
+                  "range (blocked) only";
+    }
+  return success();
+}
+
 LogicalResult
 DistTensorType::verify(function_ref<InFlightDiagnostic()> emitError,
                        ArrayRef<int64_t> shape, Type elementType,
-                       LayoutAttr layout) {
+                       LayoutAttr layout,
+                       sparse_tensor::SparseTensorEncodingAttr encoding) {
   if (!elementType.isF32() && !elementType.isF64() &&
       !elementType.isInteger(32) && !elementType.isInteger(64))
     return emitError() << "distributed tensors hold f32, f64, i32 or i64, not "
@@ -91,5 +153,7 @@ DistTensorType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "layout describes " << layout.getRank()
                        << " tensor dimension(s) but the tensor has rank "
                        << shape.size();
+  if (encoding && failed(verifySparse(emitError, shape, layout, encoding)))
+    return failure();
   return success();
 }

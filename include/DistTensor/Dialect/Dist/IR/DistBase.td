@@ -34,7 +34,9 @@ def Dist_Dialect : Dialect {
     void registerAttributes();
     void registerTypes();
   }];
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+  // sparse_tensor: the local format of sparse !dist.tensor types.
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::sparse_tensor::SparseTensorDialect"];
 }
 
 class Dist_Op<string mnemonic, list<Trait> traits = []>

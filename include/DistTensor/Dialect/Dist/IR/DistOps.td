@@ -87,7 +87,7 @@ def Dist_AllocOp : Dist_Op<"alloc", [
     %A = dist.alloc : !dist.tensor<64x64xf64, #dist.layout<@m, "xy -> xy">>
     ```
   }];
-  let results = (outs Res<Dist_TensorType, "", [MemAlloc]>:$result);
+  let results = (outs Res<Dist_DenseTensorType, "", [MemAlloc]>:$result);
   let assemblyFormat = "attr-dict `:` qualified(type($result))";
 }
 
@@ -103,7 +103,7 @@ def Dist_FillOp : Dist_Op<"fill", [
     dist.fill %B seed 1 : !dist.tensor<64x64xf64, #dist.layout<@m, "xy -> xy">>
     ```
   }];
-  let arguments = (ins Arg<Dist_TensorType, "", [MemWrite]>:$tensor,
+  let arguments = (ins Arg<Dist_DenseTensorType, "", [MemWrite]>:$tensor,
                        I64Attr:$seed);
   let assemblyFormat = "$tensor `seed` $seed attr-dict `:` qualified(type($tensor))";
 }
@@ -129,7 +129,7 @@ def Dist_LoadOp : Dist_Op<"load", [
     dist.load %B from "b.dtensor" : !dist.tensor<64x64xf64, #dist.layout<@m, "xy -> xy">>
     ```
   }];
-  let arguments = (ins Arg<Dist_TensorType, "", [MemWrite]>:$tensor,
+  let arguments = (ins Arg<Dist_DenseTensorType, "", [MemWrite]>:$tensor,
                        StrAttr:$path);
   let assemblyFormat =
       "$tensor `from` $path attr-dict `:` qualified(type($tensor))";
@@ -155,7 +155,7 @@ def Dist_StoreOp : Dist_Op<"store", [
     dist.store %C to "c.dtensor" : !dist.tensor<64x64xf64, #dist.layout<@m, "xy -> xy">>
     ```
   }];
-  let arguments = (ins Arg<Dist_TensorType, "", [MemRead]>:$tensor,
+  let arguments = (ins Arg<Dist_DenseTensorType, "", [MemRead]>:$tensor,
                        StrAttr:$path);
   let assemblyFormat =
       "$tensor `to` $path attr-dict `:` qualified(type($tensor))";
@@ -195,7 +195,7 @@ def Dist_ComputeOp : Dist_Op<"compute", [
   }];
   let arguments = (ins Dist_StatementAttr:$statement,
                        StrArrayAttr:$names,
-                       Variadic<Dist_TensorType>:$tensors,
+                       Variadic<Dist_DenseTensorType>:$tensors,
                        OptionalAttr<Dist_ScheduleAttr>:$schedule);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
@@ -244,8 +244,8 @@ def Dist_RedistributeOp : Dist_Op<"redistribute", [
     dist.redistribute %T into %G sum [2] : !tT into !tG
     ```
   }];
-  let arguments = (ins Arg<Dist_TensorType, "", [MemRead]>:$source,
-                       Arg<Dist_TensorType, "", [MemWrite]>:$dest,
+  let arguments = (ins Arg<Dist_DenseTensorType, "", [MemRead]>:$source,
+                       Arg<Dist_DenseTensorType, "", [MemWrite]>:$dest,
                        OptionalAttr<DenseI64ArrayAttr>:$sum);
   let assemblyFormat =
       "$source `into` $dest (`sum` $sum^)? attr-dict `:` qualified(type($source)) `into` qualified(type($dest))";
@@ -545,7 +545,7 @@ def Dist_LocalTileOp : Dist_Op<"local_tile", [Pure]> {
     %tA = dist.local_tile %A : !dist.tensor<64x64xf64, #dist.layout<@m, "xy -> xy">> -> memref<?xf64>
     ```
   }];
-  let arguments = (ins Dist_TensorType:$tensor);
+  let arguments = (ins Dist_DenseTensorType:$tensor);
   let results = (outs MemRefRankOf<[AnyType], [1]>:$tile);
   let assemblyFormat = [{
     $tensor attr-dict `:` qualified(type($tensor)) `->` type($tile)

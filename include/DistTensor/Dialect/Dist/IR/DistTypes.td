@@ -13,7 +13,7 @@ class Dist_Type<string name, string typeMnemonic, list<Trait> traits = []>
 }
 
 def Dist_TensorType : Dist_Type<"DistTensor", "tensor"> {
-  let summary = "a dense tensor distributed over a machine";
+  let summary = "a tensor distributed over a machine";
   let description = [{
     A global tensor of static shape and element type (`f32`, `f64`, `i32`
     or `i64`) whose elements are spread over the processors of a machine as
@@ -24,14 +24,51 @@ def Dist_TensorType : Dist_Type<"DistTensor", "tensor"> {
     ```mlir
     !dist.tensor<1024x1024xf64, #dist.layout<@m, "xy -> xy">>
     ```
+
+    **Sparse tensors (parse and verify; not lowered yet, issue 14).** An
+    optional upstream `#sparse_tensor.encoding` gives the local storage
+    format of each process's piece: its levels (`dense`, `compressed`,
+    `compressed(nonunique)` followed by `singleton` for coordinate lists),
+    their order (`dimToLvl`, a permutation: CSR, CSC, DCSR, CSF) and the
+    `pos` / `crd` widths (0 for index, 32 or 64). The layout then
+    partitions the tensor's *universe*: a partitioned dimension is split
+    by coordinate range (blocked), whether its level is dense or
+    compressed (SpDISTAL's `T_xy ↦_x M`); see docs/sparse.md.
+
+    ```mlir
+    // CSR, rows split over 4 processes, 32-bit positions and coordinates.
+    !dist.tensor<1000x1000xf64, #dist.layout<@m, "xy -> x">,
+                 #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed),
+                                          posWidth = 32, crdWidth = 32}>>
+    ```
+
+    The ops that would store or compute with a sparse tensor (`dist.alloc`,
+    `dist.fill`, `dist.load`, `dist.store`, `dist.compute`,
+    `dist.redistribute`, `dist.local_tile`) accept dense tensors only and
+    say so; `dist-tensors-to-tiles` rejects sparse function arguments.
   }];
   let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
                         "Type":$elementType,
-                        "LayoutAttr":$layout);
+                        "LayoutAttr":$layout,
+                        OptionalParameter<
+                            "::mlir::sparse_tensor::SparseTensorEncodingAttr",
+                            "local sparse storage format (none: dense)">
+                            :$encoding);
+  let builders = [
+    // A dense tensor.
+    TypeBuilder<(ins "::llvm::ArrayRef<int64_t>":$shape,
+                     "::mlir::Type":$elementType,
+                     "::mlir::dist::LayoutAttr":$layout), [{
+      return $_get($_ctxt, shape, elementType, layout,
+                   ::mlir::sparse_tensor::SparseTensorEncodingAttr());
+    }]>
+  ];
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     int64_t getRank() const { return getShape().size(); }
+    /// Whether the tensor is stored sparse (has an encoding).
+    bool isSparse() const { return static_cast<bool>(getEncoding()); }
     int64_t getNumElements() const {
       int64_t n = 1;
       for (int64_t e : getShape())
@@ -40,6 +77,15 @@ def Dist_TensorType : Dist_Type<"DistTensor", "tensor"> {
     }
   }];
 }
+
+// Operands of the ops that store or compute with tensors: dense only until
+// sparse tensors are lowered (issue 14).
+def Dist_DenseTensorType : Type<
+    And<[CPred<"::llvm::isa<::mlir::dist::DistTensorType>($_self)">,
+         CPred<"!::llvm::cast<::mlir::dist::DistTensorType>($_self)"
+               ".isSparse()">]>,
+    "dense distributed tensor (sparse tensors parse and verify but are not "
+    "lowered yet)", "::mlir::dist::DistTensorType">;
 
 def Dist_RequestType : Dist_Type<"Request", "request"> {
   let summary = "a transfer in flight";
