@@ -2,6 +2,7 @@
 // headers).
 #include "distrt/distrt.h"
 #include "distrt/compiler.h"
+#include "distrt/sparse.h"
 
 #if defined(MPI_VERSION) || defined(OMPI_MPI_H) || defined(MPICH_VERSION)
 #error "distrt.h and distrt/compiler.h must not include mpi.h"

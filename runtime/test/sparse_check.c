@@ -1,0 +1,11 @@
+/* Compiles distrt/sparse.h on its own as C11 (-pedantic), with only the
+ * runtime's include directory on the path: no mpi.h. */
+#include "distrt/sparse.h"
+
+#if defined(MPI_VERSION) || defined(OMPI_MPI_H) || defined(MPICH_VERSION)
+#error "distrt/sparse.h must not include mpi.h"
+#endif
+
+void (*const distrt_sparse_check_read_mm)(const char *, distrt_grid *,
+                                          distrt_coo *) = distrt_coo_read_mm;
+void (*const distrt_sparse_check_free)(distrt_coo *) = distrt_coo_free;
