@@ -97,19 +97,28 @@ static void path_of(char *buf, size_t n, const char *dir, const char *file) {
   snprintf(buf, n, "%s/%s", dir, file);
 }
 
-static void mm_case(const char *dir, const char *file, int64_t rows,
-                    int64_t cols, const entry *want, int64_t nwant) {
+typedef void (*matrix_reader)(const char *, distrt_grid *, distrt_coo *);
+
+/* Reads a matrix file with `read` and checks it against `want`. */
+static void matrix_case(matrix_reader read, const char *kind, const char *dir,
+                        const char *file, int64_t rows, int64_t cols,
+                        const entry *want, int64_t nwant) {
   char path[4096], name[256];
   path_of(path, sizeof path, dir, file);
-  snprintf(name, sizeof name, "mm %s", file);
+  snprintf(name, sizeof name, "%s %s", kind, file);
   distrt_coo coo;
   /* Alternate between the whole job and a grid: same partition. */
-  distrt_coo_read_mm(path, nwant % 2 ? tu_world() : NULL, &coo);
+  read(path, nwant % 2 ? tu_world() : NULL, &coo);
   int64_t dims[2] = {rows, cols};
   check_coo(name, &coo, 2, dims, want, nwant);
   distrt_coo_free(&coo);
   EXPECT(coo.coords == NULL && coo.values == NULL && coo.nnz == 0,
          "distrt_coo_free did not clear the struct");
+}
+
+static void mm_case(const char *dir, const char *file, int64_t rows,
+                    int64_t cols, const entry *want, int64_t nwant) {
+  matrix_case(distrt_coo_read_mm, "mm", dir, file, rows, cols, want, nwant);
 }
 
 static void tns_files(const char *dir) {
@@ -142,14 +151,7 @@ static void tns_files(const char *dir) {
 
 static void hb_case(const char *dir, const char *file, int64_t rows,
                     int64_t cols, const entry *want, int64_t nwant) {
-  char path[4096], name[256];
-  path_of(path, sizeof path, dir, file);
-  snprintf(name, sizeof name, "hb %s", file);
-  distrt_coo coo;
-  distrt_coo_read_hb(path, nwant % 2 ? tu_world() : NULL, &coo);
-  int64_t dims[2] = {rows, cols};
-  check_coo(name, &coo, 2, dims, want, nwant);
-  distrt_coo_free(&coo);
+  matrix_case(distrt_coo_read_hb, "hb", dir, file, rows, cols, want, nwant);
 }
 
 static void hb_files(const char *dir) {
