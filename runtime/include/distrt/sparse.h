@@ -1,8 +1,10 @@
 /*===- distrt/sparse.h - dist runtime: sparse matrix / tensor files -*- C -*-===*
  *
- * AUDIENCE: C programs that load a sparse matrix or tensor from a text file
- * into a row-distributed coordinate (COO) form.  Nothing the compiler emits
- * calls these functions yet.
+ * AUDIENCE: C programs that load or generate a sparse matrix or tensor in a
+ * row-distributed coordinate (COO) form, and the dist compiler, whose
+ * generated code keeps each sparse !dist.tensor as a distrt_spmat (the
+ * distributed CSR matrix below) and multiplies through its views and its
+ * exchange plan.
  *
  * Readers (each collective over the processes of `g`, or of the whole job
  * when `g` is NULL):
@@ -78,6 +80,140 @@ void distrt_coo_read_hb(const char *path, distrt_grid *g, distrt_coo *coo);
 
 /** Free the arrays of `coo` and zero it.  NULL is a no-op. */
 void distrt_coo_free(distrt_coo *coo);
+
+/*===----------------------------------------------------------------------===*
+ * Generators (collective over the processes of `g`, or of the whole job when
+ * `g` is NULL).  Same partition and order as the readers.  The tensor does
+ * not depend on the number of processes: every draw and every value comes
+ * from a counter-based generator keyed by (seed, draw number) or (seed,
+ * coordinates).  Values lie in [-1, 1) and are never 0.
+ *===----------------------------------------------------------------------===*/
+
+/** n x n banded matrix: row i holds the columns j with |i - j| <= width / 2
+ *  (clipped at the edges), so `width` (odd, >= 1) non-zeros per inner row. */
+void distrt_coo_gen_banded(distrt_grid *g, int64_t n, int64_t width,
+                           int64_t seed, distrt_coo *coo);
+
+/** n x n R-MAT (Kronecker) graph matrix: edges_per_row * n draws, each
+ *  choosing its quadrant recursively with probabilities (a, b, c, d) =
+ *  (0.57, 0.19, 0.19, 0.05) (Graph500) over the 2^ceil(log2 n) square; a
+ *  draw outside n x n is dropped and duplicate draws are kept once, so the
+ *  matrix has at most edges_per_row * n non-zeros. */
+void distrt_coo_gen_rmat(distrt_grid *g, int64_t n, int64_t edges_per_row,
+                         int64_t seed, distrt_coo *coo);
+
+/** Uniform random tensor of `order` dimensions dims[0..order): `draws`
+ *  coordinates drawn uniformly, duplicates kept once. */
+void distrt_coo_gen_uniform(distrt_grid *g, int64_t order,
+                            const int64_t *dims, int64_t draws, int64_t seed,
+                            distrt_coo *coo);
+
+/*===----------------------------------------------------------------------===*
+ * Distributed CSR matrices (what a sparse !dist.tensor of order 2 with a
+ * `"xy -> x"` layout on a 1-D grid is at run time)
+ *
+ * Rows are cut over the P processes of the grid in blocks of
+ * B = ceil(rows / P), as the readers cut them: rank r holds rows
+ * [min(r B, rows), min((r + 1) B, rows)).  The local piece is stored CSR:
+ * pos (B + 1 entries: rows past this process's last are empty, so every
+ * process has B rows) and crd of `pos_bits` / `crd_bits` (32 or 64) bits,
+ * values of `dtype` (DISTRT_F32 or DISTRT_F64).  Within a row, crd is
+ * increasing.
+ *
+ * A dense operand x with `cols` rows (a vector, or a matrix of k columns
+ * stored row-major) blocked over the same grid in blocks of
+ * C = ceil(cols / P) is multiplied through the exchange plan, built once per
+ * matrix by distrt_spmat_plan (PETSc's VecScatter; MPIAIJ's split):
+ *   - the DIAG part holds the entries whose column lies in this process's
+ *     block of x, renumbered from the block's start;
+ *   - the OFFDIAG part holds the others, their columns renumbered to their
+ *     place in the sorted list of distinct such columns (the ghosts);
+ *   - an exchange sends each process exactly the rows of x it needs as
+ *     ghosts, and nothing else.
+ * So y = DIAG * x_local + OFFDIAG * ghosts, and the DIAG product can run
+ * while the exchange is in flight.
+ *===----------------------------------------------------------------------===*/
+
+typedef struct distrt_spmat distrt_spmat;
+
+/** The parts of distrt_spmat_part. */
+enum {
+  DISTRT_SPMAT_ALL = 0,    /**< the whole local piece, global columns */
+  DISTRT_SPMAT_DIAG = 1,   /**< columns in this process's block of x */
+  DISTRT_SPMAT_OFFDIAG = 2 /**< the other columns, as ghost numbers */
+};
+
+/** The generators of distrt_spmat_generate. */
+enum {
+  DISTRT_GEN_BANDED = 0,  /**< param: band width (odd) */
+  DISTRT_GEN_RMAT = 1,    /**< param: edges per row (requires rows == cols) */
+  DISTRT_GEN_UNIFORM = 2  /**< param: draws per row */
+};
+
+/** A rows x cols matrix with no entries, rows blocked over the processes
+ *  of `g` (in grid-rank order).  Collective over g.  Fatal on a bad width,
+ *  dtype or extent. */
+distrt_spmat *distrt_spmat_create(distrt_grid *g, int64_t rows, int64_t cols,
+                                  int64_t pos_bits, int64_t crd_bits,
+                                  int64_t dtype);
+
+/** Frees m, its plan and its buffers.  Collective over m's grid.  NULL is a
+ *  no-op. */
+void distrt_spmat_free(distrt_spmat *m);
+
+/** Replaces m's entries with `coo` (this process's share as the readers
+ *  and generators give it: its rows, sorted, no duplicates; order 2).
+ *  Collective.  Fatal, on every process, with one line naming `what`
+ *  (e.g. the file) when coo's extents differ from m's.  Drops the plan. */
+void distrt_spmat_assign(distrt_spmat *m, const distrt_coo *coo,
+                         const char *what);
+
+/** Reads `path` into m by its extension (case-insensitive): .mtx
+ *  (MatrixMarket), .rua .rsa .rra .pua .psa .pra (Harwell-Boeing), .tns
+ *  (FROSTT, with m's extents).  Any other extension, and every error of
+ *  the readers, ends the job with one line. */
+void distrt_spmat_read(distrt_spmat *m, const char *path);
+
+/** Fills m from a generator (DISTRT_GEN_*) with parameter `param`, sized
+ *  by m's extents. */
+void distrt_spmat_generate(distrt_spmat *m, int64_t kind, int64_t param,
+                           int64_t seed);
+
+/** Entries this process holds; entries of the whole matrix. */
+int64_t distrt_spmat_local_nnz(const distrt_spmat *m);
+int64_t distrt_spmat_global_nnz(const distrt_spmat *m);
+
+/** Builds the exchange plan (collective; the first call after a change of
+ *  entries does the work, later calls return at once). */
+void distrt_spmat_plan(distrt_spmat *m);
+
+/** A view of one part (DISTRT_SPMAT_*): pointers to its pos (B + 1
+ *  entries), crd and values (*nnz entries each), owned by m and valid until
+ *  m changes or is freed.  DIAG and OFFDIAG need the plan (fatal without).
+ *  *ncols: the column extent of the part's numbering (cols, C for DIAG,
+ *  the number of ghosts for OFFDIAG). */
+void distrt_spmat_part(distrt_spmat *m, int64_t part, void **pos, void **crd,
+                       void **values, int64_t *nnz, int64_t *ncols);
+
+/** Starts the exchange (needs the plan): x is this process's block of the
+ *  dense operand (its rows of C, each k elements of m's dtype, row-major;
+ *  a process past the end holds none).  Returns the ghost buffer (ghosts x
+ *  k elements, owned by m, valid until the next begin with another k or
+ *  m's free).  The ghost rows are there once distrt_spmat_exchange_end
+ *  returns; x must not change before then.  One exchange at a time. */
+void *distrt_spmat_exchange_begin(distrt_spmat *m, const void *x, int64_t k);
+void distrt_spmat_exchange_end(distrt_spmat *m);
+
+/** y = m * x with the plan and overlap, by the runtime's own loops (the
+ *  hand-written path; generated code normally multiplies the parts with
+ *  sparsifier-compiled leaves).  x: this process's block of C rows of k
+ *  columns; y: this process's B rows of k columns, overwritten. */
+void distrt_spmat_mul(distrt_spmat *m, const void *x, void *y, int64_t k);
+
+/** Collective: grid rank `root` receives the whole matrix, dense and
+ *  row-major (rows x cols elements of m's dtype, zeros where no entry) in
+ *  `dense`; other processes may pass NULL.  For --check. */
+void distrt_spmat_gather_dense(distrt_spmat *m, void *dense, int64_t root);
 
 #ifdef __cplusplus
 }
