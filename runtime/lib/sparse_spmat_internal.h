@@ -1,0 +1,95 @@
+/*===- sparse_spmat_internal.h - distrt internals: CSR matrices --*- C -*-===*
+ *
+ * Not installed.  The distributed CSR matrix of distrt/sparse.h
+ * (struct distrt_spmat) and what its two files share: sparse_spmat.c
+ * (lifetime, entries, views, gather) and sparse_plan.c (the exchange plan,
+ * the exchange and the product).
+ *
+ * Every process holds B = ceil(rows / P) rows, [lo, hi) of them real; its
+ * CSR arrays (the whole piece, and the DIAG and OFFDIAG parts once
+ * planned) have B + 1 positions of pos_bits and coordinates of crd_bits
+ * bits (int32_t or int64_t), values of dtype (float or double).  The dense
+ * operand x is blocked in C = ceil(cols / P) rows: this process holds
+ * [xlo, xhi).
+ *===----------------------------------------------------------------------===*/
+
+#ifndef DISTRT_SPARSE_SPMAT_INTERNAL_H
+#define DISTRT_SPARSE_SPMAT_INTERNAL_H
+
+#include "sparse_internal.h"
+
+#include <stdint.h>
+
+#define DISTRT_SPMAT_MAGIC 0x64697374737061ULL /* "distspa" */
+
+/* One CSR piece: B + 1 positions, nnz coordinates and values. */
+typedef struct spm_csr {
+  void *pos, *crd, *val;
+  int64_t nnz;
+} spm_csr;
+
+/* Messages of one side of the exchange: with process peer[i], the rows
+ * [off[i], off[i] + cnt[i]) of the ghost list (receives) or of the send
+ * list (sends). */
+typedef struct spm_peers {
+  int64_t n;
+  int64_t *peer, *off, *cnt;
+} spm_peers;
+
+struct distrt_spmat {
+  uint64_t magic;
+  distrt_grid *g;
+  distrt_bcomm *comm; /* the grid's internal communicator */
+  int64_t P, rank;
+  int64_t rows, cols;
+  int64_t B, lo, hi;  /* row block; this process's real rows */
+  int64_t C, xlo, xhi; /* block of x; this process's rows of x */
+  int64_t pos_bits, crd_bits, dtype, esize;
+
+  spm_csr all;  /* global column numbers */
+  int64_t gnnz; /* entries of the whole matrix */
+
+  /* The plan (valid while planned is 1; assign drops it). */
+  int planned;
+  spm_csr diag, off;
+  int64_t nghost;
+  int64_t *ghost; /* sorted distinct global columns of OFFDIAG */
+  spm_peers recv; /* rows of x arriving into the ghost buffer */
+  spm_peers send; /* rows of x going out, from send_rows */
+  int64_t nsend_rows;
+  int64_t *send_rows; /* local rows of x to pack, in send order */
+
+  /* The exchange. */
+  void *ghost_buf, *send_buf;
+  int64_t ghost_cap, send_cap; /* bytes */
+  distrt_breq **reqs;
+  int64_t nreqs;
+  int in_flight;
+};
+
+/* Validates m (non-NULL, live, its grid live). */
+DISTRT_HIDDEN distrt_spmat *spm_check(const char *op, distrt_spmat *m);
+/* malloc(n bytes), fatal on failure. */
+DISTRT_HIDDEN void *spm_alloc(const char *op, int64_t n);
+/* A CSR piece of m's widths: B + 1 zero positions, room for nnz entries. */
+DISTRT_HIDDEN void spm_csr_alloc(const char *op, const distrt_spmat *m,
+                                 spm_csr *a, int64_t nnz);
+DISTRT_HIDDEN void spm_csr_free(spm_csr *a);
+
+/* Element i of an index array of `bits` (32 or 64) bits. */
+static inline int64_t spm_get(const void *a, int64_t bits, int64_t i) {
+  return bits == 32 ? (int64_t)((const int32_t *)a)[i]
+                    : ((const int64_t *)a)[i];
+}
+static inline void spm_put(void *a, int64_t bits, int64_t i, int64_t v) {
+  if (bits == 32)
+    ((int32_t *)a)[i] = (int32_t)v;
+  else
+    ((int64_t *)a)[i] = v;
+}
+
+/* The plan (sparse_plan.c): builds it unless m has one; drops it. */
+DISTRT_HIDDEN void spm_plan_build(const char *op, distrt_spmat *m);
+DISTRT_HIDDEN void spm_plan_drop(distrt_spmat *m);
+
+#endif /* DISTRT_SPARSE_SPMAT_INTERNAL_H */
