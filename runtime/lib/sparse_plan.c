@@ -190,7 +190,8 @@ void spm_plan_build(const char *op, distrt_spmat *m) {
 
 void distrt_spmat_plan(distrt_spmat *m) {
   const char *op = "distrt_spmat_plan";
-  spm_plan_build(op, spm_check(op, m));
+  spm_check(op, m);
+  spm_plan_build(op, m);
 }
 
 /*===-- the exchange -----------------------------------------------------===*/
@@ -262,12 +263,14 @@ static void end_impl(const char *op, distrt_spmat *m) {
 
 void *distrt_spmat_exchange_begin(distrt_spmat *m, const void *x, int64_t k) {
   const char *op = "distrt_spmat_exchange_begin";
-  return begin_impl(op, spm_check(op, m), x, k);
+  spm_check(op, m);
+  return begin_impl(op, m, x, k);
 }
 
 void distrt_spmat_exchange_end(distrt_spmat *m) {
   const char *op = "distrt_spmat_exchange_end";
-  end_impl(op, spm_check(op, m));
+  spm_check(op, m);
+  end_impl(op, m);
 }
 
 /*===-- the product ------------------------------------------------------===*/

@@ -23,16 +23,15 @@
 
 /*===-- shared helpers ---------------------------------------------------===*/
 
-distrt_spmat *spm_check(const char *op, distrt_spmat *m) {
+void spm_check(const char *op, const distrt_spmat *m) {
   distrt_require_init(op);
   if (!m)
     distrt_fatal(op, "the matrix is NULL");
   if (m->magic != DISTRT_SPMAT_MAGIC)
     distrt_fatal(op, "%p is not a live matrix (already freed, or not "
                      "created by distrt_spmat_create)",
-                 (void *)m);
+                 (const void *)m);
   distrt_grid_check(op, m->g);
-  return m;
 }
 
 void *spm_alloc(const char *op, int64_t n) {
@@ -253,7 +252,8 @@ static void assign_impl(const char *op, distrt_spmat *m,
 void distrt_spmat_assign(distrt_spmat *m, const distrt_coo *coo,
                          const char *what) {
   const char *op = "distrt_spmat_assign";
-  assign_impl(op, spm_check(op, m), coo, what, "the COO");
+  spm_check(op, m);
+  assign_impl(op, m, coo, what, "the COO");
 }
 
 /* The extension of path's last component, lower-cased ("" if none). */
@@ -335,11 +335,13 @@ void distrt_spmat_generate(distrt_spmat *m, int64_t kind, int64_t param,
 }
 
 int64_t distrt_spmat_local_nnz(const distrt_spmat *m) {
-  return spm_check("distrt_spmat_local_nnz", (distrt_spmat *)m)->all.nnz;
+  spm_check("distrt_spmat_local_nnz", m);
+  return m->all.nnz;
 }
 
 int64_t distrt_spmat_global_nnz(const distrt_spmat *m) {
-  return spm_check("distrt_spmat_global_nnz", (distrt_spmat *)m)->gnnz;
+  spm_check("distrt_spmat_global_nnz", m);
+  return m->gnnz;
 }
 
 /*===-- views and the dense gather ---------------------------------------===*/

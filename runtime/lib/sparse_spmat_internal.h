@@ -68,7 +68,7 @@ struct distrt_spmat {
 };
 
 /* Validates m (non-NULL, live, its grid live). */
-DISTRT_HIDDEN distrt_spmat *spm_check(const char *op, distrt_spmat *m);
+DISTRT_HIDDEN void spm_check(const char *op, const distrt_spmat *m);
 /* malloc(n bytes), fatal on failure. */
 DISTRT_HIDDEN void *spm_alloc(const char *op, int64_t n);
 /* A CSR piece of m's widths: B + 1 zero positions, room for nnz entries. */

@@ -9,3 +9,8 @@
 void (*const distrt_sparse_check_read_mm)(const char *, distrt_grid *,
                                           distrt_coo *) = distrt_coo_read_mm;
 void (*const distrt_sparse_check_free)(distrt_coo *) = distrt_coo_free;
+void (*const distrt_sparse_check_mul)(distrt_spmat *, const void *, void *,
+                                      int64_t) = distrt_spmat_mul;
+void (*const distrt_sparse_check_part)(distrt_spmat *, int64_t, void **,
+                                       void **, void **, int64_t *,
+                                       int64_t *) = distrt_spmat_part;

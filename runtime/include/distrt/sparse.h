@@ -164,7 +164,10 @@ void distrt_spmat_free(distrt_spmat *m);
 /** Replaces m's entries with `coo` (this process's share as the readers
  *  and generators give it: its rows, sorted, no duplicates; order 2).
  *  Collective.  Fatal, on every process, with one line naming `what`
- *  (e.g. the file) when coo's extents differ from m's.  Drops the plan. */
+ *  (e.g. the file) when coo's extents differ from m's, when an entry lies
+ *  outside this process's rows or out of order, or when a count or a
+ *  column does not fit 32-bit positions / coordinates.  Drops the plan
+ *  (and the exchange buffers). */
 void distrt_spmat_assign(distrt_spmat *m, const distrt_coo *coo,
                          const char *what);
 
@@ -206,8 +209,10 @@ void distrt_spmat_exchange_end(distrt_spmat *m);
 
 /** y = m * x with the plan and overlap, by the runtime's own loops (the
  *  hand-written path; generated code normally multiplies the parts with
- *  sparsifier-compiled leaves).  x: this process's block of C rows of k
- *  columns; y: this process's B rows of k columns, overwritten. */
+ *  sparsifier-compiled leaves).  Builds the plan if m has none.  x: this
+ *  process's block of C rows of k columns (k >= 1; only its real rows are
+ *  read); y: this process's B rows of k columns, overwritten (rows past its
+ *  last real row get 0). */
 void distrt_spmat_mul(distrt_spmat *m, const void *x, void *y, int64_t k);
 
 /** Collective: grid rank `root` receives the whole matrix, dense and
