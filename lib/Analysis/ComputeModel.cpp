@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DistTensor/Dialect/Dist/IR/SparseCompute.h"
 #include "DistTensor/Analysis/Communication.h"
 
 #include "mlir/IR/SymbolTable.h"
@@ -49,6 +50,10 @@ mlir::dist::buildComputeModel(ComputeOp op) {
   StatementAttr statement = op.getStatementAttr();
   if (!statement.isValid())
     return statement.emitParseError([&]() { return op.emitOpError(); });
+  if (isSparseCompute(op))
+    return op.emitOpError("has a sparse operand: its communication is the "
+                          "sparse matrix's exchange plan, built at run time, "
+                          "not a transfer of boxes (docs/sparse.md)");
   m->stmt = statement.getStatement().clone();
   IndexStatement &stmt = m->stmt;
   for (auto [n, v] : llvm::zip(op.getNames(), op.getTensors())) {

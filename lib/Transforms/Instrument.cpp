@@ -53,7 +53,7 @@ struct DistInstrumentPass
     for (auto [n, v] : llvm::zip(op.getNames(), op.getTensors())) {
       StringRef name = cast<StringAttr>(n).getValue();
       auto type = cast<DistTensorType>(v.getType());
-      if (failed(rt.checkTensorType(op, type)))
+      if (failed(rt.checkTensorType(op, type, /*allowSparse=*/true)))
         return failure();
       types[name] = type;
       values[name] = v;

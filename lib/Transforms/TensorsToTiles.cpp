@@ -7,7 +7,9 @@
 // patterns for the ops that create and fill tensors (dist.alloc, dist.fill,
 // dist.load, dist.store: dist.tile_capacity and a checked memref.alloc,
 // dist.fill_tile, dist.load_tile, dist.store_tile) and dist.local_tile,
-// which folds into its operand's tile. Functions that use distributed
+// which folds into its operand's tile. A sparse tensor becomes its
+// runtime handle (!dist.sparse_tile: dist.sparse_new / sparse_free,
+// dist.sparse_read, dist.sparse_generate; dist.sparse_local folds). Functions that use distributed
 // tensors start the runtime (dist.runtime_init); @main ends it
 // (dist.runtime_finalize) before it returns.
 //
@@ -45,6 +47,8 @@ struct TileTypeConverter : TypeConverter {
   TileTypeConverter() {
     addConversion([](Type t) { return t; });
     addConversion([](DistTensorType t) -> Type {
+      if (t.isSparse())
+        return SparseTileType::get(t.getContext());
       return MemRefType::get({ShapedType::kDynamic}, t.getElementType());
     });
   }
@@ -70,8 +74,20 @@ struct LocalTileLowering : TilePattern<LocalTileOp> {
   }
 };
 
+/// dist.sparse_local %t -> %t's handle.
+struct SparseLocalLowering : TilePattern<SparseLocalOp> {
+  using TilePattern::TilePattern;
+  LogicalResult
+  matchAndRewrite(SparseLocalOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getTensor());
+    return success();
+  }
+};
+
 /// dist.alloc -> a checked allocation of the largest tile of the layout,
-/// freed at the end of the enclosing block.
+/// freed at the end of the enclosing block. A sparse tensor: the runtime's
+/// empty matrix (dist.sparse_new), freed there too.
 struct AllocLowering : TilePattern<AllocOp> {
   using TilePattern::TilePattern;
   LogicalResult
@@ -79,6 +95,17 @@ struct AllocLowering : TilePattern<AllocOp> {
                   ConversionPatternRewriter &rewriter) const override {
     DistTensorType t = op.getResult().getType();
     Location loc = op.getLoc();
+    if (t.isSparse()) {
+      Value h = SparseNewOp::create(
+          rewriter, loc, SparseTileType::get(rewriter.getContext()), t);
+      {
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPoint(op->getBlock()->getTerminator());
+        SparseFreeOp::create(rewriter, loc, h);
+      }
+      rewriter.replaceOp(op, h);
+      return success();
+    }
     Value cap =
         TileCapacityOp::create(rewriter, loc, rewriter.getIndexType(), t);
     Value tile = rt.allocChecked(rewriter, loc, rt.tileType(t), ValueRange{cap},
@@ -115,6 +142,13 @@ struct FileLowering : TilePattern<OpTy> {
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto t = cast<DistTensorType>(op.getTensor().getType());
+    if constexpr (std::is_same_v<OpTy, dist::LoadOp>) {
+      if (t.isSparse()) {
+        rewriter.replaceOpWithNewOp<SparseReadOp>(op, adaptor.getTensor(),
+                                                  op.getPath());
+        return success();
+      }
+    }
     using TileOp = std::conditional_t<std::is_same_v<OpTy, dist::LoadOp>,
                                       LoadTileOp, StoreTileOp>;
     rewriter.replaceOpWithNewOp<TileOp>(op, adaptor.getTensor(), t,
@@ -123,10 +157,22 @@ struct FileLowering : TilePattern<OpTy> {
   }
 };
 
+/// dist.generate -> dist.sparse_generate.
+struct GenerateLowering : TilePattern<GenerateOp> {
+  using TilePattern::TilePattern;
+  LogicalResult
+  matchAndRewrite(GenerateOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<SparseGenerateOp>(
+        op, adaptor.getTensor(), op.getKind(), op.getParam(), op.getSeed());
+    return success();
+  }
+};
+
 /// Whether `op` works on distributed tensors (what this pass rewrites).
 static bool usesTensors(Operation *op) {
   if (isa<AllocOp, FillOp, dist::LoadOp, dist::StoreOp, LocalTileOp,
-          ComputeOp, RedistributeOp>(op))
+          SparseLocalOp, GenerateOp, ComputeOp, RedistributeOp>(op))
     return true;
   return llvm::any_of(op->getOperandTypes(), llvm::IsaPred<DistTensorType>);
 }
@@ -150,7 +196,7 @@ struct DistTensorsToTilesPass
       }
       for (Type t : op->getResultTypes())
         if (auto dt = dyn_cast<DistTensorType>(t))
-          if (failed(rt.checkTensorType(op, dt)))
+          if (failed(rt.checkTensorType(op, dt, /*allowSparse=*/true)))
             return WalkResult::interrupt();
       return WalkResult::advance();
     });
@@ -167,7 +213,7 @@ struct DistTensorsToTilesPass
       bool uses = false;
       for (Type t : f.getArgumentTypes())
         if (auto dt = dyn_cast<DistTensorType>(t)) {
-          if (failed(rt.checkTensorType(f, dt)))
+          if (failed(rt.checkTensorType(f, dt, /*allowSparse=*/true)))
             return failure();
           uses = true;
         }
@@ -209,12 +255,12 @@ struct DistTensorsToTilesPass
 
     TileTypeConverter converter;
     RewritePatternSet patterns(ctx);
-    patterns.add<LocalTileLowering, AllocLowering, FillLowering,
-                 FileLowering<dist::LoadOp>, FileLowering<dist::StoreOp>>(
-        converter, ctx, rt);
+    patterns.add<LocalTileLowering, SparseLocalLowering, AllocLowering,
+                 FillLowering, GenerateLowering, FileLowering<dist::LoadOp>,
+                 FileLowering<dist::StoreOp>>(converter, ctx, rt);
     ConversionTarget target(*ctx);
-    target.addIllegalOp<AllocOp, FillOp, dist::LoadOp, dist::StoreOp,
-                        LocalTileOp>();
+    target.addIllegalOp<AllocOp, FillOp, GenerateOp, dist::LoadOp,
+                        dist::StoreOp, LocalTileOp, SparseLocalOp>();
     target.markUnknownOpDynamicallyLegal([&](Operation *op) {
       if (auto f = dyn_cast<func::FuncOp>(op))
         return converter.isSignatureLegal(f.getFunctionType());

@@ -77,6 +77,7 @@ struct ConvertDistToRuntimePass
     rt::populateCommToRuntimePatterns(patterns, lowering);
     rt::populateTransferToRuntimePatterns(patterns, converter, lowering);
     rt::populateKernelToRuntimePatterns(patterns, converter, lowering);
+    rt::populateSparseToRuntimePatterns(patterns, converter, lowering);
 
     ConversionTarget target(*ctx);
     target.addLegalDialect<LLVM::LLVMDialect, arith::ArithDialect,

@@ -138,6 +138,12 @@ void populateKernelToRuntimePatterns(RewritePatternSet &patterns,
                                      TypeConverter &converter,
                                      RuntimeLowering &lowering);
 
+/// Patterns for the ops on sparse tiles and !dist.sparse_tile itself
+/// (SparseToRuntime.cpp).
+void populateSparseToRuntimePatterns(RewritePatternSet &patterns,
+                                     TypeConverter &converter,
+                                     RuntimeLowering &lowering);
+
 } // namespace rt
 } // namespace dist
 } // namespace mlir

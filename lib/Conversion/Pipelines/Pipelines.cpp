@@ -11,10 +11,30 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SparseTensor/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
+
+/// Sparse leaves are linalg.generic ops on sparse_tensor-encoded operands
+/// (lib/Transforms/SPMD/SparseCompute.cpp), which the upstream sparsifier
+/// compiles into loops over the CSR buffers: direct code generation (no
+/// sparse runtime library), no vectorization (the loops are plain and the
+/// LLVM backend vectorizes what it can). A module without sparse tensors
+/// passes through unchanged.
+static void addSparsifier(OpPassManager &pm) {
+  pm.addPass(createSparseReinterpretMapPass());
+  SparsificationOptions sparsification;
+  pm.addPass(createSparsificationAndBufferizationPass(
+      getBufferizationOptionsForSparsification(/*analysisOnly=*/false),
+      sparsification, /*createSparseDeallocs=*/true,
+      /*enableRuntimeLibrary=*/false, /*enableBufferInitialization=*/false,
+      /*vectorLength=*/0, /*enableVLAVectorization=*/false,
+      /*enableSIMDIndex32=*/false, /*enableGPULibgen=*/false,
+      SparseEmitStrategy::kFunctional, SparseParallelizationStrategy::kNone));
+  pm.addPass(createStorageSpecifierToLLVMPass());
+}
 
 void dist::buildDistToLLVMPipeline(OpPassManager &pm,
                                    const DistToLLVMOptions &options) {
@@ -32,6 +52,7 @@ void dist::buildDistToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createDistMaterializeSPMD(spmd));
   pm.addPass(createDistSimplifyRedistributions());
   pm.addPass(createConvertDistToRuntime());
+  addSparsifier(pm);
   pm.addPass(createCanonicalizerPass());
   // Leaves that are not library calls are linalg.generic ops on strided
   // views of the tiles: plain loops, vectorised later by the LLVM backend.

@@ -16,6 +16,7 @@
 
 #include "ComputeEmitter.h"
 #include "SPMDLowering.h"
+#include "DistTensor/Dialect/Dist/IR/SparseCompute.h"
 
 #include "DistTensor/Analysis/LayoutSuggestion.h"
 
@@ -377,6 +378,8 @@ void ComputeEmitter::emitScalarLoops(OpBuilder &b, unsigned k) {
 }
 
 LogicalResult spmd::lowerCompute(SPMDBuilder &rt, ComputeOp op) {
+  if (isSparseCompute(op))
+    return lowerSparseCompute(rt, op);
   FailureOr<std::unique_ptr<ComputeModel>> model = buildComputeModel(op);
   if (failed(model))
     return failure();

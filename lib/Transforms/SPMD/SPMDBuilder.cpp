@@ -6,6 +6,8 @@
 
 #include "SPMDBuilder.h"
 
+#include "DistTensor/Dialect/Dist/IR/SparseCompute.h"
+
 #include "DistTensor/Dialect/Dist/IR/RuntimeABI.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -76,12 +78,24 @@ MemRefType SPMDBuilder::tileType(DistTensorType t) {
   return MemRefType::get({ShapedType::kDynamic}, t.getElementType());
 }
 
-LogicalResult SPMDBuilder::checkTensorType(Operation *where, DistTensorType t) {
-  if (t.isSparse())
+LogicalResult SPMDBuilder::checkTensorType(Operation *where, DistTensorType t,
+                                           bool allowSparse) {
+  if (t.isSparse() && !allowSparse)
     return where->emitError("tensor ")
            << t
-           << " is sparse; sparse distributed tensors parse and verify but "
-              "are not lowered yet (docs/sparse.md)";
+           << " is sparse; this operation takes dense tensors only "
+              "(docs/sparse.md)";
+  if (t.isSparse()) {
+    auto grid = SymbolTable::lookupNearestSymbolFrom<GridOp>(
+        where, t.getLayout().getGrid());
+    std::string err =
+        grid ? sparseStorageError(t, grid.getShape()) : std::string();
+    if (grid && grid.getNumLevels() != 1)
+      err = "sparse matrices are stored on one-level grids only";
+    if (!err.empty())
+      return where->emitError("sparse tensor ")
+             << t << " cannot be lowered: " << err << " (docs/sparse.md)";
+  }
   if (t.getLayout().getLevels().size() != 1)
     return where->emitError("tensor ")
            << t
@@ -108,7 +122,7 @@ Value SPMDBuilder::tileOf(Operation *user, Value tensor) {
     user->emitError("operand is not a distributed tensor");
     return {};
   }
-  if (failed(checkTensorType(user, type)))
+  if (failed(checkTensorType(user, type, /*allowSparse=*/true)))
     return {};
   // Right after the tensor's definition, so it dominates every use the
   // lowering emits (also inside regions it creates before asking).
@@ -117,7 +131,12 @@ Value SPMDBuilder::tileOf(Operation *user, Value tensor) {
     b.setInsertionPointToStart(arg.getOwner());
   else
     b.setInsertionPointAfter(tensor.getDefiningOp());
-  Value t = LocalTileOp::create(b, tensor.getLoc(), tileType(type), tensor);
+  Value t;
+  if (type.isSparse())
+    t = SparseLocalOp::create(b, tensor.getLoc(),
+                              SparseTileType::get(b.getContext()), tensor);
+  else
+    t = LocalTileOp::create(b, tensor.getLoc(), tileType(type), tensor);
   tiles.map(tensor, t);
   return t;
 }

@@ -80,9 +80,13 @@ public:
   /// The type of a local tile of `t`.
   MemRefType tileType(DistTensorType t);
   /// Fails with a diagnostic on `where` for layouts and grids this pass
-  /// cannot lower (hierarchical ones, a grid that is not a dist.grid).
-  LogicalResult checkTensorType(Operation *where, DistTensorType t);
-  /// The local tile of `tensor`; null after a diagnostic on `user` when it
+  /// cannot lower (hierarchical ones, a grid that is not a dist.grid), and
+  /// for sparse tensors unless `allowSparse` (then for sparse tensors the
+  /// runtime cannot store, SparseCompute.h).
+  LogicalResult checkTensorType(Operation *where, DistTensorType t,
+                                bool allowSparse = false);
+  /// The local tile of `tensor` (dist.local_tile; for a sparse tensor its
+  /// handle, dist.sparse_local); null after a diagnostic on `user` when it
   /// has none.
   Value tileOf(Operation *user, Value tensor);
 

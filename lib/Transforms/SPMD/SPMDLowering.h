@@ -21,6 +21,10 @@ namespace spmd {
 /// (Compute.cpp).
 LogicalResult lowerCompute(SPMDBuilder &rt, ComputeOp op);
 
+/// dist.compute with a sparse operand: the exchange plan and sparsifier
+/// leaves (SparseCompute.cpp).
+LogicalResult lowerSparseCompute(SPMDBuilder &rt, ComputeOp op);
+
 /// dist.redistribute: planned steps, partial sums or the general exchange
 /// (Redistribute.cpp).
 LogicalResult lowerRedistribute(SPMDBuilder &rt, RedistributeOp op);

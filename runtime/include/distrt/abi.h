@@ -103,4 +103,21 @@ enum {
   (2 + DISTRT_MAX_DIMS * (DISTRT_DESC_DIM_AXES + DISTRT_MAX_DIMS) +            \
    DISTRT_DESC_FIXED_FIELDS * DISTRT_MAX_DIMS)
 
+/* Sparse matrices (distrt/sparse.h): the compiler passes these codes as
+ * the dist.sparse_part part and the dist.generate kind (static_asserts in
+ * lib/Dialect/Dist/IR/DistDialect.cpp). */
+/** The parts of distrt_spmat_part. */
+enum {
+  DISTRT_SPMAT_ALL = 0,    /**< the whole local piece, global columns */
+  DISTRT_SPMAT_DIAG = 1,   /**< columns in this process's block of x */
+  DISTRT_SPMAT_OFFDIAG = 2 /**< the other columns, as ghost numbers */
+};
+
+/** The generators of distrt_spmat_generate. */
+enum {
+  DISTRT_GEN_BANDED = 0,  /**< param: band width (odd) */
+  DISTRT_GEN_RMAT = 1,    /**< param: edges per row (requires rows == cols) */
+  DISTRT_GEN_UNIFORM = 2  /**< param: draws per row */
+};
+
 #endif /* DISTRT_ABI_H */

@@ -136,19 +136,8 @@ void distrt_coo_gen_uniform(distrt_grid *g, int64_t order,
 
 typedef struct distrt_spmat distrt_spmat;
 
-/** The parts of distrt_spmat_part. */
-enum {
-  DISTRT_SPMAT_ALL = 0,    /**< the whole local piece, global columns */
-  DISTRT_SPMAT_DIAG = 1,   /**< columns in this process's block of x */
-  DISTRT_SPMAT_OFFDIAG = 2 /**< the other columns, as ghost numbers */
-};
-
-/** The generators of distrt_spmat_generate. */
-enum {
-  DISTRT_GEN_BANDED = 0,  /**< param: band width (odd) */
-  DISTRT_GEN_RMAT = 1,    /**< param: edges per row (requires rows == cols) */
-  DISTRT_GEN_UNIFORM = 2  /**< param: draws per row */
-};
+/* The parts of distrt_spmat_part (DISTRT_SPMAT_*) and the generators of
+ * distrt_spmat_generate (DISTRT_GEN_*) are in distrt/abi.h. */
 
 /** A rows x cols matrix with no entries, rows blocked over the processes
  *  of `g` (in grid-rank order).  Collective over g.  Fatal on a bad width,

@@ -27,6 +27,10 @@
 #include "distrt/distrt.h"
 #endif
 
+#if __has_include("distrt/sparse.h")
+#include "distrt/sparse.h"
+#endif
+
 #include <dlfcn.h>
 
 #include <climits>

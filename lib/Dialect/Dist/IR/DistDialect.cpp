@@ -17,6 +17,17 @@ using namespace mlir::dist;
 static_assert(kMaxDims == DISTRT_MAX_DIMS, "kMaxDims (DistDialect.h) must "
                                            "equal DISTRT_MAX_DIMS (abi.h)");
 
+static_assert((int)mlir::dist::GeneratorKind::banded == DISTRT_GEN_BANDED &&
+                  (int)mlir::dist::GeneratorKind::rmat == DISTRT_GEN_RMAT &&
+                  (int)mlir::dist::GeneratorKind::uniform ==
+                      DISTRT_GEN_UNIFORM,
+              "GeneratorKind (DistAttrs.td) must match DISTRT_GEN_* (abi.h)");
+static_assert((int)mlir::dist::SparsePart::all == DISTRT_SPMAT_ALL &&
+                  (int)mlir::dist::SparsePart::diag == DISTRT_SPMAT_DIAG &&
+                  (int)mlir::dist::SparsePart::offdiag ==
+                      DISTRT_SPMAT_OFFDIAG,
+              "SparsePart (DistAttrs.td) must match DISTRT_SPMAT_* (abi.h)");
+
 #include "DistTensor/Dialect/Dist/IR/DistOpsDialect.cpp.inc"
 #include "DistTensor/Dialect/Dist/IR/DistEnums.cpp.inc"
 

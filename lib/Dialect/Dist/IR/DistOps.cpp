@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "DistTensor/Dialect/Dist/IR/DistOps.h"
+#include "DistTensor/Dialect/Dist/IR/SparseCompute.h"
+#include "llvm/Support/Path.h"
 
 #include "DistTensor/Dialect/Dist/IR/IndexNotation.h"
 #include "DistTensor/Dialect/Dist/IR/Schedule.h"
@@ -218,7 +220,22 @@ static LogicalResult verifyTensorPath(Operation *op, StringRef path) {
   return success();
 }
 
-LogicalResult LoadOp::verify() { return verifyTensorPath(*this, getPath()); }
+LogicalResult LoadOp::verify() {
+  if (failed(verifyTensorPath(*this, getPath())))
+    return failure();
+  if (!getTensor().getType().isSparse())
+    return success();
+  // A sparse tensor is read from a matrix file, chosen by its extension.
+  StringRef ext = llvm::sys::path::extension(getPath());
+  for (StringRef ok : {".mtx", ".rua", ".rsa", ".rra", ".pua", ".psa",
+                       ".pra", ".tns"})
+    if (ext.equals_insensitive(ok))
+      return success();
+  return emitOpError("a sparse tensor is read from a MatrixMarket (.mtx), "
+                     "Harwell-Boeing (.rua, .rsa, .rra, .pua, .psa, .pra) "
+                     "or FROSTT (.tns) file; '")
+         << getPath() << "' has none of these extensions";
+}
 
 LogicalResult StoreOp::verify() { return verifyTensorPath(*this, getPath()); }
 
@@ -576,6 +593,19 @@ LogicalResult ComputeOp::verify() {
     if (std::optional<std::string> err = distributionError(
             nest->nest, grid.getShape(), "@" + gridRef.getValue().str()))
       return emitOpError("schedule cannot be lowered: ") << *err;
+
+  // A sparse operand: only the products SparseCompute.h lists lower.
+  if (llvm::any_of(getTensors().getTypes(), [](Type t) {
+        return cast<DistTensorType>(t).isSparse();
+      })) {
+    std::string why;
+    if (!grid || failed(matchSparseProduct(stmt, types, nest->nest,
+                                           grid ? grid.getShape()
+                                                : ArrayRef<int64_t>(),
+                                           why)))
+      return emitOpError("sparse computation cannot be lowered: ")
+             << (grid ? why : "its grid is not in scope");
+  }
 
   // A tensor read through two different index lists cannot be lowered
   // (the lowering moves one box per tensor; its message).

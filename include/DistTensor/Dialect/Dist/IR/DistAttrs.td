@@ -51,6 +51,24 @@ def Dist_PartitionKind : I32EnumAttr<"PartitionKind",
   let genSpecializedAttr = 0;
 }
 
+def Dist_GeneratorKind : I32EnumAttr<"GeneratorKind",
+    "a generator of sparse matrices (dist.generate)", [
+      I32EnumAttrCase<"banded", 0>,
+      I32EnumAttrCase<"rmat", 1>,
+      I32EnumAttrCase<"uniform", 2>
+    ]> {
+  let cppNamespace = "::mlir::dist";
+}
+
+def Dist_SparsePart : I32EnumAttr<"SparsePart",
+    "a part of a process's piece of a sparse matrix (dist.sparse_part)", [
+      I32EnumAttrCase<"all", 0>,
+      I32EnumAttrCase<"diag", 1>,
+      I32EnumAttrCase<"offdiag", 2>
+    ]> {
+  let cppNamespace = "::mlir::dist";
+}
+
 def Dist_DimDistAttr : Dist_Attr<"DimDist", "dim"> {
   let summary = "distribution of one tensor dimension over mesh modes";
   let description = [{

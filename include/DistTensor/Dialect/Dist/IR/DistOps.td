@@ -81,13 +81,14 @@ def Dist_AllocOp : Dist_Op<"alloc", [
   let summary = "allocates a distributed tensor";
   let description = [{
     Allocates the local tiles of a distributed tensor on every processor of
-    its machine, as its layout says.
+    its machine, as its layout says. A sparse tensor starts with no entries
+    (`dist.load` or `dist.generate` gives it some).
 
     ```mlir
     %A = dist.alloc : !dist.tensor<64x64xf64, #dist.layout<@m, "xy -> xy">>
     ```
   }];
-  let results = (outs Res<Dist_DenseTensorType, "", [MemAlloc]>:$result);
+  let results = (outs Res<Dist_TensorType, "", [MemAlloc]>:$result);
   let assemblyFormat = "attr-dict `:` qualified(type($result))";
 }
 
@@ -125,11 +126,18 @@ def Dist_LoadOp : Dist_Op<"load", [
     magic), an unsupported version, another element type or shape, or a
     file shorter or longer than its header says.
 
+    A sparse tensor (docs/sparse.md) is read from a MatrixMarket (`.mtx`),
+    Harwell-Boeing (`.rua`, `.rsa`, `.rra`, `.pua`, `.psa`, `.pra`) or
+    FROSTT (`.tns`) file, chosen by the extension; every process reads its
+    own rows. A bad file (truncated, wrong header, coordinates out of range
+    or repeated, wrong symmetry, another shape) ends every rank with one
+    line naming the file, the line and the cause.
+
     ```mlir
     dist.load %B from "b.dtensor" : !dist.tensor<64x64xf64, #dist.layout<@m, "xy -> xy">>
     ```
   }];
-  let arguments = (ins Arg<Dist_DenseTensorType, "", [MemWrite]>:$tensor,
+  let arguments = (ins Arg<Dist_TensorType, "", [MemWrite]>:$tensor,
                        StrAttr:$path);
   let assemblyFormat =
       "$tensor `from` $path attr-dict `:` qualified(type($tensor))";
@@ -195,7 +203,7 @@ def Dist_ComputeOp : Dist_Op<"compute", [
   }];
   let arguments = (ins Dist_StatementAttr:$statement,
                        StrArrayAttr:$names,
-                       Variadic<Dist_DenseTensorType>:$tensors,
+                       Variadic<Dist_TensorType>:$tensors,
                        OptionalAttr<Dist_ScheduleAttr>:$schedule);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
@@ -555,5 +563,6 @@ def Dist_LocalTileOp : Dist_Op<"local_tile", [Pure]> {
 
 include "DistTensor/Dialect/Dist/IR/DistTransferOps.td"
 include "DistTensor/Dialect/Dist/IR/DistKernelOps.td"
+include "DistTensor/Dialect/Dist/IR/DistSparseOps.td"
 
 #endif // DIST_OPS_TD

@@ -25,7 +25,7 @@ def Dist_TensorType : Dist_Type<"DistTensor", "tensor"> {
     !dist.tensor<1024x1024xf64, #dist.layout<@m, "xy -> xy">>
     ```
 
-    **Sparse tensors (parse and verify; not lowered yet, issue 14).** An
+    **Sparse tensors.** An
     optional upstream `#sparse_tensor.encoding` gives the local storage
     format of each process's piece: its levels (`dense`, `compressed`,
     `compressed(nonunique)` followed by `singleton` for coordinate lists),
@@ -42,10 +42,12 @@ def Dist_TensorType : Dist_Type<"DistTensor", "tensor"> {
                                           posWidth = 32, crdWidth = 32}>>
     ```
 
-    The ops that would store or compute with a sparse tensor (`dist.alloc`,
-    `dist.fill`, `dist.load`, `dist.store`, `dist.compute`,
-    `dist.redistribute`, `dist.local_tile`) accept dense tensors only and
-    say so; `dist-tensors-to-tiles` rejects sparse function arguments.
+    Sparse tensors are created with `dist.alloc`, filled with `dist.load`
+    (matrix files) or `dist.generate`, and computed with in `dist.compute`
+    (sparse matrix times dense vector or matrix, CSR rows blocked over a
+    1-D grid; the verifier says what else it does not lower yet).
+    `dist.fill`, `dist.store`, `dist.redistribute` and `dist.local_tile`
+    take dense tensors only.
   }];
   let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
                         "Type":$elementType,
@@ -80,12 +82,36 @@ def Dist_TensorType : Dist_Type<"DistTensor", "tensor"> {
 
 // Operands of the ops that store or compute with tensors: dense only until
 // sparse tensors are lowered (issue 14).
+// A sparse distributed tensor (one with an encoding).
+def Dist_SparseTensorType : Type<
+    And<[CPred<"::llvm::isa<::mlir::dist::DistTensorType>($_self)">,
+         CPred<"::llvm::cast<::mlir::dist::DistTensorType>($_self)"
+               ".isSparse()">]>,
+    "sparse distributed tensor", "::mlir::dist::DistTensorType">;
+
 def Dist_DenseTensorType : Type<
     And<[CPred<"::llvm::isa<::mlir::dist::DistTensorType>($_self)">,
          CPred<"!::llvm::cast<::mlir::dist::DistTensorType>($_self)"
                ".isSparse()">]>,
-    "dense distributed tensor (sparse tensors parse and verify but are not "
-    "lowered yet)", "::mlir::dist::DistTensorType">;
+    "dense distributed tensor (this op does not take sparse tensors yet)", "::mlir::dist::DistTensorType">;
+
+def Dist_SparseTileType : Dist_Type<"SparseTile", "sparse_tile"> {
+  let summary = "the running process's piece of a sparse distributed tensor";
+  let description = [{
+    A handle to the piece of a sparse `!dist.tensor` that the running
+    process holds, owned by the runtime (a `distrt_spmat`: its rows in CSR,
+    and the exchange plan of the products it takes part in; see
+    docs/sparse.md). `dist-tensors-to-tiles` gives every sparse tensor this
+    type, as it gives dense tensors their `memref<?xT>` tile;
+    `convert-dist-to-runtime` lowers it to a pointer. The ops on it
+    (`dist.sparse_*`) name the tensor's type where they need its extents,
+    format or layout.
+
+    ```mlir
+    %h = dist.sparse_new : !dist.sparse_tile of !B
+    ```
+  }];
+}
 
 def Dist_RequestType : Dist_Type<"Request", "request"> {
   let summary = "a transfer in flight";

@@ -1,0 +1,220 @@
+//===- DistSparseOps.td - sparse tensors: generation, SPMD ops --*- tablegen -*-===//
+//
+// Part of the dist project: distributed tensor algebra in MLIR.
+//
+// Included by DistOps.td (after DistKernelOps.td). dist.generate, which
+// fills a sparse distributed tensor from a generator, and the SPMD ops on
+// the running process's piece of a sparse tensor (!dist.sparse_tile, a
+// runtime-owned distrt_spmat): what dist-materialize-spmd emits for sparse
+// tensors and convert-dist-to-runtime lowers to distrt_spmat_* calls
+// (lib/Conversion/DistToRuntime/SparseToRuntime.cpp). Verifiers live in
+// lib/Dialect/Dist/IR/SparseOps.cpp; docs/sparse.md is the user's guide.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DIST_SPARSE_OPS_TD
+#define DIST_SPARSE_OPS_TD
+
+def Dist_GenerateOp : Dist_Op<"generate", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "fills a sparse distributed tensor from a generator";
+  let description = [{
+    Replaces the entries of the sparse matrix `tensor` with a generated
+    sparsity pattern and values. Every generator is deterministic in `seed`
+    and gives the same matrix on any number of processes (values lie in
+    [-1, 1) and are never 0):
+
+    - `banded(w)`: square; row i holds the columns j with |i - j| <= w / 2
+      (w odd), so w entries per inner row;
+    - `rmat(e)`: square; an R-MAT (Kronecker) graph of e * rows draws with
+      the Graph500 probabilities (0.57, 0.19, 0.19, 0.05), duplicates kept
+      once: power-law rows;
+    - `uniform(e)`: e * rows uniformly drawn coordinates, duplicates kept
+      once.
+
+    ```mlir
+    dist.generate %B banded(11) seed 1 : !dist.tensor<1000x1000xf64,
+        #dist.layout<@m, "xy -> x">,
+        #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed)}>>
+    ```
+  }];
+  let arguments = (ins Arg<Dist_SparseTensorType, "", [MemWrite]>:$tensor,
+                       Dist_GeneratorKind:$kind, I64Attr:$param,
+                       I64Attr:$seed);
+  let assemblyFormat = [{
+    $tensor $kind `(` $param `)` `seed` $seed attr-dict `:`
+    qualified(type($tensor))
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// SPMD ops on sparse tiles
+//===----------------------------------------------------------------------===//
+
+def Dist_SparseLocalOp : Dist_Op<"sparse_local", [Pure]> {
+  let summary = "the running process's piece of a sparse distributed tensor";
+  let description = [{
+    The sparse counterpart of `dist.local_tile`: the handle of the piece of
+    sparse tensor `tensor` the running process holds.
+    `dist-tensors-to-tiles` replaces it by its operand's handle.
+
+    ```mlir
+    %h = dist.sparse_local %B : !B -> !dist.sparse_tile
+    ```
+  }];
+  let arguments = (ins Dist_SparseTensorType:$tensor);
+  let results = (outs Dist_SparseTileType:$tile);
+  let assemblyFormat = [{
+    $tensor attr-dict `:` qualified(type($tensor)) `->` qualified(type($tile))
+  }];
+}
+
+def Dist_SparseNewOp : Dist_RuntimeOp<"sparse_new", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "creates this process's empty piece of a sparse tensor";
+  let description = [{
+    Collective over the grid of `tensor`'s layout: creates the runtime's
+    matrix object (`distrt_spmat_create`) for a sparse tensor of type
+    `tensor`, with no entries. What `dist.alloc` of a sparse tensor becomes;
+    `dist.sparse_free` frees it.
+
+    ```mlir
+    %h = dist.sparse_new : !dist.sparse_tile of !B
+    ```
+  }];
+  let arguments = (ins Dist_DistTensorTypeAttr:$tensor);
+  let results = (outs Res<Dist_SparseTileType, "", [MemAlloc]>:$tile);
+  let assemblyFormat = "attr-dict `:` qualified(type($tile)) `of` $tensor";
+  let hasVerifier = 1;
+}
+
+def Dist_SparseFreeOp : Dist_RuntimeOp<"sparse_free"> {
+  let summary = "frees this process's piece of a sparse tensor";
+  let description = [{
+    Collective: frees what `dist.sparse_new` created, with its exchange plan
+    (`distrt_spmat_free`).
+  }];
+  let arguments = (ins Arg<Dist_SparseTileType, "", [MemFree]>:$tile);
+  let assemblyFormat = "$tile attr-dict `:` qualified(type($tile))";
+}
+
+def Dist_SparseReadOp : Dist_RuntimeOp<"sparse_read"> {
+  let summary = "reads a sparse tensor from a matrix file";
+  let description = [{
+    Collective: every process reads its rows of the MatrixMarket (`.mtx`),
+    Harwell-Boeing (`.rua`, `.rsa`, `.rra`, `.pua`, `.psa`, `.pra`) or
+    FROSTT (`.tns`) file at `path` (`distrt_spmat_read`). What `dist.load`
+    of a sparse tensor becomes.
+  }];
+  let arguments = (ins Arg<Dist_SparseTileType, "", [MemWrite]>:$tile,
+                       StrAttr:$path);
+  let assemblyFormat =
+      "$tile `from` $path attr-dict `:` qualified(type($tile))";
+}
+
+def Dist_SparseGenerateOp : Dist_RuntimeOp<"sparse_generate"> {
+  let summary = "fills a sparse tile from a generator";
+  let description = [{
+    Collective: what `dist.generate` becomes (`distrt_spmat_generate`).
+  }];
+  let arguments = (ins Arg<Dist_SparseTileType, "", [MemWrite]>:$tile,
+                       Dist_GeneratorKind:$kind, I64Attr:$param,
+                       I64Attr:$seed);
+  let assemblyFormat = [{
+    $tile $kind `(` $param `)` `seed` $seed attr-dict `:` qualified(type($tile))
+  }];
+}
+
+def Dist_SparsePlanOp : Dist_RuntimeOp<"sparse_plan"> {
+  let summary = "builds the exchange plan of a sparse matrix";
+  let description = [{
+    Collective: splits this process's rows into the entries whose column
+    it owns in a dense operand blocked like the matrix's rows (`diag`) and
+    the others (`offdiag`, columns renumbered to ghosts), and agrees with
+    the other processes on which rows of that operand each sends where
+    (`distrt_spmat_plan`). Built once per matrix: later calls return at
+    once.
+  }];
+  let arguments = (ins Arg<Dist_SparseTileType, "", [MemWrite]>:$tile);
+  let assemblyFormat = "$tile attr-dict `:` qualified(type($tile))";
+}
+
+def Dist_SparsePartOp : Dist_RuntimeQueryOp<"sparse_part"> {
+  let summary = "a view of one part of a process's sparse piece, as CSR";
+  let description = [{
+    The positions, coordinates and values of one part (`all`, `diag` or
+    `offdiag`, see `dist.sparse_plan`) of this process's rows, as memrefs
+    into the runtime's storage (`distrt_spmat_part`), and the column extent
+    of the part's numbering (the matrix's columns, the process's block of
+    the dense operand, the number of ghosts). Every process has
+    ceil(rows / P) rows (`pos` has one more entry); rows past its last are
+    empty. The element types are the encoding's `pos` and `crd` widths
+    (`index` for 0) and the tensor's.
+
+    ```mlir
+    %pos, %crd, %val, %n = dist.sparse_part %h diag of !B
+        : !dist.sparse_tile -> memref<?xi32>, memref<?xi32>, memref<?xf64>
+    ```
+  }];
+  let arguments = (ins Arg<Dist_SparseTileType, "", [MemRead]>:$tile,
+                       Dist_SparsePart:$part,
+                       Dist_DistTensorTypeAttr:$tensor);
+  let results = (outs MemRefRankOf<[AnyType], [1]>:$pos,
+                      MemRefRankOf<[AnyType], [1]>:$crd,
+                      MemRefRankOf<[AnyType], [1]>:$values,
+                      Index:$ncols);
+  let assemblyFormat = [{
+    $tile $part `of` $tensor attr-dict `:` qualified(type($tile)) `->`
+    type($pos) `,` type($crd) `,` type($values)
+  }];
+  let hasVerifier = 1;
+}
+
+def Dist_SparseExchangeBeginOp : Dist_RuntimeOp<"sparse_exchange_begin"> {
+  let summary = "starts sending the rows of a dense operand other processes need";
+  let description = [{
+    Starts the exchange of the plan (`distrt_spmat_exchange_begin`): `x` is
+    this process's block of the dense operand, `cols` elements a row; the
+    result is the ghost buffer (`ghosts` rows of `cols` elements, owned by
+    the runtime), filled once `dist.sparse_exchange_end` returns. `x` must
+    not change until then.
+  }];
+  let arguments = (ins Arg<Dist_SparseTileType, "", [MemWrite]>:$tile,
+                       Arg<MemRefRankOf<[AnyType], [1]>, "", [MemRead]>:$x,
+                       Index:$ghosts, I64Attr:$cols);
+  let results = (outs MemRefRankOf<[AnyType], [1]>:$buffer);
+  let assemblyFormat = [{
+    $tile `,` $x `ghosts` $ghosts `cols` $cols attr-dict `:`
+    qualified(type($tile)) `,` type($x) `->` type($buffer)
+  }];
+  let hasVerifier = 1;
+}
+
+def Dist_SparseExchangeEndOp : Dist_RuntimeOp<"sparse_exchange_end"> {
+  let summary = "waits for the exchange of a sparse matrix's plan";
+  let description = [{
+    Completes the exchange `dist.sparse_exchange_begin` started
+    (`distrt_spmat_exchange_end`).
+  }];
+  let arguments = (ins Arg<Dist_SparseTileType, "", [MemWrite]>:$tile);
+  let assemblyFormat = "$tile attr-dict `:` qualified(type($tile))";
+}
+
+def Dist_SparseGatherOp : Dist_RuntimeOp<"sparse_gather"> {
+  let summary = "gathers a sparse tensor, dense, on one process (check)";
+  let description = [{
+    Collective: process `root` of the grid receives the whole matrix dense
+    and row-major in `whole` (`distrt_spmat_gather_dense`), for the
+    reference of `--check`.
+  }];
+  let arguments = (ins Arg<Dist_SparseTileType, "", [MemRead]>:$tile,
+                       Arg<AnyMemRef, "", [MemWrite]>:$whole,
+                       I64Attr:$root);
+  let assemblyFormat = [{
+    $tile `into` $whole `root` $root attr-dict `:` qualified(type($tile)) `,`
+    type($whole)
+  }];
+}
+
+#endif // DIST_SPARSE_OPS_TD

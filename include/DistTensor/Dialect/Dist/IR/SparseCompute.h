@@ -1,0 +1,61 @@
+//===- SparseCompute.h - the sparse products dist lowers --------*- C++ -*-===//
+//
+// Part of the dist project: distributed tensor algebra in MLIR.
+//
+// Which dist.compute ops with a sparse operand can be lowered (sparse I:
+// SpMV and SpMM with a CSR matrix whose rows are blocked over a 1-D grid),
+// shared by the verifier of dist.compute and the lowering
+// (lib/Transforms/SPMD/SparseCompute.cpp), so that what verifies lowers.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DISTTENSOR_DIALECT_DIST_IR_SPARSECOMPUTE_H
+#define DISTTENSOR_DIALECT_DIST_IR_SPARSECOMPUTE_H
+
+#include "DistTensor/Dialect/Dist/IR/DistDialect.h"
+#include "DistTensor/Dialect/Dist/IR/IndexNotation.h"
+#include "DistTensor/Dialect/Dist/IR/Schedule.h"
+
+#include "llvm/ADT/StringMap.h"
+
+#include <string>
+
+namespace mlir {
+namespace dist {
+
+/// A recognized sparse product `Y(i[,k]) (+)= B(i,j) * X(j[,k])`: B sparse
+/// (CSR, rows blocked over a 1-D grid), X and Y dense.
+struct SparseProduct {
+  std::string out, matrix, dense;
+  /// Columns of X and Y (1 for SpMV).
+  int64_t cols = 1;
+  /// Whether X is a matrix (SpMM) rather than a vector.
+  bool denseIsMatrix = false;
+  /// Whether X is replicated on every process (no exchange needed) rather
+  /// than blocked like B's rows.
+  bool denseReplicated = false;
+};
+
+/// Recognizes `stmt` over `types` (scheduled as `nest` on a grid of
+/// `gridShape`) as a sparse product dist lowers. On failure, `error` says
+/// what does not fit, in a sentence that can follow "sparse computation: ".
+FailureOr<SparseProduct>
+matchSparseProduct(const IndexStatement &stmt,
+                   const llvm::StringMap<DistTensorType> &types,
+                   const LoopNest &nest, ArrayRef<int64_t> gridShape,
+                   std::string &error);
+
+class ComputeOp;
+/// Whether `op` has a sparse operand (its lowering is the sparse one).
+bool isSparseCompute(ComputeOp op);
+
+/// Why a sparse tensor of type `t` cannot be stored at run time (empty
+/// when it can): rank 2, CSR, f32 or f64, rows blocked over the processes
+/// of a 1-D, one-level grid.
+std::string sparseStorageError(DistTensorType t,
+                               ArrayRef<int64_t> gridShape);
+
+} // namespace dist
+} // namespace mlir
+
+#endif // DISTTENSOR_DIALECT_DIST_IR_SPARSECOMPUTE_H

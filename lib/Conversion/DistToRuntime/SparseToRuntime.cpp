@@ -1,0 +1,237 @@
+//===- SparseToRuntime.cpp - sparse tiles to distrt_spmat calls -*- C++ -*-===//
+//
+// Part of the dist project: distributed tensor algebra in MLIR.
+//
+// The patterns of convert-dist-to-runtime for the SPMD ops on sparse tiles
+// (DistSparseOps.td): !dist.sparse_tile becomes the distrt_spmat pointer,
+// and each op one distrt_spmat_* call (runtime/include/distrt/sparse.h).
+// The views the runtime hands out (a part's pos / crd / values, the ghost
+// buffer) become memrefs over the runtime's storage: a memref descriptor
+// built from the pointer and the length, cast to the memref type
+// (finalize-memref-to-llvm and reconcile-unrealized-casts fold the cast).
+//
+//===----------------------------------------------------------------------===//
+
+#include "RuntimeLowering.h"
+
+#include "DistTensor/Dialect/Dist/IR/RuntimeABI.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+using namespace mlir;
+using namespace mlir::dist;
+using namespace mlir::dist::rt;
+
+namespace {
+
+template <typename OpTy>
+struct SparseLowering : OpConversionPattern<OpTy> {
+  using Adaptor = typename OpTy::Adaptor;
+  using LowerFn = LogicalResult (*)(RuntimeLowering &, OpTy, Adaptor,
+                                    ConversionPatternRewriter &);
+  SparseLowering(const TypeConverter &converter, MLIRContext *ctx,
+                 RuntimeLowering &lowering, LowerFn fn)
+      : OpConversionPattern<OpTy>(converter, ctx), lowering(lowering),
+        fn(fn) {}
+  RuntimeLowering &lowering;
+  LowerFn fn;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(fn(lowering, op, adaptor, rewriter)))
+      return lowering.fail(rewriter, op, this->getTypeConverter());
+    return success();
+  }
+};
+
+} // namespace
+
+/// The distrt index width of an encoding width (0, index, is 64 bits).
+static int64_t bitsOf(unsigned width) { return width == 0 ? 64 : width; }
+
+/// A memref<?xT> over `count` elements at `ptr` (storage the runtime owns).
+static Value viewOf(RuntimeLowering &rt, OpBuilder &b, Location loc,
+                    MemRefType type, Value ptr, Value count) {
+  MLIRContext *ctx = b.getContext();
+  auto arr = LLVM::LLVMArrayType::get(rt.i64Ty, 1);
+  auto desc = LLVM::LLVMStructType::getLiteral(
+      ctx, {rt.ptrTy, rt.ptrTy, rt.i64Ty, arr, arr});
+  Value d = LLVM::PoisonOp::create(b, loc, desc);
+  d = LLVM::InsertValueOp::create(b, loc, d, ptr, ArrayRef<int64_t>{0});
+  d = LLVM::InsertValueOp::create(b, loc, d, ptr, ArrayRef<int64_t>{1});
+  d = LLVM::InsertValueOp::create(b, loc, d, rt.i64(b, loc, 0),
+                                  ArrayRef<int64_t>{2});
+  d = LLVM::InsertValueOp::create(b, loc, d, count, ArrayRef<int64_t>{3, 0});
+  d = LLVM::InsertValueOp::create(b, loc, d, rt.i64(b, loc, 1),
+                                  ArrayRef<int64_t>{4, 0});
+  return UnrealizedConversionCastOp::create(b, loc, type, d).getResult(0);
+}
+
+static LogicalResult lowerNew(RuntimeLowering &rt, SparseNewOp op,
+                              SparseNewOp::Adaptor,
+                              ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  auto t = cast<DistTensorType>(op.getTensor());
+  Value g = rt.gridHandle(rewriter, loc, op, t.getLayout().getGrid());
+  if (!g)
+    return failure();
+  auto enc = t.getEncoding();
+  FailureOr<Value> h = rt.call(
+      rewriter, loc, "distrt_spmat_create",
+      {g, rt.i64(rewriter, loc, t.getShape()[0]),
+       rt.i64(rewriter, loc, t.getShape()[1]),
+       rt.i64(rewriter, loc, bitsOf(enc.getPosWidth())),
+       rt.i64(rewriter, loc, bitsOf(enc.getCrdWidth())),
+       rt.i64(rewriter, loc, abi::dtypeOf(t.getElementType()))});
+  if (failed(h))
+    return failure();
+  rewriter.replaceOp(op, *h);
+  return success();
+}
+
+/// An op that becomes one void call of `fn` on the handle and `extra`.
+template <typename OpTy>
+static LogicalResult callOnHandle(RuntimeLowering &rt, OpTy op, Value handle,
+                                  StringRef fn, ArrayRef<Value> extra,
+                                  ConversionPatternRewriter &rewriter) {
+  SmallVector<Value> args{handle};
+  llvm::append_range(args, extra);
+  if (failed(rt.call(rewriter, op.getLoc(), fn, args)))
+    return failure();
+  rewriter.eraseOp(op);
+  return success();
+}
+
+static LogicalResult lowerFree(RuntimeLowering &rt, SparseFreeOp op,
+                               SparseFreeOp::Adaptor a,
+                               ConversionPatternRewriter &rewriter) {
+  return callOnHandle(rt, op, a.getTile(), "distrt_spmat_free", {}, rewriter);
+}
+
+static LogicalResult lowerRead(RuntimeLowering &rt, SparseReadOp op,
+                               SparseReadOp::Adaptor a,
+                               ConversionPatternRewriter &rewriter) {
+  return callOnHandle(rt, op, a.getTile(), "distrt_spmat_read",
+                      {rt.constString(rewriter, op.getLoc(), op.getPath())},
+                      rewriter);
+}
+
+static LogicalResult lowerGenerate(RuntimeLowering &rt, SparseGenerateOp op,
+                                   SparseGenerateOp::Adaptor a,
+                                   ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  // DISTRT_GEN_* are the GeneratorKind values (static_assert in
+  // DistDialect.cpp).
+  return callOnHandle(rt, op, a.getTile(), "distrt_spmat_generate",
+                      {rt.i64(rewriter, loc, (int64_t)op.getKind()),
+                       rt.i64(rewriter, loc, op.getParam()),
+                       rt.i64(rewriter, loc, op.getSeed())},
+                      rewriter);
+}
+
+static LogicalResult lowerPlan(RuntimeLowering &rt, SparsePlanOp op,
+                               SparsePlanOp::Adaptor a,
+                               ConversionPatternRewriter &rewriter) {
+  return callOnHandle(rt, op, a.getTile(), "distrt_spmat_plan", {}, rewriter);
+}
+
+static LogicalResult lowerExchangeEnd(RuntimeLowering &rt,
+                                      SparseExchangeEndOp op,
+                                      SparseExchangeEndOp::Adaptor a,
+                                      ConversionPatternRewriter &rewriter) {
+  return callOnHandle(rt, op, a.getTile(), "distrt_spmat_exchange_end", {},
+                      rewriter);
+}
+
+static LogicalResult lowerGather(RuntimeLowering &rt, SparseGatherOp op,
+                                 SparseGatherOp::Adaptor a,
+                                 ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  return callOnHandle(rt, op, a.getTile(), "distrt_spmat_gather_dense",
+                      {rt.ptrOf(rewriter, loc, a.getWhole()),
+                       rt.i64(rewriter, loc, (int64_t)op.getRoot())},
+                      rewriter);
+}
+
+/// distrt_spmat_part into stack slots, then memrefs over what they hold.
+static LogicalResult lowerPart(RuntimeLowering &rt, SparsePartOp op,
+                               SparsePartOp::Adaptor a,
+                               ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  OpBuilder &b = rewriter;
+  Value one = rt.i64(b, loc, 1);
+  auto slot = [&](Type t) {
+    return LLVM::AllocaOp::create(b, loc, rt.ptrTy, t, one).getResult();
+  };
+  // The slots live in the function's frame for the call only: save and
+  // restore the stack around them (the op may sit in a loop).
+  Value saved = rt.saveStack(b, loc);
+  Value pos = slot(rt.ptrTy), crd = slot(rt.ptrTy), val = slot(rt.ptrTy),
+        nnz = slot(rt.i64Ty), ncols = slot(rt.i64Ty);
+  if (failed(rt.call(b, loc, "distrt_spmat_part",
+                     {a.getTile(), rt.i64(b, loc, (int64_t)op.getPart()), pos,
+                      crd, val, nnz, ncols})))
+    return failure();
+  auto load = [&](Value p, Type t) {
+    return LLVM::LoadOp::create(b, loc, t, p).getResult();
+  };
+  Value posP = load(pos, rt.ptrTy), crdP = load(crd, rt.ptrTy),
+        valP = load(val, rt.ptrTy), n = load(nnz, rt.i64Ty),
+        cols = load(ncols, rt.i64Ty);
+  rt.restoreStack(b, loc, saved);
+  auto t = cast<DistTensorType>(op.getTensor());
+  int64_t procs = 1;
+  for (int64_t e : rt.gridShape(t.getLayout().getGrid()))
+    procs *= e;
+  int64_t rows = (t.getShape()[0] + procs - 1) / procs;
+  Value posLen = rt.i64(b, loc, rows + 1);
+  Value colsIdx = arith::IndexCastOp::create(b, loc, b.getIndexType(), cols);
+  rewriter.replaceOp(op, {viewOf(rt, b, loc, op.getPos().getType(), posP,
+                                 posLen),
+                          viewOf(rt, b, loc, op.getCrd().getType(), crdP, n),
+                          viewOf(rt, b, loc, op.getValues().getType(), valP, n),
+                          colsIdx});
+  return success();
+}
+
+static LogicalResult lowerExchangeBegin(RuntimeLowering &rt,
+                                        SparseExchangeBeginOp op,
+                                        SparseExchangeBeginOp::Adaptor a,
+                                        ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  OpBuilder &b = rewriter;
+  FailureOr<Value> ghosts =
+      rt.call(b, loc, "distrt_spmat_exchange_begin",
+              {a.getTile(), rt.ptrOf(b, loc, a.getX()),
+               rt.i64(b, loc, (int64_t)op.getCols())});
+  if (failed(ghosts))
+    return failure();
+  Value count = arith::MulIOp::create(b, loc, rt.toI64(b, loc, a.getGhosts()),
+                                      rt.i64(b, loc, (int64_t)op.getCols()));
+  rewriter.replaceOp(
+      op, viewOf(rt, b, loc, op.getBuffer().getType(), *ghosts, count));
+  return success();
+}
+
+void rt::populateSparseToRuntimePatterns(RewritePatternSet &patterns,
+                                         TypeConverter &converter,
+                                         RuntimeLowering &lowering) {
+  converter.addConversion(
+      [&lowering](SparseTileType) -> Type { return lowering.ptrTy; });
+  MLIRContext *ctx = patterns.getContext();
+  auto add = [&](auto fn) {
+    using OpTy = typename llvm::function_traits<decltype(fn)>::template arg_t<1>;
+    patterns.add<SparseLowering<OpTy>>(converter, ctx, lowering, fn);
+  };
+  add(lowerNew);
+  add(lowerFree);
+  add(lowerRead);
+  add(lowerGenerate);
+  add(lowerPlan);
+  add(lowerPart);
+  add(lowerExchangeBegin);
+  add(lowerExchangeEnd);
+  add(lowerGather);
+}

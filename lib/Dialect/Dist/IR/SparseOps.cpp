@@ -1,0 +1,298 @@
+//===- SparseOps.cpp - sparse tensors: ops and what dist lowers -*- C++ -*-===//
+//
+// Part of the dist project: distributed tensor algebra in MLIR.
+//
+// Verifiers of dist.generate and the SPMD ops on sparse tiles, and the one
+// definition of which sparse computations dist lowers (SparseCompute.h),
+// which the verifier of dist.compute and the lowering share.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DistTensor/Dialect/Dist/IR/SparseCompute.h"
+
+#include "DistTensor/Dialect/Dist/IR/DistOps.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::dist;
+
+//===----------------------------------------------------------------------===//
+// What can be stored and computed
+//===----------------------------------------------------------------------===//
+
+/// The dimension distribution of dimension `d` of `t` (outer level).
+static DimDistAttr dimOf(DistTensorType t, unsigned d) {
+  return t.getLayout().getOuter().getDims()[d];
+}
+
+/// Whether dimension `d` of `t` is blocked over axis 0 of a 1-D grid.
+static bool blockedOnAxis0(DistTensorType t, unsigned d) {
+  DimDistAttr dim = dimOf(t, d);
+  return dim.getKind() == PartitionKind::blocked &&
+         dim.getAxes().size() == 1 && dim.getAxes()[0] == 0 &&
+         dim.getSkew().empty();
+}
+
+static bool whole(DistTensorType t, unsigned d) {
+  return dimOf(t, d).getKind() == PartitionKind::none;
+}
+
+static std::string typeStr(Type t) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << t;
+  return s;
+}
+
+bool dist::isSparseCompute(ComputeOp op) {
+  return llvm::any_of(op.getTensors().getTypes(), [](Type t) {
+    return cast<DistTensorType>(t).isSparse();
+  });
+}
+
+std::string dist::sparseStorageError(DistTensorType t,
+                                     ArrayRef<int64_t> gridShape) {
+  using namespace sparse_tensor;
+  SparseTensorEncodingAttr enc = t.getEncoding();
+  if (!enc)
+    return "the tensor is not sparse";
+  if (t.getRank() != 2)
+    return "sparse tensors of rank " + std::to_string(t.getRank()) +
+           " are not stored yet (matrices only; sparse II)";
+  if (!(enc.isIdentity() && enc.isDenseLvl(0) && enc.isCompressedLvl(1) &&
+        enc.isUniqueLvl(1)))
+    return "only CSR matrices (map = (i, j) -> (i : dense, j : compressed)) "
+           "are stored yet; other formats parse and verify (sparse II)";
+  if (!t.getElementType().isF32() && !t.getElementType().isF64())
+    return "sparse matrices hold f32 or f64, not " +
+           typeStr(t.getElementType());
+  if (t.getLayout().getLevels().size() != 1 || gridShape.size() != 1)
+    return "sparse matrices are stored on 1-D, one-level grids only";
+  if (!t.getLayout().getOuter().getFixedAxes().empty() ||
+      !blockedOnAxis0(t, 0) || !whole(t, 1))
+    return "sparse matrices are stored with their rows blocked over the "
+           "grid and their columns whole (#dist.layout<@m, \"xy -> x\">)";
+  return "";
+}
+
+/// The loops of `nest` must only block the rows over the grid: one
+/// distributed loop, from the row variable, over all `procs` processes.
+static std::string checkSparseSchedule(const LoopNest &nest,
+                                       StringRef rowVar, int64_t procs) {
+  if (!nest.kernel.empty())
+    return "the leaf of a sparse product is compiled by the sparsifier; "
+           "substitute(..., " +
+           nest.kernel + ") does not apply";
+  int distributed = 0;
+  for (const Loop &l : nest.loops) {
+    if (l.parallel)
+      return "parallelize is not supported on sparse products yet";
+    if (!l.rotatedBy.empty())
+      return "rotate is not supported on sparse products";
+    if (!l.distributed)
+      continue;
+    ++distributed;
+    if (l.origins.size() != 1 || l.origins[0] != rowVar)
+      return "loop '" + l.name +
+             "' distributes a column or reduction variable; sparse "
+             "products distribute the rows ('" +
+             rowVar.str() + "') only (non-zero partitions are sparse II)";
+    if (l.extent != procs)
+      return "the rows are distributed over " + std::to_string(l.extent) +
+             " parts, but the grid has " + std::to_string(procs) +
+             " processes";
+  }
+  if (distributed != 1)
+    return "distribute the row variable '" + rowVar.str() +
+           "' over the grid (one distributed loop)";
+  return "";
+}
+
+FailureOr<SparseProduct>
+dist::matchSparseProduct(const IndexStatement &stmt,
+                         const llvm::StringMap<DistTensorType> &types,
+                         const LoopNest &nest, ArrayRef<int64_t> gridShape,
+                         std::string &error) {
+  auto fail = [&](const Twine &why) {
+    error = why.str();
+    return failure();
+  };
+  SparseProduct p;
+  p.out = stmt.lhs.tensor;
+  SmallVector<const Access *> rhs = stmt.rhsAccesses();
+  if (!stmt.isPureProduct() || rhs.size() != 2)
+    return fail("sparse products are Y(i) = B(i,j) * X(j) or Y(i,k) = "
+                "B(i,j) * X(j,k) with B sparse (SpMV, SpMM); other "
+                "statements with sparse tensors are sparse II");
+  const Access *b = rhs[0], *x = rhs[1];
+  if (!types.lookup(b->tensor).isSparse())
+    std::swap(b, x);
+  if (types.lookup(stmt.lhs.tensor).isSparse())
+    return fail("sparse outputs are not supported yet (sparse II)");
+  if (!types.lookup(b->tensor).isSparse() ||
+      types.lookup(x->tensor).isSparse() || b->tensor == x->tensor)
+    return fail("exactly one operand of a sparse product is sparse");
+  p.matrix = b->tensor;
+  p.dense = x->tensor;
+  const Access &y = stmt.lhs;
+  p.denseIsMatrix = x->indices.size() == 2;
+  bool shapeOk = b->indices.size() == 2 && b->indices[0] != b->indices[1] &&
+                 y.indices.size() == x->indices.size() &&
+                 y.indices[0] == b->indices[0] &&
+                 x->indices[0] == b->indices[1];
+  if (shapeOk && p.denseIsMatrix)
+    shapeOk = y.indices.size() == 2 && y.indices[1] == x->indices[1] &&
+              y.indices[1] != b->indices[0] && y.indices[1] != b->indices[1];
+  if (!shapeOk || x->indices.size() > 2)
+    return fail("the statement must read Y(i) = B(i,j) * X(j) or Y(i,k) = "
+                "B(i,j) * X(j,k) with B sparse");
+
+  DistTensorType bt = types.lookup(p.matrix), xt = types.lookup(p.dense),
+                 yt = types.lookup(p.out);
+  std::string storage = sparseStorageError(bt, gridShape);
+  if (!storage.empty())
+    return fail(storage);
+  if (xt.getElementType() != bt.getElementType() ||
+      yt.getElementType() != bt.getElementType())
+    return fail("the operands of a sparse product must have one element "
+                "type");
+  FlatSymbolRefAttr grid = bt.getLayout().getGrid();
+  for (DistTensorType t : {xt, yt})
+    if (t.getLayout().getGrid() != grid ||
+        t.getLayout().getLevels().size() != 1 ||
+        !t.getLayout().getOuter().getFixedAxes().empty())
+      return fail("the dense operands of a sparse product must be on the "
+                  "matrix's grid " +
+                  grid.getValue() + ", on one level, not fixed to a face");
+  if (!blockedOnAxis0(yt, 0) || (p.denseIsMatrix && !whole(yt, 1)))
+    return fail("the output's rows must be blocked like the matrix's ("
+                "\"x -> x\" or \"xy -> x\")");
+  if (p.denseIsMatrix && !whole(xt, 1))
+    return fail("the columns of the dense operand must not be partitioned");
+  p.denseReplicated = whole(xt, 0);
+  if (!p.denseReplicated && !blockedOnAxis0(xt, 0))
+    return fail("the dense operand's rows must be blocked over the grid "
+                "or replicated (\"x -> x\" or \"x -> *\")");
+  if (p.denseIsMatrix)
+    p.cols = xt.getShape()[1];
+
+  int64_t procs = gridShape.empty() ? 1 : gridShape[0];
+  std::string sched = checkSparseSchedule(nest, b->indices[0], procs);
+  if (!sched.empty())
+    return fail(sched);
+  return p;
+}
+
+//===----------------------------------------------------------------------===//
+// dist.generate
+//===----------------------------------------------------------------------===//
+
+LogicalResult GenerateOp::verify() {
+  DistTensorType t = getTensor().getType();
+  int64_t param = getParam();
+  if (t.getRank() != 2)
+    return emitOpError("generates matrices only; the tensor has rank ")
+           << t.getRank();
+  switch (getKind()) {
+  case GeneratorKind::banded:
+    if (param < 1 || param % 2 == 0)
+      return emitOpError("banded(") << param << "): the band width must be "
+                                       "odd and at least 1";
+    break;
+  case GeneratorKind::rmat:
+    if (param < 1)
+      return emitOpError("rmat(")
+             << param << "): the edges per row must be at least 1";
+    break;
+  case GeneratorKind::uniform:
+    if (param < 0)
+      return emitOpError("uniform(")
+             << param << "): the draws per row must not be negative";
+    break;
+  }
+  if (getKind() != GeneratorKind::uniform && t.getShape()[0] != t.getShape()[1])
+    return emitOpError("a ")
+           << stringifyGeneratorKind(getKind())
+           << " matrix is square; the tensor is " << t.getShape()[0] << "x"
+           << t.getShape()[1];
+  return success();
+}
+
+LogicalResult GenerateOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  LayoutAttr layout = getTensor().getType().getLayout();
+  return layout.verifyAgainstGrid(
+      [&]() { return emitOpError() << "layout: "; },
+      symbols.lookupNearestSymbolFrom(*this, layout.getGrid()));
+}
+
+//===----------------------------------------------------------------------===//
+// SPMD ops on sparse tiles
+//===----------------------------------------------------------------------===//
+
+LogicalResult SparseNewOp::verify() {
+  auto t = cast<DistTensorType>(getTensor());
+  if (!t.isSparse())
+    return emitOpError("expects a sparse tensor type, got ") << t;
+  return success();
+}
+
+LogicalResult SparseNewOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  auto t = cast<DistTensorType>(getTensor());
+  auto grid =
+      symbols.lookupNearestSymbolFrom<GridOp>(*this, t.getLayout().getGrid());
+  if (!grid)
+    return emitOpError("'") << t.getLayout().getGrid()
+                            << "' does not name a dist.grid in scope";
+  std::string err = sparseStorageError(t, grid.getShape());
+  if (grid.getNumLevels() != 1)
+    err = "sparse matrices are stored on one-level grids only";
+  if (!err.empty())
+    return emitOpError(err);
+  return success();
+}
+
+/// The memref element type of an index width (0: index).
+static Type indexElementType(MLIRContext *ctx, unsigned width) {
+  if (width == 0)
+    return IndexType::get(ctx);
+  return IntegerType::get(ctx, width);
+}
+
+LogicalResult SparsePartOp::verify() {
+  auto t = dyn_cast<DistTensorType>(getTensor());
+  if (!t || !t.isSparse())
+    return emitOpError("expects a sparse tensor type, got ") << getTensor();
+  MLIRContext *ctx = getContext();
+  Type pos = indexElementType(ctx, t.getEncoding().getPosWidth());
+  Type crd = indexElementType(ctx, t.getEncoding().getCrdWidth());
+  for (auto [what, mem, want] :
+       {std::tuple<StringRef, Type, Type>{"positions", getPos().getType(), pos},
+        {"coordinates", getCrd().getType(), crd},
+        {"values", getValues().getType(), t.getElementType()}}) {
+    auto m = cast<MemRefType>(mem);
+    if (m.getElementType() != want || !m.isDynamicDim(0) ||
+        !m.getLayout().isIdentity())
+      return emitOpError("the ")
+             << what << " must be a memref<?x" << want << ">, got " << m;
+  }
+  return success();
+}
+
+LogicalResult SparseExchangeBeginOp::verify() {
+  auto x = cast<MemRefType>(getX().getType());
+  auto buf = cast<MemRefType>(getBuffer().getType());
+  if (x.getElementType() != buf.getElementType())
+    return emitOpError("the ghost buffer's element type ")
+           << buf.getElementType() << " differs from the operand's "
+           << x.getElementType();
+  if (!x.getElementType().isF32() && !x.getElementType().isF64())
+    return emitOpError("exchanges f32 or f64, not ") << x.getElementType();
+  if (!buf.isDynamicDim(0) || !buf.getLayout().isIdentity())
+    return emitOpError("the ghost buffer must be a memref<?x")
+           << buf.getElementType() << ">";
+  if (getCols() < 1)
+    return emitOpError("cols must be at least 1, got ") << getCols();
+  return success();
+}

@@ -1,0 +1,249 @@
+//===- SparseCompute.cpp - sparse products to SPMD code ---------*- C++ -*-===//
+//
+// Part of the dist project: distributed tensor algebra in MLIR.
+//
+// dist.compute of a sparse product Y(i[,k]) (+)= B(i,j) * X(j[,k])
+// (SparseCompute.h says which) becomes, on every process:
+//
+//   X replicated:  Y_local (+)= B_local * X, B_local with global columns
+//                  (dist.sparse_part all);
+//   X blocked:     the exchange plan of B (dist.sparse_plan, built once per
+//                  matrix), then PETSc MPIAIJ's overlap:
+//                    start sending the rows of X others need
+//                      (dist.sparse_exchange_begin),
+//                    Y_local (+)= B_diag * X_local,
+//                    wait (dist.sparse_exchange_end),
+//                    Y_local += B_offdiag * ghosts.
+//
+// Each local product is a call of a leaf function: a linalg.generic on a
+// sparse_tensor-encoded CSR operand assembled from the part's buffers,
+// which the upstream sparsifier compiles (sparsification-and-bufferization
+// in dist-to-llvm). One leaf per shape, element type and index widths.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SPMDLowering.h"
+
+#include "DistTensor/Dialect/Dist/IR/SparseCompute.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SparseTensor/IR/SparseTensor.h"
+
+using namespace mlir;
+using namespace mlir::dist;
+using namespace mlir::dist::spmd;
+
+namespace {
+
+/// The static description of one leaf function.
+struct LeafShape {
+  DistTensorType matrix;
+  /// Rows of every process's piece (ceil(rows / P)).
+  int64_t rows;
+  /// Static column extent of the assembled CSR operand (an upper bound of
+  /// the part's column numbers).
+  int64_t cols;
+  /// Columns of X and Y (SpMM), or 0 for SpMV.
+  int64_t k;
+};
+
+} // namespace
+
+/// The element type of a pos / crd buffer of width `w` (0: index).
+static Type indexElt(MLIRContext *ctx, unsigned w) {
+  return w == 0 ? Type(IndexType::get(ctx)) : IntegerType::get(ctx, w);
+}
+
+static MemRefType flat(Type elt) {
+  return MemRefType::get({ShapedType::kDynamic}, elt);
+}
+
+/// A 2-D row-major view (rows x k) of a flat buffer.
+static Value view2d(OpBuilder &b, Location loc, Value flatBuf, Value rows,
+                    int64_t rowsStatic, int64_t k) {
+  auto elt = cast<MemRefType>(flatBuf.getType()).getElementType();
+  auto type = MemRefType::get({rowsStatic, k}, elt);
+  SmallVector<OpFoldResult> sizes{
+      rowsStatic == ShapedType::kDynamic ? OpFoldResult(rows)
+                                         : OpFoldResult(b.getIndexAttr(
+                                               rowsStatic)),
+      b.getIndexAttr(k)};
+  return memref::ReinterpretCastOp::create(
+      b, loc, type, flatBuf, b.getIndexAttr(0), sizes,
+      ArrayRef<OpFoldResult>{b.getIndexAttr(k), b.getIndexAttr(1)});
+}
+
+/// The body of the leaf: Y (+)= B * X with B assembled from (pos, crd,
+/// values); always accumulates into Y (the caller zeroes it for '=').
+static void buildLeafBody(OpBuilder &b, Location loc, func::FuncOp f,
+                          const LeafShape &s) {
+  MLIRContext *ctx = b.getContext();
+  auto enc = s.matrix.getEncoding();
+  Type elt = s.matrix.getElementType();
+  Block &entry = f.getBody().front();
+  Value pos = entry.getArgument(0), crd = entry.getArgument(1),
+        val = entry.getArgument(2), x = entry.getArgument(3),
+        xRows = entry.getArgument(4), y = entry.getArgument(5);
+  auto toTensor = [&](Value m, bool writable) {
+    auto mt = cast<MemRefType>(m.getType());
+    auto tt = RankedTensorType::get(mt.getShape(), mt.getElementType());
+    return bufferization::ToTensorOp::create(b, loc, tt, m,
+                                             /*restrict=*/true, writable);
+  };
+  auto csrType = RankedTensorType::get({s.rows, s.cols}, elt, enc);
+  Value tp = toTensor(pos, false), tc = toTensor(crd, false),
+        tv = toTensor(val, false);
+  Value csr = sparse_tensor::AssembleOp::create(b, loc, csrType,
+                                                ValueRange{tp, tc}, tv);
+  Value xv = x, yv = y;
+  if (s.k) {
+    xv = view2d(b, loc, x, xRows, ShapedType::kDynamic, s.k);
+    yv = view2d(b, loc, y, Value(), s.rows, s.k);
+  }
+  Value tx = toTensor(xv, false), ty = toTensor(yv, true);
+
+  AffineExpr i, j, kk;
+  bindDims(ctx, i, j, kk);
+  SmallVector<AffineMap> maps;
+  SmallVector<utils::IteratorType> iters;
+  if (s.k) {
+    maps = {AffineMap::get(3, 0, {i, j}, ctx), AffineMap::get(3, 0, {j, kk}, ctx),
+            AffineMap::get(3, 0, {i, kk}, ctx)};
+    iters = {utils::IteratorType::parallel, utils::IteratorType::reduction,
+             utils::IteratorType::parallel};
+  } else {
+    maps = {AffineMap::get(2, 0, {i, j}, ctx), AffineMap::get(2, 0, {j}, ctx),
+            AffineMap::get(2, 0, {i}, ctx)};
+    iters = {utils::IteratorType::parallel, utils::IteratorType::reduction};
+  }
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{ty.getType()}, ValueRange{csr, tx}, ValueRange{ty},
+      maps, iters, [&](OpBuilder &gb, Location l, ValueRange args) {
+        Value m = arith::MulFOp::create(gb, l, args[0], args[1]);
+        Value a = arith::AddFOp::create(gb, l, args[2], m);
+        linalg::YieldOp::create(gb, l, a);
+      });
+  auto mat = bufferization::MaterializeInDestinationOp::create(
+      b, loc, generic.getResult(0), yv);
+  mat.setRestrict(true);
+  mat.setWritable(true);
+  func::ReturnOp::create(b, loc);
+}
+
+/// The leaf function of shape `s` (created once per module).
+static func::FuncOp getOrCreateLeaf(ModuleOp module, Location loc,
+                                    const LeafShape &s) {
+  auto enc = s.matrix.getEncoding();
+  Type elt = s.matrix.getElementType();
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  os << "__dist_sparse_" << (s.k ? "spmm" : "spmv") << "_" << s.rows << "x"
+     << s.cols << "_k" << s.k << "_p" << enc.getPosWidth() << "_c"
+     << enc.getCrdWidth() << "_" << elt;
+  if (auto f = module.lookupSymbol<func::FuncOp>(name))
+    return f;
+  MLIRContext *ctx = module.getContext();
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  Type index = IndexType::get(ctx);
+  auto type = FunctionType::get(
+      ctx,
+      {flat(indexElt(ctx, enc.getPosWidth())),
+       flat(indexElt(ctx, enc.getCrdWidth())), flat(elt), flat(elt), index,
+       flat(elt)},
+      {});
+  auto f = func::FuncOp::create(b, loc, name, type);
+  f.setPrivate();
+  OpBuilder fb = OpBuilder::atBlockBegin(f.addEntryBlock());
+  buildLeafBody(fb, loc, f, s);
+  return f;
+}
+
+/// One local product: the part's buffers into the leaf.
+static void emitPartProduct(SPMDBuilder &rt, OpBuilder &b, Location loc,
+                            Value handle, SparsePart part,
+                            DistTensorType matrix, const LeafShape &shape,
+                            Value x, Value xRows, Value y) {
+  MLIRContext *ctx = b.getContext();
+  auto enc = matrix.getEncoding();
+  Type elt = matrix.getElementType();
+  auto p = SparsePartOp::create(
+      b, loc, flat(indexElt(ctx, enc.getPosWidth())),
+      flat(indexElt(ctx, enc.getCrdWidth())), flat(elt), b.getIndexType(),
+      handle, part, matrix);
+  func::FuncOp leaf = getOrCreateLeaf(rt.module, loc, shape);
+  func::CallOp::create(b, loc, leaf,
+                       ValueRange{p.getPos(), p.getCrd(), p.getValues(), x,
+                                  xRows ? xRows : p.getNcols(), y});
+}
+
+LogicalResult spmd::lowerSparseCompute(SPMDBuilder &rt, ComputeOp op) {
+  FailureOr<ComputeLoopNest> nest = op.getLoopNest();
+  if (failed(nest))
+    return failure();
+  const IndexStatement &stmt = nest->getStatement();
+  llvm::StringMap<DistTensorType> types;
+  llvm::StringMap<Value> values;
+  for (auto [n, v] : llvm::zip(op.getNames(), op.getTensors())) {
+    StringRef name = cast<StringAttr>(n).getValue();
+    types[name] = cast<DistTensorType>(v.getType());
+    values[name] = v;
+  }
+  FlatSymbolRefAttr gridRef = types[stmt.lhs.tensor].getLayout().getGrid();
+  auto grid = SymbolTable::lookupNearestSymbolFrom<GridOp>(op, gridRef);
+  std::string why;
+  FailureOr<SparseProduct> prod =
+      grid ? matchSparseProduct(stmt, types, nest->nest, grid.getShape(), why)
+           : FailureOr<SparseProduct>(failure());
+  if (failed(prod))
+    return op.emitOpError("sparse computation cannot be lowered: ")
+           << (grid ? why : "its grid is not in scope");
+  for (auto &[name, t] : types)
+    if (failed(rt.checkTensorType(op, t, /*allowSparse=*/true)))
+      return failure();
+
+  Location loc = op.getLoc();
+  OpBuilder b(op);
+  DistTensorType bt = types[prod->matrix], yt = types[prod->out];
+  Value h = rt.tileOf(op, values[prod->matrix]);
+  Value x = rt.tileOf(op, values[prod->dense]);
+  Value y = rt.tileOf(op, values[prod->out]);
+  if (!h || !x || !y)
+    return failure();
+  if (y == x)
+    return op.emitOpError("sparse computation cannot be lowered: the "
+                          "output and the dense operand are one tensor");
+  if (!stmt.accumulate)
+    ZeroTileOp::create(b, loc, y, TypeAttr::get(yt));
+
+  int64_t procs = grid.getShape()[0];
+  int64_t rows = bt.getShape()[0], cols = bt.getShape()[1];
+  LeafShape shape{bt, (rows + procs - 1) / procs, cols,
+                  prod->denseIsMatrix ? prod->cols : 0};
+  if (prod->denseReplicated) {
+    emitPartProduct(rt, b, loc, h, SparsePart::all, bt, shape, x,
+                    rt.idx(b, loc, cols), y);
+    return success();
+  }
+  SparsePlanOp::create(b, loc, h);
+  auto off = SparsePartOp::create(
+      b, loc, flat(indexElt(b.getContext(), bt.getEncoding().getPosWidth())),
+      flat(indexElt(b.getContext(), bt.getEncoding().getCrdWidth())),
+      flat(bt.getElementType()), b.getIndexType(), h, SparsePart::offdiag, bt);
+  Value ghosts = SparseExchangeBeginOp::create(
+      b, loc, flat(bt.getElementType()), h, x, off.getNcols(),
+      prod->denseIsMatrix ? prod->cols : 1);
+  LeafShape diagShape = shape;
+  diagShape.cols = (cols + procs - 1) / procs;
+  emitPartProduct(rt, b, loc, h, SparsePart::diag, bt, diagShape, x, Value(),
+                  y);
+  SparseExchangeEndOp::create(b, loc, h);
+  func::FuncOp leaf = getOrCreateLeaf(rt.module, loc, shape);
+  func::CallOp::create(b, loc, leaf,
+                       ValueRange{off.getPos(), off.getCrd(), off.getValues(),
+                                  ghosts, off.getNcols(), y});
+  return success();
+}
