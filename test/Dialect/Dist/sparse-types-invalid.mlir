@@ -55,8 +55,8 @@ dist.grid @m [4]
 !S = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> x">, #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed)}>>
 !V = !dist.tensor<8xf64, #dist.layout<@m, "x -> x">>
 func.func @f(%a: !V, %b: !S, %c: !V) {
-  // expected-error @+1 {{must be variadic of dense distributed tensor (sparse tensors parse and verify but are not lowered yet)}}
-  dist.compute "a(i) = B(i,j) * c(j)" (a = %a, B = %b, c = %c)
+  // expected-error @+1 {{sparse computation cannot be lowered: sparse products are Y(i) = B(i,j) * X(j) or Y(i,k) = B(i,j) * X(j,k) with B sparse (SpMV, SpMM); other statements with sparse tensors are sparse II}}
+  dist.compute "a(i) = B(i,j) * c(j) + c(i)" (a = %a, B = %b, c = %c)
       schedule [distribute({i}, {io}, {ii}, Grid(4))] : !V, !S, !V
   return
 }
@@ -66,7 +66,8 @@ func.func @f(%a: !V, %b: !S, %c: !V) {
 dist.grid @m [4]
 !S = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> x">, #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed)}>>
 func.func @f() {
-  // expected-error @+1 {{must be dense distributed tensor (sparse tensors parse and verify but are not lowered yet)}}
   %b = dist.alloc : !S
+  // expected-error @+1 {{must be dense distributed tensor (this op does not take sparse tensors yet)}}
+  dist.fill %b seed 1 : !S
   return
 }

@@ -275,7 +275,8 @@ LogicalResult SparsePartOp::verify() {
     if (m.getElementType() != want || !m.isDynamicDim(0) ||
         !m.getLayout().isIdentity())
       return emitOpError("the ")
-             << what << " must be a memref<?x" << want << ">, got " << m;
+             << what << " must be a memref<?x" << typeStr(want) << ">, got "
+             << m;
   }
   return success();
 }
@@ -291,7 +292,7 @@ LogicalResult SparseExchangeBeginOp::verify() {
     return emitOpError("exchanges f32 or f64, not ") << x.getElementType();
   if (!buf.isDynamicDim(0) || !buf.getLayout().isIdentity())
     return emitOpError("the ghost buffer must be a memref<?x")
-           << buf.getElementType() << ">";
+           << typeStr(buf.getElementType()) << ">";
   if (getCols() < 1)
     return emitOpError("cols must be at least 1, got ") << getCols();
   return success();

@@ -1,0 +1,52 @@
+// RUN: dist-opt %s --convert-dist-to-runtime | FileCheck %s
+// The ops on sparse tiles become distrt_spmat_* calls on the matrix's
+// pointer; the views the runtime hands out become memref descriptors over
+// its storage (pos: ceil(rows / P) + 1 entries; crd and values: the part's
+// entry count; the ghost buffer: ghosts x cols).
+
+dist.grid @m [4]
+#CSR = #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed), posWidth = 32}>
+!B = !dist.tensor<10x12xf32, #dist.layout<@m, "xy -> x">, #CSR>
+
+// CHECK-LABEL: func.func @ops(
+// CHECK-SAME: %[[X:.*]]: memref<?xf32>, %[[W:.*]]: memref<10x12xf32>)
+func.func @ops(%x: memref<?xf32>, %whole: memref<10x12xf32>) {
+  // rows, cols, pos bits, crd bits (0: 64), dtype (f32: 0).
+  // CHECK-DAG: %[[R:.*]] = llvm.mlir.constant(10 : i64)
+  // CHECK-DAG: %[[Cc:.*]] = llvm.mlir.constant(12 : i64)
+  // CHECK-DAG: %[[PB:.*]] = llvm.mlir.constant(32 : i64)
+  // CHECK-DAG: %[[CB:.*]] = llvm.mlir.constant(64 : i64)
+  // CHECK: %[[H:.*]] = llvm.call @distrt_spmat_create(%{{.*}}, %[[R]], %[[Cc]], %[[PB]], %[[CB]], %{{.*}}) : (!llvm.ptr, i64, i64, i64, i64, i64) -> !llvm.ptr
+  %h = dist.sparse_new : !dist.sparse_tile of !B
+  // CHECK: llvm.call @distrt_spmat_read(%[[H]], %{{.*}}) : (!llvm.ptr, !llvm.ptr) -> ()
+  dist.sparse_read %h from "b.mtx" : !dist.sparse_tile
+  // CHECK: %[[K:.*]] = llvm.mlir.constant(1 : i64)
+  // CHECK: %[[P:.*]] = llvm.mlir.constant(11 : i64)
+  // CHECK: %[[S:.*]] = llvm.mlir.constant(5 : i64)
+  // CHECK: llvm.call @distrt_spmat_generate(%[[H]], %[[K]], %[[P]], %[[S]])
+  dist.sparse_generate %h rmat(11) seed 5 : !dist.sparse_tile
+  // CHECK: llvm.call @distrt_spmat_plan(%[[H]])
+  dist.sparse_plan %h : !dist.sparse_tile
+  // CHECK: %[[SP:.*]] = llvm.intr.stacksave
+  // CHECK: llvm.call @distrt_spmat_part(%[[H]], %{{.*}}, %[[PP:.*]], %[[PC:.*]], %[[PV:.*]], %[[PN:.*]], %[[PK:.*]])
+  // CHECK: llvm.load %[[PP]] : !llvm.ptr -> !llvm.ptr
+  // CHECK: llvm.intr.stackrestore %[[SP]]
+  // pos: 3 + 1 entries.
+  // CHECK: %[[L:.*]] = llvm.mlir.constant(4 : i64)
+  // CHECK: llvm.insertvalue %[[L]], %{{.*}}[3, 0]
+  // CHECK: builtin.unrealized_conversion_cast %{{.*}} : !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)> to memref<?xi32>
+  // CHECK: to memref<?xindex>
+  // CHECK: to memref<?xf32>
+  %p, %c, %v, %n = dist.sparse_part %h offdiag of !B : !dist.sparse_tile -> memref<?xi32>, memref<?xindex>, memref<?xf32>
+  // CHECK: %[[G:.*]] = llvm.call @distrt_spmat_exchange_begin(%[[H]], %{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr, i64) -> !llvm.ptr
+  // CHECK: arith.muli
+  // CHECK: to memref<?xf32>
+  %g = dist.sparse_exchange_begin %h, %x ghosts %n cols 3 : !dist.sparse_tile, memref<?xf32> -> memref<?xf32>
+  // CHECK: llvm.call @distrt_spmat_exchange_end(%[[H]])
+  dist.sparse_exchange_end %h : !dist.sparse_tile
+  // CHECK: llvm.call @distrt_spmat_gather_dense(%[[H]], %{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr, i64) -> ()
+  dist.sparse_gather %h into %whole root 0 : !dist.sparse_tile, memref<10x12xf32>
+  // CHECK: llvm.call @distrt_spmat_free(%[[H]])
+  dist.sparse_free %h : !dist.sparse_tile
+  return
+}

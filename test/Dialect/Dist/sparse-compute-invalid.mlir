@@ -1,0 +1,224 @@
+// RUN: dist-opt %s -split-input-file -verify-diagnostics
+// What the verifier rejects about sparse tensors, with the reason: the
+// products dist lowers are SpMV and SpMM with a CSR matrix whose rows are
+// blocked over a 1-D grid (docs/sparse.md); dist.generate's parameters;
+// the file kinds dist.load reads; the SPMD ops' types.
+
+dist.grid @m [4]
+#CSR = #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed)}>
+!B = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> x">, #CSR>
+!V = !dist.tensor<8xf64, #dist.layout<@m, "x -> x">>
+func.func @f(%a: !V, %b: !B, %c: !B) {
+  // expected-error @+1 {{sparse computation cannot be lowered: exactly one operand of a sparse product is sparse}}
+  dist.compute "a(i) = B(i,j) * C(j,i)" (a = %a, B = %b, C = %c)
+      schedule [distribute({i}, {io}, {ii}, Grid(4))] : !V, !B, !B
+  return
+}
+
+// -----
+
+dist.grid @m [4]
+#CSR = #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed)}>
+!B = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> x">, #CSR>
+!V = !dist.tensor<8xf64, #dist.layout<@m, "x -> x">>
+func.func @f(%a: !B, %b: !B, %c: !V) {
+  // expected-error @+1 {{sparse computation cannot be lowered: sparse outputs are not supported yet (sparse II)}}
+  dist.compute "A(i,j) = B(i,j) * c(j)" (A = %a, B = %b, c = %c)
+      schedule [distribute({i}, {io}, {ii}, Grid(4))] : !B, !B, !V
+  return
+}
+
+// -----
+
+dist.grid @m [4]
+#CSR = #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed)}>
+!B = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> x">, #CSR>
+!V = !dist.tensor<8xf64, #dist.layout<@m, "x -> x">>
+func.func @f(%a: !V, %b: !B, %c: !V) {
+  // expected-error @+1 {{the statement must read Y(i) = B(i,j) * X(j) or Y(i,k) = B(i,j) * X(j,k) with B sparse}}
+  dist.compute "a(j) = B(i,j) * c(i)" (a = %a, B = %b, c = %c)
+      schedule [distribute({j}, {jo}, {ji}, Grid(4)), reorder({jo, i, ji})] : !V, !B, !V
+  return
+}
+
+// -----
+
+dist.grid @m [4]
+#CSC = #sparse_tensor.encoding<{map = (i, j) -> (j : dense, i : compressed)}>
+!B = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> x">, #CSC>
+!V = !dist.tensor<8xf64, #dist.layout<@m, "x -> x">>
+func.func @f(%a: !V, %b: !B, %c: !V) {
+  // expected-error @+1 {{only CSR matrices (map = (i, j) -> (i : dense, j : compressed)) are stored yet}}
+  dist.compute "a(i) = B(i,j) * c(j)" (a = %a, B = %b, c = %c)
+      schedule [distribute({i}, {io}, {ii}, Grid(4))] : !V, !B, !V
+  return
+}
+
+// -----
+
+dist.grid @m [2, 2]
+#CSR = #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed)}>
+!B = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> xy">, #CSR>
+!V = !dist.tensor<8xf64, #dist.layout<@m, "x -> x*">>
+func.func @f(%a: !V, %b: !B, %c: !V) {
+  // expected-error @+1 {{sparse matrices are stored on 1-D, one-level grids only}}
+  dist.compute "a(i) = B(i,j) * c(j)" (a = %a, B = %b, c = %c)
+      schedule [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2))] : !V, !B, !V
+  return
+}
+
+// -----
+
+dist.grid @m [4]
+#CSR = #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed)}>
+!B = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> y">, #CSR>
+!V = !dist.tensor<8xf64, #dist.layout<@m, "x -> x">>
+func.func @f(%a: !V, %b: !B, %c: !V) {
+  // expected-error @+1 {{sparse matrices are stored with their rows blocked over the grid and their columns whole}}
+  dist.compute "a(i) = B(i,j) * c(j)" (a = %a, B = %b, c = %c)
+      schedule [distribute({i}, {io}, {ii}, Grid(4))] : !V, !B, !V
+  return
+}
+
+// -----
+
+dist.grid @m [4]
+#CSR = #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed)}>
+!B = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> x">, #CSR>
+!V = !dist.tensor<8xf64, #dist.layout<@m, "x -> x">>
+!R = !dist.tensor<8xf64, #dist.layout<@m, "x -> *">>
+func.func @f(%a: !R, %b: !B, %c: !V) {
+  // expected-error @+1 {{the output's rows must be blocked like the matrix's}}
+  dist.compute "a(i) = B(i,j) * c(j)" (a = %a, B = %b, c = %c)
+      schedule [distribute({i}, {io}, {ii}, Grid(4))] : !R, !B, !V
+  return
+}
+
+// -----
+
+dist.grid @m [4]
+#CSR = #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed)}>
+!B = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> x">, #CSR>
+!V = !dist.tensor<8xf64, #dist.layout<@m, "x -> x">>
+!C = !dist.tensor<8xf64, #dist.layout<@m, "x -> x" cyclic>>
+func.func @f(%a: !V, %b: !B, %c: !C) {
+  // expected-error @+1 {{the dense operand's rows must be blocked over the grid or replicated}}
+  dist.compute "a(i) = B(i,j) * c(j)" (a = %a, B = %b, c = %c)
+      schedule [distribute({i}, {io}, {ii}, Grid(4))] : !V, !B, !C
+  return
+}
+
+// -----
+
+dist.grid @m [4]
+#CSR = #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed)}>
+!B = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> x">, #CSR>
+!M = !dist.tensor<8x3xf64, #dist.layout<@m, "xy -> x">>
+!N = !dist.tensor<8x3xf64, #dist.layout<@m, "xy -> y">>
+func.func @f(%a: !M, %b: !B, %c: !N) {
+  // expected-error @+1 {{the columns of the dense operand must not be partitioned}}
+  dist.compute "A(i,k) = B(i,j) * C(j,k)" (A = %a, B = %b, C = %c)
+      schedule [distribute({i}, {io}, {ii}, Grid(4))] : !M, !B, !N
+  return
+}
+
+// -----
+
+dist.grid @m [4]
+#CSR = #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed)}>
+!B = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> x">, #CSR>
+!V = !dist.tensor<8xf64, #dist.layout<@m, "x -> x">>
+func.func @f(%a: !V, %b: !B, %c: !V) {
+  // expected-error @+1 {{loop 'jo' distributes a column or reduction variable; sparse products distribute the rows ('i') only}}
+  dist.compute "a(i) = B(i,j) * c(j)" (a = %a, B = %b, c = %c)
+      schedule [distribute({j}, {jo}, {ji}, Grid(4)), reorder({jo, i, ji})] : !V, !B, !V
+  return
+}
+
+// -----
+
+dist.grid @m [4]
+#CSR = #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed)}>
+!B = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> x">, #CSR>
+!M = !dist.tensor<8x3xf64, #dist.layout<@m, "xy -> x">>
+func.func @f(%a: !M, %b: !B, %c: !M) {
+  // expected-error @+1 {{the leaf of a sparse product is compiled by the sparsifier; substitute(..., gemm) does not apply}}
+  dist.compute "A(i,k) = B(i,j) * C(j,k)" (A = %a, B = %b, C = %c)
+      schedule [distribute({i}, {io}, {ii}, Grid(4)), substitute({ii, j, k}, gemm)] : !M, !B, !M
+  return
+}
+
+// -----
+
+dist.grid @m [4]
+#CSR = #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed)}>
+!B = !dist.tensor<8x6xf64, #dist.layout<@m, "xy -> x">, #CSR>
+func.func @f() {
+  %b = dist.alloc : !B
+  // expected-error @+1 {{banded(4): the band width must be odd and at least 1}}
+  dist.generate %b banded(4) seed 1 : !B
+  return
+}
+
+// -----
+
+dist.grid @m [4]
+#CSR = #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed)}>
+!B = !dist.tensor<8x6xf64, #dist.layout<@m, "xy -> x">, #CSR>
+func.func @f() {
+  %b = dist.alloc : !B
+  // expected-error @+1 {{a rmat matrix is square; the tensor is 8x6}}
+  dist.generate %b rmat(4) seed 1 : !B
+  return
+}
+
+// -----
+
+dist.grid @m [4]
+!D = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> x">>
+func.func @f(%d: !D) {
+  // expected-error @+1 {{operand #0 must be sparse distributed tensor}}
+  dist.generate %d uniform(2) seed 1 : !D
+  return
+}
+
+// -----
+
+dist.grid @m [4]
+#CSR = #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed)}>
+!B = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> x">, #CSR>
+func.func @f() {
+  %b = dist.alloc : !B
+  // expected-error @+1 {{a sparse tensor is read from a MatrixMarket (.mtx), Harwell-Boeing (.rua, .rsa, .rra, .pua, .psa, .pra) or FROSTT (.tns) file; 'b.dtensor' has none of these extensions}}
+  dist.load %b from "b.dtensor" : !B
+  return
+}
+
+// -----
+
+dist.grid @m [4]
+#CSR = #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed), posWidth = 32}>
+!B = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> x">, #CSR>
+func.func @f(%h: !dist.sparse_tile) {
+  // expected-error @+1 {{the positions must be a memref<?xi32>, got 'memref<?xindex>'}}
+  %p, %c, %v, %n = dist.sparse_part %h all of !B : !dist.sparse_tile -> memref<?xindex>, memref<?xindex>, memref<?xf64>
+  return
+}
+
+// -----
+
+dist.grid @m [4]
+!D = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> x">>
+func.func @f() {
+  // expected-error @+1 {{expects a sparse tensor type}}
+  %h = dist.sparse_new : !dist.sparse_tile of !D
+  return
+}
+
+// -----
+
+func.func @f(%h: !dist.sparse_tile, %x: memref<?xf64>, %n: index) {
+  // expected-error @+1 {{the ghost buffer's element type 'f32' differs from the operand's 'f64'}}
+  %g = dist.sparse_exchange_begin %h, %x ghosts %n cols 1 : !dist.sparse_tile, memref<?xf64> -> memref<?xf32>
+  return
+}

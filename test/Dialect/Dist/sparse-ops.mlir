@@ -1,0 +1,55 @@
+// RUN: dist-opt %s | FileCheck %s
+// RUN: dist-opt %s | dist-opt | FileCheck %s
+// RUN: dist-opt %s --mlir-print-op-generic | dist-opt | FileCheck %s
+// The ops on sparse tensors and sparse tiles print and parse back.
+
+dist.grid @m [4]
+#CSR = #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed), posWidth = 32, crdWidth = 32}>
+!B = !dist.tensor<64x64xf64, #dist.layout<@m, "xy -> x">, #CSR>
+!V = !dist.tensor<64xf64, #dist.layout<@m, "x -> x">>
+
+// CHECK-LABEL: func.func @high
+func.func @high(%a: !V, %c: !V) {
+  // CHECK: %[[B:.*]] = dist.alloc
+  %b = dist.alloc : !B
+  // CHECK: dist.generate %[[B]] banded(5) seed 3
+  dist.generate %b banded(5) seed 3 : !B
+  // CHECK: dist.generate %[[B]] rmat(8) seed 1
+  dist.generate %b rmat(8) seed 1 : !B
+  // CHECK: dist.generate %[[B]] uniform(0) seed 2
+  dist.generate %b uniform(0) seed 2 : !B
+  // CHECK: dist.load %[[B]] from "b.mtx"
+  dist.load %b from "b.mtx" : !B
+  // CHECK: dist.load %[[B]] from "B.RSA"
+  dist.load %b from "B.RSA" : !B
+  // CHECK: dist.compute "a(i) = B(i,j) * c(j)"
+  dist.compute "a(i) = B(i,j) * c(j)" (a = %a, B = %b, c = %c)
+      schedule [distribute({i}, {io}, {ii}, Grid(4)), communicate({a, B, c}, io)]
+      : !V, !B, !V
+  return
+}
+
+// CHECK-LABEL: func.func @spmd
+func.func @spmd(%b: !B, %x: memref<?xf64>, %whole: memref<64x64xf64>) {
+  // CHECK: dist.sparse_local %{{.*}} : !dist.tensor<{{.*}}> -> !dist.sparse_tile
+  %l = dist.sparse_local %b : !B -> !dist.sparse_tile
+  // CHECK: %[[H:.*]] = dist.sparse_new : !dist.sparse_tile of !dist.tensor<64x64xf64
+  %h = dist.sparse_new : !dist.sparse_tile of !B
+  // CHECK: dist.sparse_read %[[H]] from "b.mtx" : !dist.sparse_tile
+  dist.sparse_read %h from "b.mtx" : !dist.sparse_tile
+  // CHECK: dist.sparse_generate %[[H]] uniform(3) seed 9 : !dist.sparse_tile
+  dist.sparse_generate %h uniform(3) seed 9 : !dist.sparse_tile
+  // CHECK: dist.sparse_plan %[[H]]
+  dist.sparse_plan %h : !dist.sparse_tile
+  // CHECK: dist.sparse_part %[[H]] offdiag of {{.*}} -> memref<?xi32>, memref<?xi32>, memref<?xf64>
+  %p, %c, %v, %n = dist.sparse_part %h offdiag of !B : !dist.sparse_tile -> memref<?xi32>, memref<?xi32>, memref<?xf64>
+  // CHECK: dist.sparse_exchange_begin %[[H]], %{{.*}} ghosts %{{.*}} cols 2 : !dist.sparse_tile, memref<?xf64> -> memref<?xf64>
+  %g = dist.sparse_exchange_begin %h, %x ghosts %n cols 2 : !dist.sparse_tile, memref<?xf64> -> memref<?xf64>
+  // CHECK: dist.sparse_exchange_end %[[H]]
+  dist.sparse_exchange_end %h : !dist.sparse_tile
+  // CHECK: dist.sparse_gather %[[H]] into %{{.*}} root 0 : !dist.sparse_tile, memref<64x64xf64>
+  dist.sparse_gather %h into %whole root 0 : !dist.sparse_tile, memref<64x64xf64>
+  // CHECK: dist.sparse_free %[[H]]
+  dist.sparse_free %h : !dist.sparse_tile
+  return
+}
