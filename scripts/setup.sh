@@ -20,6 +20,7 @@ packages=(
   libopenblas-dev
   libomp-22-dev
   iproute2 util-linux  # netns-tcp.test: ip netns, unshare
+  scilab-doc libmetis-doc  # real sparse matrices the tests read
 )
 
 missing=()

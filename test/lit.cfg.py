@@ -39,6 +39,17 @@ tools = ["dist-opt", "dist-translate", "FileCheck", "not", "count",
 llvm_config.add_tool_substitutions(tools, [config.dist_tools_dir,
                                            config.llvm_tools_dir])
 
+# Real matrices from Debian packages (scripts/setup.sh installs them):
+# Harwell-Boeing files of scilab-doc, METIS graphs of libmetis-doc.
+scilab_matrices = "/usr/share/scilab/modules/umfpack/demos"
+if os.path.exists(os.path.join(scilab_matrices, "utm300.rua")):
+    config.available_features.add("scilab-matrices")
+    config.substitutions.append(("%scilab_matrices", scilab_matrices))
+metis_graphs = "/usr/share/doc/libmetis-dev/examples/graphs"
+if os.path.exists(os.path.join(metis_graphs, "4elt.graph")):
+    config.available_features.add("metis-graphs")
+    config.substitutions.append(("%metis_graphs", metis_graphs))
+
 # MPI: every run has a hard timeout so a deadlock fails fast.
 mpi_timeout = os.environ.get("DIST_MPI_TIMEOUT", "120")
 if config.dist_have_mpi and config.dist_mpirun:
