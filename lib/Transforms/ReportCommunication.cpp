@@ -6,6 +6,7 @@
 
 #include "DistTensor/Transforms/Passes.h"
 
+#include "DistTensor/Dialect/Dist/IR/SparseCompute.h"
 #include "DistTensor/Analysis/Communication.h"
 #include "DistTensor/Analysis/LayoutSuggestion.h"
 #include "DistTensor/Dialect/Dist/IR/DistOps.h"
@@ -32,6 +33,17 @@ struct DistReportCommunicationPass
   void runOnOperation() override {
     bool failedAny = false;
     getOperation().walk([&](ComputeOp op) {
+      // A sparse product moves what its matrix's exchange plan says, which
+      // is known only at run time (the columns each process's rows use).
+      if (isSparseCompute(op)) {
+        if (!generalOnly)
+          (quiet ? emitRemark(op.getLoc()) : op.emitRemark())
+              << "sparse product: the dense operand's rows that other "
+                 "processes' columns use move through the matrix's "
+                 "exchange plan, built at run time (docs/sparse.md); "
+                 "nothing moves when it is replicated";
+        return;
+      }
       FailureOr<std::unique_ptr<ComputeModel>> model = [&] {
         if (!generalOnly)
           return buildComputeModel(op);
