@@ -3,7 +3,8 @@
  * The part of the sparse readers that does not depend on the file format
  * (sparse_internal.h): the error state every reader fills in and the
  * collective agreement on it, and the exchange that sends each entry to the
- * process owning its row, sorts, and rejects duplicate coordinates.
+ * process owning its row, sorts, and rejects duplicate coordinates (or, for
+ * the generators, keeps each once: sp_distribute_merge).
  *
  * Errors are agreed on, never reported alone: a process that found one (in
  * its byte range, say) keeps going to the next agreement point, where an
@@ -162,6 +163,35 @@ static int64_t *sort_recs(int64_t *a, int64_t *tmp, int64_t n, int64_t w) {
   return a;
 }
 
+/* The same order as sort_recs, for records whose rows all lie in [lo, hi):
+ * a counting sort by row into tmp, then sort_recs within each row.  About
+ * log2(entries per row) passes instead of log2(n): the generators' draws
+ * (sp_distribute_merge), millions of short rows.  Returns a or tmp. */
+static int64_t *sort_by_row(sp_ctx *c, int64_t *a, int64_t *tmp, int64_t n,
+                            int64_t w, int64_t lo, int64_t hi) {
+  int64_t nrows = hi - lo;
+  int64_t *start = (int64_t *)sp_alloc(c, (nrows + 1) * 8);
+  for (int64_t i = 0; i <= nrows; ++i)
+    start[i] = 0;
+  for (int64_t k = 0; k < n; ++k)
+    ++start[a[k * w] - lo + 1];
+  for (int64_t i = 0; i < nrows; ++i)
+    start[i + 1] += start[i];
+  for (int64_t k = 0; k < n; ++k) /* stable: keeps the order within a row */
+    memcpy(tmp + (start[a[k * w] - lo]++) * w, a + k * w, (size_t)w * 8);
+  /* start[i] is now the end of row i. */
+  for (int64_t i = 0, s = 0; i < nrows; s = start[i++]) {
+    int64_t cnt = start[i] - s;
+    if (cnt < 2)
+      continue;
+    int64_t *res = sort_recs(tmp + s * w, a + s * w, cnt, w);
+    if (res != tmp + s * w)
+      memcpy(tmp + s * w, res, (size_t)(cnt * w) * 8);
+  }
+  free(start);
+  return tmp;
+}
+
 /*===-- exchange ---------------------------------------------------------===*/
 
 /* Sends r's records to their owners (blocks of `block` rows); returns the
@@ -203,8 +233,11 @@ static int64_t *exchange(sp_ctx *c, int64_t block, sp_recs *r,
   return recv;
 }
 
-void sp_distribute(sp_ctx *c, int64_t order, const int64_t *dims, sp_recs *r,
-                   distrt_coo *coo) {
+/* merge = 0: duplicates are errors (the readers); merge = 1: each run of
+ * equal coordinates is kept once, its first record (lowest line) wins (the
+ * generators, sparse_gen.c). */
+static void distribute(sp_ctx *c, int64_t order, const int64_t *dims,
+                       sp_recs *r, distrt_coo *coo, int merge) {
   int64_t rows = dims[0], P = c->size, w = order + 2;
   int64_t block = rows > 0 ? (rows + P - 1) / P : 1;
   int64_t n = 0;
@@ -213,8 +246,23 @@ void sp_distribute(sp_ctx *c, int64_t order, const int64_t *dims, sp_recs *r,
   /* Sort, then find duplicates: adjacent after the sort, the earlier line
    * first.  The message names the later line (the one to delete). */
   int64_t *tmp = (int64_t *)sp_alloc(c, n * w * 8);
-  int64_t *sorted = sort_recs(recv, tmp, n, w);
-  for (int64_t k = 1; k < n; ++k) {
+  int64_t *sorted =
+      merge ? sort_by_row(c, recv, tmp, n, w,
+                          c->rank * block < rows ? c->rank * block : rows,
+                          (c->rank + 1) * block < rows ? (c->rank + 1) * block
+                                                       : rows)
+            : sort_recs(recv, tmp, n, w);
+  if (merge && n > 0) {
+    int64_t m = 1;
+    for (int64_t k = 1; k < n; ++k)
+      if (memcmp(sorted + (m - 1) * w, sorted + k * w, (size_t)order * 8)) {
+        if (m != k)
+          memcpy(sorted + m * w, sorted + k * w, (size_t)w * 8);
+        ++m;
+      }
+    n = m;
+  }
+  for (int64_t k = 1; k < n && !merge; ++k) {
     const int64_t *a = sorted + (k - 1) * w, *b = sorted + k * w;
     if (memcmp(a, b, (size_t)order * 8) != 0 ||
         (c->failed && c->line <= b[order + 1]))
@@ -241,6 +289,16 @@ void sp_distribute(sp_ctx *c, int64_t order, const int64_t *dims, sp_recs *r,
   coo->values = values;
   coo->lo = c->rank * block < rows ? c->rank * block : rows;
   coo->hi = (c->rank + 1) * block < rows ? (c->rank + 1) * block : rows;
+}
+
+void sp_distribute(sp_ctx *c, int64_t order, const int64_t *dims, sp_recs *r,
+                   distrt_coo *coo) {
+  distribute(c, order, dims, r, coo, 0);
+}
+
+void sp_distribute_merge(sp_ctx *c, int64_t order, const int64_t *dims,
+                         sp_recs *r, distrt_coo *coo) {
+  distribute(c, order, dims, r, coo, 1);
 }
 
 void distrt_coo_free(distrt_coo *coo) {

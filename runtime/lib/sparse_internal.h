@@ -1,14 +1,16 @@
 /*===- sparse_internal.h - distrt internals: sparse file readers --*- C -*-===*
  *
  * Not installed.  What the sparse readers (sparse_mm.c, sparse_tns.c,
- * sparse_hb.c) share: the error state and its collective agreement, the
- * reading of one process's byte range of a text file as whole lines, and
- * the exchange of entries to their row owners (sparse_coo.c, sparse_text.c).
+ * sparse_hb.c) and generators (sparse_gen.c) share: the error state and its
+ * collective agreement, the reading of one process's byte range of a text
+ * file as whole lines, and the exchange of entries to their row owners
+ * (sparse_coo.c, sparse_text.c).
  *
  * Entries travel as records of W = order + 2 int64 words:
  *   [0, order)   0-based coordinates
  *   order        the value's bits (a double, memcpy'd)
- *   order + 1    the file line the entry came from (for error messages)
+ *   order + 1    the file line the entry came from (for error messages;
+ *                the draw number for the generators)
  *===----------------------------------------------------------------------===*/
 
 #ifndef DISTRT_SPARSE_INTERNAL_H
@@ -64,6 +66,12 @@ DISTRT_HIDDEN void sp_push(sp_ctx *c, sp_recs *r, const int64_t *coords,
 DISTRT_HIDDEN void sp_distribute(sp_ctx *c, int64_t order,
                                  const int64_t *dims, sp_recs *r,
                                  distrt_coo *coo);
+/* The same, but duplicate coordinates are kept once (the record with the
+ * lowest line word wins) instead of rejected: for the generators
+ * (sparse_gen.c), whose random draws may repeat a coordinate. */
+DISTRT_HIDDEN void sp_distribute_merge(sp_ctx *c, int64_t order,
+                                       const int64_t *dims, sp_recs *r,
+                                       distrt_coo *coo);
 
 /* This process's lines of a text file: those whose first byte lies in its
  * share [data_off + len * r / P, data_off + len * (r + 1) / P) of the bytes

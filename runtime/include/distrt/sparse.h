@@ -98,7 +98,8 @@ void distrt_coo_gen_banded(distrt_grid *g, int64_t n, int64_t width,
  *  choosing its quadrant recursively with probabilities (a, b, c, d) =
  *  (0.57, 0.19, 0.19, 0.05) (Graph500) over the 2^ceil(log2 n) square; a
  *  draw outside n x n is dropped and duplicate draws are kept once, so the
- *  matrix has at most edges_per_row * n non-zeros. */
+ *  matrix has at most edges_per_row * n non-zeros.  The vertices are not
+ *  permuted: the first rows are the densest. */
 void distrt_coo_gen_rmat(distrt_grid *g, int64_t n, int64_t edges_per_row,
                          int64_t seed, distrt_coo *coo);
 
