@@ -61,6 +61,20 @@ FULL = dict(
     matvec_sizes=[4096, 8192],
     matvec_reps=60,  # the first ~20 calls at n = 4096 still speed up (both)
     inline_check=False,  # separate dist-run --check at check_n / kernel_check
+    # Sparse suite: SpMV and SpMM (k columns) with PETSc and Tpetra on dist's
+    # row partition, and an MPI triad at the same rank counts.
+    sparse_matrices=[
+        ("banded", "banded:1000000:11"),
+        ("rmat", "rmat:1048576:10"),
+        ("bcsstk24", "hb:bcsstk24"),
+        ("4elt", "metis:4elt"),
+        ("copter2", "metis:copter2"),
+        ("mdual", "metis:mdual"),
+    ],
+    sparse_k=32,
+    sparse_reps=20,
+    sparse_verify="files",  # --verify on the file matrices only
+    sparse_triad_n=1 << 25,
     compile_reps=5,
     # Seconds spent waiting for quiet and re-measuring disturbed runs, at most.
     retry_budget=900,
@@ -88,6 +102,16 @@ QUICK = dict(
     matvec_sizes=[512],
     matvec_reps=3,
     inline_check=True,
+    sparse_matrices=[
+        ("banded", "banded:100000:11"),
+        ("rmat", "rmat:65536:10"),
+        ("bcsstk24", "hb:bcsstk24"),
+        ("4elt", "metis:4elt"),
+    ],
+    sparse_k=32,
+    sparse_reps=3,
+    sparse_verify="all",
+    sparse_triad_n=1 << 22,
     compile_reps=1,
     retry_budget=0,
     timeout=300,
@@ -97,7 +121,7 @@ FIELDS = [
     "suite", "kernel", "impl", "n", "shape", "ranks", "grid", "threads",
     "param", "overlap", "reps", "median_s", "min_s", "max_s", "rate",
     "rate_unit", "ratio_openblas", "ratio_pdgemm_grid", "ratio_pdgemm_best",
-    "ratio_triad", "ratio_blas", "baseline_ref", "check", "comm",
+    "ratio_triad", "ratio_blas", "ratio_petsc", "ratio_tpetra", "baseline_ref", "check", "comm",
     "comm_bytes", "prof_compute_s", "prof_gemm_s", "prof_comm_s",
     "prof_barrier_s", "prof_pack_s", "other_load", "status", "times", "note",
 ]
@@ -333,6 +357,53 @@ def matvec_program(n, calls):
 
 def gname(grid):
     return "x".join(map(str, grid))
+
+
+# ---------------------------------------------------------------------------
+# Sparse matrices (the sparse suite)
+# ---------------------------------------------------------------------------
+
+# Real matrices from Debian packages: a Harwell-Boeing file (scilab-doc) that
+# distrt reads as is, and METIS graphs (libmetis-doc) that
+# benchmarks/sparse/metis2mtx.py turns into symmetric MatrixMarket files
+# (graph Laplacian plus identity: off-diagonal -1, diagonal degree + 1).
+SPARSE_HB = {"bcsstk24": "/usr/share/scilab/modules/umfpack/demos/bcsstk24.rsa"}
+METIS_GRAPHS = "/usr/share/doc/libmetis-dev/examples/graphs"
+SPARSE_TIME_RE = re.compile(
+    r"^baseline: time (\S+) matrix=(\S+) ranks=(\d+)(?: k=(\d+))?: "
+    r"([0-9.eE+-]+) s", re.M)
+SPARSE_MATRIX_RE = re.compile(
+    r"^baseline: matrix (\S+): (\d+) x (\d+), (\d+) entries \(per rank "
+    r"(\d+) to (\d+)\)", re.M)
+
+
+def dist_sparse_cmd(suite, kernel, matrix, ranks, k, reps):
+    """HOOK (to be filled in by the dist sparse work): the command that runs
+    dist's compiled SpMV / SpMM program on `ranks` processes, as a list for
+    subprocess, or None while there is none (the suite then records the
+    baselines only).
+
+      suite   the Suite (suite.dist_run, suite.dist_opt, suite.work: a
+              scratch directory for generated programs; suite.mpirun(ranks)
+              gives the mpirun prefix the baselines use)
+      kernel  "spmv" (y = A x) or "spmm" (Y = A X, X of k columns)
+      matrix  the baselines' --matrix argument: "banded:N:W" or
+              "rmat:N:EPR" (distrt_coo_gen_banded / _rmat with seed 1), or
+              "file:PATH" (.mtx MatrixMarket, .rsa ... Harwell-Boeing; read
+              with distrt_coo_read_mm / _hb); same matrix, same row
+              partition (blocks of ceil(rows / P)), x blocked by
+              ceil(cols / P)
+      ranks, k, reps  as the baselines get them
+
+    The program must call the kernel 1 + reps times (the first is the
+    warm-up) and print either dist-run's lines (dist-run --time: "dist: time
+    NAME: T s on P ranks", 1 + reps of them) or, like the baselines,
+    "baseline: time dist-KERNEL ...: T s" for the reps timed calls only.
+    Optionally "baseline: checksum dist-KERNEL ...: sum(y) = S": with
+    x(j, c) = 1 + ((7 j + 13 c) % 17) / 32 - 0.25 (c % 3) (sparse_common.h
+    sb_x; j the global row of x, c its column) the sum equals the
+    baselines' checksum (in the note column) up to rounding."""
+    return None
 
 
 # ---------------------------------------------------------------------------
@@ -868,6 +939,213 @@ class Suite:
                      other_load=f"{other_max:.2f}", note="--dist-to-llvm")
             log(f"  {rel:40s} {s['median_s'] * 1e3:7.1f} ms")
 
+    # -- sparse -------------------------------------------------------------
+
+    def build_sparse_baselines(self):
+        """petsc_spmv, tpetra_spmv (both linked with the snapshot's libdistrt
+        for the matrix) and triad_mpi."""
+        b = os.path.join(HERE, "baselines")
+        w = self.work
+        lib = os.path.join(os.path.dirname(self.bindir), "lib")
+        inc = os.path.join(ROOT, "runtime", "include")
+        distrt = [f"-I{inc}", f"-L{lib}", "-ldistrt", f"-Wl,-rpath,{lib}"]
+        petsc = None
+        for pc in ("PETSc", "petsc"):
+            p = subprocess.run(["pkg-config", "--cflags", "--libs", pc],
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                               text=True)
+            if p.returncode == 0 and p.stdout.strip():
+                petsc = p.stdout.split()
+                break
+        if petsc is None:  # Debian's default PETSc without a .pc file
+            petsc = ["-I/usr/lib/petsc/include", "-L/usr/lib/petsc/lib",
+                     "-lpetsc_real", "-Wl,-rpath,/usr/lib/petsc/lib"]
+        tpetra = ["-I/usr/include/trilinos", "-ltrilinos_tpetra",
+                  "-ltrilinos_kokkoskernels", "-ltrilinos_teuchoscomm",
+                  "-ltrilinos_teuchoscore", "-ltrilinos_kokkoscontainers",
+                  "-ltrilinos_kokkoscore"]
+        steps = [
+            ("triad_mpi", ["mpicc", "-O3", "-march=native",
+                           f"{b}/triad_mpi.c", "-o", f"{w}/triad_mpi"]),
+            ("petsc_spmv", ["mpicc", "-O2", f"{b}/petsc_spmv.c", "-o",
+                            f"{w}/petsc_spmv", *distrt, *petsc, "-lm"]),
+            ("tpetra_spmv", ["mpicxx", "-O2", "-std=c++17",
+                             "-Wno-deprecated-declarations",
+                             f"{b}/tpetra_spmv.cpp", "-o", f"{w}/tpetra_spmv",
+                             *distrt, *tpetra]),
+        ]
+        for name, cmd in steps:
+            log("  " + " ".join(os.path.relpath(c, ROOT) if c.startswith(ROOT) else c
+                                for c in cmd))
+            p = subprocess.run(cmd, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True)
+            if p.returncode != 0:
+                self.fail(f"building {name}", p.stdout)
+            else:
+                self.exe[name] = os.path.join(self.work, name)
+
+    def sparse_matrix(self, spec):
+        """The baselines' --matrix argument for a configured matrix, or None
+        (and why) when its file is not there."""
+        kind, _, what = spec.partition(":")
+        if kind in ("banded", "rmat", "uniform"):
+            return spec, ""
+        if kind == "hb":
+            path = SPARSE_HB.get(what, what)
+            if not os.path.exists(path):
+                return None, f"{path} is missing (Debian package scilab-doc)"
+            return f"file:{path}", ""
+        if kind == "metis":
+            graph = os.path.join(METIS_GRAPHS, f"{what}.graph")
+            if not os.path.exists(graph):
+                return None, f"{graph} is missing (Debian package libmetis-doc)"
+            mtx = os.path.join(self.work, f"{what}.mtx")
+            if not os.path.exists(mtx):
+                p = subprocess.run(
+                    [sys.executable, os.path.join(HERE, "sparse", "metis2mtx.py"),
+                     graph, mtx], stdout=subprocess.PIPE,
+                    stderr=subprocess.STDOUT, text=True)
+                if p.returncode != 0:
+                    self.fail(f"converting {graph}", p.stdout)
+                    return None, "conversion failed"
+                log(f"  {p.stdout.strip()}")
+            return f"file:{mtx}", ""
+        raise ValueError(spec)
+
+    def sparse_triad(self, ranks):
+        """MPI triad bandwidth (GB/s) at this rank count, or None."""
+        if "triad_mpi" not in self.exe:
+            return None
+        n, reps = self.cfg["sparse_triad_n"], self.cfg["sparse_reps"]
+        times, other = self.baseline(
+            self.mpirun(ranks) + [self.exe["triad_mpi"], str(n), str(reps)],
+            {"OMP_NUM_THREADS": "1"}, f"triad-mpi ranks={ranks}",
+            key="triad-mpi")
+        if not times:
+            return None
+        s = summarize(times)
+        gbs = 24 * n / s["median_s"] / 1e9
+        self.row(suite="sparse", kernel="triad", impl="triad-mpi", n=n,
+                 shape=str(n), ranks=ranks, grid=str(ranks), threads=1,
+                 reps=reps, **s, rate=f"{gbs:.2f}", rate_unit="GB/s",
+                 status="ok", other_load=f"{other:.2f}",
+                 note="a[i] = b[i] + s*c[i] on each rank's block, 24 bytes "
+                      "per element; time = max over ranks")
+        log(f"  triad {ranks} rank(s): {gbs:.2f} GB/s")
+        return gbs
+
+    @staticmethod
+    def sparse_model(rows, cols, nnz, k):
+        """(bytes, flops) of one product: CSR with 32-bit column indices,
+        as sparse_common.h counts them."""
+        return (nnz * 12 + (rows + 1) * 4 + (cols + rows) * 8 * k,
+                2 * nnz * k)
+
+    def sparse_rows(self, impl, name, info, out, other, ranks, reps, k,
+                    triad, times_of, kernels=("spmv", "spmm")):
+        """Rows for the kernels of one run; times_of(kernel) gives the timed
+        calls or None."""
+        rows_, cols, nnz, lo, hi = info
+        for kernel in kernels:
+            kk = 1 if kernel == "spmv" else k
+            times = times_of(kernel)
+            base = dict(suite="sparse", kernel=kernel, impl=impl, n=rows_,
+                        shape=name, ranks=ranks, grid=str(ranks), threads=1,
+                        param=f"nnz {nnz}" + (f", k {k}" if kernel == "spmm" else ""),
+                        reps=reps, other_load=f"{other:.2f}")
+            if not times:
+                self.fail(f"sparse {impl} {kernel} {name} ranks={ranks}", out)
+                self.row(**base, status="FAIL", note=tail(out))
+                continue
+            s = summarize(times)
+            nbytes, flops = self.sparse_model(rows_, cols, nnz, kk)
+            gbs = nbytes / s["median_s"] / 1e9
+            m = re.search(rf"^baseline: verify {impl}-{kernel} .*: (PASS|FAIL)$",
+                          out, re.M)
+            check = m.group(1) if m else ""
+            if check == "FAIL":
+                self.fail(f"verify {impl} {kernel} {name} ranks={ranks}", out)
+            m = re.search(rf"^baseline: checksum {impl}-{kernel} .*: sum\(y\) = (\S+)$",
+                          out, re.M)
+            note = (f"{gbs:.2f} GB/s (CSR model); entries per rank {lo}..{hi}"
+                    + (f"; sum(y) = {m.group(1)}" if m else ""))
+            self.row(**base, **s, rate=f"{flops / s['median_s'] / 1e9:.3f}",
+                     rate_unit="GFLOP/s", check=check, status="ok",
+                     ratio_triad=f"{gbs / triad:.3f}" if triad else "",
+                     baseline_ref=f"triad-mpi {ranks} ranks {triad:.2f} GB/s"
+                     if triad else "", note=note)
+            log(f"  {name:20s} {ranks} rank(s) {impl:6s} {kernel} "
+                f"{s['median_s'] * 1e3:9.3f} ms {flops / s['median_s'] / 1e9:6.2f} "
+                f"GFLOP/s {gbs:6.2f} GB/s{' ' + check if check else ''} "
+                f"(others used {other:.2f} cores)")
+
+    def sparse(self):
+        log("== Sparse SpMV and SpMM (k = "
+            f"{self.cfg['sparse_k']}) f64: PETSc MatMult / MatMatMult, Tpetra "
+            "CrsMatrix::apply, dist (when dist_sparse_cmd gives a program); "
+            "rows blocked as dist blocks them; MPI triad bandwidth")
+        reps, k = self.cfg["sparse_reps"], self.cfg["sparse_k"]
+        env = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+        triad = {r: self.sparse_triad(r) for r in self.cfg["ranks"]}
+        for name, spec in self.cfg["sparse_matrices"]:
+            arg, why = self.sparse_matrix(spec)
+            if arg is None:
+                log(f"  {name}: skipped ({why})")
+                self.row(suite="sparse", kernel="spmv", impl="", shape=name,
+                         status="SKIP", note=why)
+                continue
+            verify = self.cfg["sparse_verify"] == "all" or (
+                self.cfg["sparse_verify"] == "files" and arg.startswith("file:"))
+            for ranks in self.cfg["ranks"]:
+                info = None
+                for lib in ("petsc", "tpetra"):
+                    exe = self.exe.get(f"{lib}_spmv")
+                    if not exe:
+                        continue
+                    cmd = self.mpirun(ranks) + [
+                        exe, "--matrix", arg, "--kernel", "spmv,spmm", "--k",
+                        str(k), "--reps", str(reps), "--seed", "1"]
+                    if verify:
+                        cmd.append("--verify")
+                    rc, out, wall, other = self.run_undisturbed(cmd, env)
+                    m = SPARSE_MATRIX_RE.search(out)
+                    if m:
+                        info = tuple(int(m.group(i)) for i in (2, 3, 4, 5, 6))
+                        mname = m.group(1)
+                    else:
+                        self.fail(f"sparse {lib} {name} ranks={ranks}", out)
+                        self.row(suite="sparse", kernel="spmv", impl=lib,
+                                 shape=name, ranks=ranks, status="FAIL",
+                                 note=tail(out))
+                        continue
+
+                    def times_of(kernel, out=out, lib=lib, rc=rc):
+                        t = [float(x.group(5)) for x in SPARSE_TIME_RE.finditer(out)
+                             if x.group(1) == f"{lib}-{kernel}"]
+                        return t if rc == 0 and len(t) == reps else None
+                    self.sparse_rows(lib, mname, info, out, other, ranks, reps,
+                                     k, triad.get(ranks), times_of)
+                if info is None:
+                    continue
+                for kernel in ("spmv", "spmm"):
+                    self.sparse_dist(kernel, arg, mname, info, ranks, reps, k,
+                                     triad.get(ranks), env)
+
+    def sparse_dist(self, kernel, arg, name, info, ranks, reps, k, triad, env):
+        cmd = dist_sparse_cmd(self, kernel, arg, ranks, k, reps)
+        if cmd is None:
+            return
+        rc, out, wall, other = self.run_undisturbed(cmd, env)
+        t = [float(m.group(2)) for m in TIME_RE.finditer(out)]
+        if len(t) == reps + 1:
+            t = t[1:]  # dist-run --time: the warm-up call first
+        else:
+            t = [float(x.group(5)) for x in SPARSE_TIME_RE.finditer(out)
+                 if x.group(1) == f"dist-{kernel}"]
+        ok = rc == 0 and len(t) == reps
+        self.sparse_rows("dist", name, info, out, other, ranks, reps, k, triad,
+                         lambda kern: t if ok else None, kernels=(kernel,))
+
     # -- ratios -----------------------------------------------------------
 
     def ratios(self):
@@ -900,6 +1178,18 @@ class Suite:
                     r["ratio_pdgemm_grid"] = f"{med(b) / t:.3f}"
                     refs.append(f"pdgemm {b['grid']} {b['param']}")
                 refs.append(f"best pdgemm {best['grid']} {best['param']}")
+            r["baseline_ref"] = "; ".join(refs)
+        for r in ok:
+            if r["suite"] != "sparse" or r["impl"] != "dist":
+                continue
+            refs = [r["baseline_ref"]] if r["baseline_ref"] else []
+            for lib in ("petsc", "tpetra"):
+                b = [x for x in ok if x["suite"] == "sparse" and x["impl"] == lib
+                     and x["kernel"] == r["kernel"] and x["shape"] == r["shape"]
+                     and x["ranks"] == r["ranks"]]
+                if b:
+                    r[f"ratio_{lib}"] = f"{med(b[0]) / med(r):.3f}"
+                    refs.append(f"{lib} {r['ranks']} ranks")
             r["baseline_ref"] = "; ".join(refs)
         for r in ok:
             if r["suite"] != "kernel" or r["impl"] != "dist":
@@ -1046,7 +1336,8 @@ def main():
                     help="where results.csv and meta.json go")
     ap.add_argument("--only", default="check,gemm,kernels,matvec,compile",
                     help="comma-separated subset of check,gemm,kernels,"
-                    "matvec,compile")
+                    "matvec,compile,sparse (sparse: PETSc and Tpetra SpMV / "
+                    "SpMM and an MPI triad; not in the default set)")
     ap.add_argument("--wait-quiet", type=float, default=None,
                     help="wait at most this many seconds for other processes "
                     "to go quiet before starting (default 300 full, 0 quick)")
@@ -1094,6 +1385,9 @@ def main():
             suite.matvec()
         if "compile" in only:
             suite.compile_times()
+        if "sparse" in only:
+            suite.build_sparse_baselines()
+            suite.sparse()
     finally:
         suite.ratios()
         duration = time.time() - start

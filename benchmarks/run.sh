@@ -12,9 +12,16 @@
 # SUITES, --wait-quiet SECONDS; see bench.py --help). It uses the existing
 # build in build/ (or $DIST_BUILD) and does not rebuild it.
 #
+#   benchmarks/run.sh --quick --only sparse   PETSc / Tpetra SpMV and SpMM
+#                                and an MPI triad on small matrices (about a
+#                                minute); --only sparse without --quick: the
+#                                full sizes (not in the default suite)
+#
 # Installs what it needs with apt-get only if it is missing:
 # python3-matplotlib, libscalapack-openmpi-dev, libopenblas-dev,
-# libopenmpi-dev, openmpi-bin, gcc.
+# libopenmpi-dev, openmpi-bin, gcc; for the sparse suite also petsc-dev,
+# libtrilinos-tpetra-dev, libtrilinos-kokkos-kernels-dev, g++, scilab-doc,
+# libmetis-doc, pkg-config.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -22,13 +29,20 @@ root="$(dirname "$here")"
 cd "$root"
 
 quick=0
+sparse=0
+prev=""
 for a in "$@"; do
   case "$a" in
     --quick) quick=1 ;;
+    --only=*sparse*) sparse=1 ;;
     -h|--help)
-      sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+      sed -n '2,24p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
       exit 0 ;;
   esac
+  if [ "$prev" = --only ]; then
+    case "$a" in *sparse*) sparse=1 ;; esac
+  fi
+  prev="$a"
 done
 
 # Debian's python3 (matplotlib comes from python3-matplotlib, which a
@@ -37,8 +51,16 @@ py=/usr/bin/python3
 [ -x "$py" ] || py="$(command -v python3)"
 
 missing=()
-for pkg in python3-matplotlib libscalapack-openmpi-dev libopenblas-dev \
-           libopenmpi-dev openmpi-bin gcc; do
+pkgs="python3-matplotlib libscalapack-openmpi-dev libopenblas-dev
+      libopenmpi-dev openmpi-bin gcc"
+# The sparse suite: PETSc, Tpetra (its headers need Kokkos Kernels' -dev
+# package too), g++ for Tpetra, and the real matrices (scilab-doc: HB files;
+# libmetis-doc: METIS graphs).
+if [ "$sparse" = 1 ]; then
+  pkgs="$pkgs petsc-dev libtrilinos-tpetra-dev libtrilinos-kokkos-kernels-dev
+        g++ scilab-doc libmetis-doc pkg-config"
+fi
+for pkg in $pkgs; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" \
     || missing+=("$pkg")
 done
