@@ -377,33 +377,49 @@ SPARSE_MATRIX_RE = re.compile(
     r"(\d+) to (\d+)\)", re.M)
 
 
-def dist_sparse_cmd(suite, kernel, matrix, ranks, k, reps):
-    """HOOK (to be filled in by the dist sparse work): the command that runs
-    dist's compiled SpMV / SpMM program on `ranks` processes, as a list for
-    subprocess, or None while there is none (the suite then records the
-    baselines only).
+def dist_sparse_cmd(suite, kernel, matrix, ranks, k, reps, rows, cols):
+    """The command that runs dist's SpMV / SpMM on `ranks` processes (a list
+    for subprocess): benchmarks/sparse/dist-product.mlir instantiated in
+    suite.work and run with dist-run --time (1 + reps calls; the first is
+    the warm-up).
 
-      suite   the Suite (suite.dist_run, suite.dist_opt, suite.work: a
-              scratch directory for generated programs; suite.mpirun(ranks)
-              gives the mpirun prefix the baselines use)
       kernel  "spmv" (y = A x) or "spmm" (Y = A X, X of k columns)
-      matrix  the baselines' --matrix argument: "banded:N:W" or
-              "rmat:N:EPR" (distrt_coo_gen_banded / _rmat with seed 1), or
-              "file:PATH" (.mtx MatrixMarket, .rsa ... Harwell-Boeing; read
-              with distrt_coo_read_mm / _hb); same matrix, same row
-              partition (blocks of ceil(rows / P)), x blocked by
-              ceil(cols / P)
-      ranks, k, reps  as the baselines get them
+      matrix  the baselines' --matrix argument: "banded:N:W" and
+              "rmat:N:EPR" become dist.generate with seed 1 (the same
+              distrt generators, so the same matrix); "file:PATH" becomes
+              dist.load. Same row partition (blocks of ceil(rows / P)), x
+              blocked by ceil(cols / P).
+      rows, cols  the matrix's extents (from the baselines' output)
 
-    The program must call the kernel 1 + reps times (the first is the
-    warm-up) and print either dist-run's lines (dist-run --time: "dist: time
-    NAME: T s on P ranks", 1 + reps of them) or, like the baselines,
-    "baseline: time dist-KERNEL ...: T s" for the reps timed calls only.
-    Optionally "baseline: checksum dist-KERNEL ...: sum(y) = S": with
-    x(j, c) = 1 + ((7 j + 13 c) % 17) / 32 - 0.25 (c % 3) (sparse_common.h
-    sb_x; j the global row of x, c its column) the sum equals the
-    baselines' checksum (in the note column) up to rounding."""
-    return None
+    Returns None for a matrix spec it does not know."""
+    kind, _, rest = matrix.partition(":")
+    if kind == "banded":
+        fill = f"dist.generate %b banded({rest.split(':')[1]}) seed 1 : !B"
+    elif kind == "rmat":
+        fill = f"dist.generate %b rmat({rest.split(':')[1]}) seed 1 : !B"
+    elif kind == "file":
+        fill = f'dist.load %b from "{rest}" : !B'
+    else:
+        return None
+    spmm = kernel == "spmm"
+    vals = {
+        "P": str(ranks), "ROWS": str(rows), "COLS": str(cols),
+        "YSHAPE": f"{rows}x{k}" if spmm else str(rows),
+        "XSHAPE": f"{cols}x{k}" if spmm else str(cols),
+        "YLAYOUT": '"xy -> x"' if spmm else '"x -> x"',
+        "STMT": '"Y(i,k) = B(i,j) * X(j,k)"' if spmm
+                else '"Y(i) = B(i,j) * X(j)"',
+        "FILL": fill, "CALLS": str(reps + 1)}
+    with open(os.path.join(HERE, "sparse", "dist-product.mlir")) as f:
+        text = f.read()
+    for key, val in vals.items():
+        text = text.replace(f"@{key}@", val)
+    tag = re.sub(r"[^A-Za-z0-9]+", "_", os.path.basename(matrix))
+    path = os.path.join(suite.work, f"dist-{kernel}-{tag}-{ranks}.mlir")
+    with open(path, "w") as f:
+        f.write(text)
+    return [suite.dist_run, "-np", str(ranks), "--time", "--timeout",
+            str(suite.cfg["timeout"]), path]
 
 
 # ---------------------------------------------------------------------------
@@ -1132,7 +1148,8 @@ class Suite:
                                      triad.get(ranks), env)
 
     def sparse_dist(self, kernel, arg, name, info, ranks, reps, k, triad, env):
-        cmd = dist_sparse_cmd(self, kernel, arg, ranks, k, reps)
+        cmd = dist_sparse_cmd(self, kernel, arg, ranks, k, reps, info[0],
+                              info[1])
         if cmd is None:
             return
         rc, out, wall, other = self.run_undisturbed(cmd, env)
