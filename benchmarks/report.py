@@ -16,6 +16,8 @@ import os
 import statistics
 import sys
 
+import report_sparse
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
@@ -340,6 +342,7 @@ def plots(rows, plotdir, docdir):
         plt.close(fig)
         made.append(("Compile time of the full pipeline per example",
                      f"{rel}/compile.png"))
+    made += report_sparse.sparse_plots(rows, plotdir, docdir, plt)
     return made
 
 
@@ -894,6 +897,9 @@ def page(rows, meta, made, doc):
         w("")
 
     # -- compile ---------------------------------------------------------
+    for line in report_sparse.sparse_section(rows, made, table):
+        w(line)
+
     comp = sel(rows, suite="compile")
     w("## Compile time")
     w("")
@@ -1245,6 +1251,12 @@ def main():
                     help="default: docs/performance/ next to the page")
     args = ap.parse_args()
     rows, meta = load(args.results)
+    # The sparse suite may have its own run (bench.py --only sparse --out
+    # results/sparse): its rows join the page when the main run has none.
+    sparse_dir = os.path.join(args.results, "sparse")
+    if (not any(r["suite"] == "sparse" for r in rows)
+            and os.path.exists(os.path.join(sparse_dir, "results.csv"))):
+        rows += load(sparse_dir)[0]
     meta["_results"] = os.path.abspath(args.results)
     docdir = os.path.dirname(os.path.abspath(args.doc))
     plotdir = args.plots or os.path.join(docdir, os.path.splitext(os.path.basename(args.doc))[0])
