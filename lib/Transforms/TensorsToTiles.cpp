@@ -9,7 +9,8 @@
 // dist.fill_tile, dist.load_tile, dist.store_tile) and dist.local_tile,
 // which folds into its operand's tile. A sparse tensor becomes its
 // runtime handle (!dist.sparse_tile: dist.sparse_new / sparse_free,
-// dist.sparse_read, dist.sparse_generate; dist.sparse_local folds). Functions that use distributed
+// dist.sparse_read, dist.sparse_write, dist.sparse_generate;
+// dist.sparse_local folds). Functions that use distributed
 // tensors start the runtime (dist.runtime_init); @main ends it
 // (dist.runtime_finalize) before it returns.
 //
@@ -142,12 +143,14 @@ struct FileLowering : TilePattern<OpTy> {
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto t = cast<DistTensorType>(op.getTensor().getType());
-    if constexpr (std::is_same_v<OpTy, dist::LoadOp>) {
-      if (t.isSparse()) {
+    if (t.isSparse()) {
+      if constexpr (std::is_same_v<OpTy, dist::LoadOp>)
         rewriter.replaceOpWithNewOp<SparseReadOp>(op, adaptor.getTensor(),
                                                   op.getPath());
-        return success();
-      }
+      else
+        rewriter.replaceOpWithNewOp<SparseWriteOp>(op, adaptor.getTensor(),
+                                                   op.getPath());
+      return success();
     }
     using TileOp = std::conditional_t<std::is_same_v<OpTy, dist::LoadOp>,
                                       LoadTileOp, StoreTileOp>;

@@ -118,6 +118,14 @@ static LogicalResult lowerRead(RuntimeLowering &rt, SparseReadOp op,
                       rewriter);
 }
 
+static LogicalResult lowerWrite(RuntimeLowering &rt, SparseWriteOp op,
+                                SparseWriteOp::Adaptor a,
+                                ConversionPatternRewriter &rewriter) {
+  return callOnHandle(rt, op, a.getTile(), "distrt_spmat_write_mm",
+                      {rt.constString(rewriter, op.getLoc(), op.getPath())},
+                      rewriter);
+}
+
 static LogicalResult lowerGenerate(RuntimeLowering &rt, SparseGenerateOp op,
                                    SparseGenerateOp::Adaptor a,
                                    ConversionPatternRewriter &rewriter) {
@@ -228,6 +236,7 @@ void rt::populateSparseToRuntimePatterns(RewritePatternSet &patterns,
   add(lowerNew);
   add(lowerFree);
   add(lowerRead);
+  add(lowerWrite);
   add(lowerGenerate);
   add(lowerPlan);
   add(lowerPart);

@@ -237,7 +237,16 @@ LogicalResult LoadOp::verify() {
          << getPath() << "' has none of these extensions";
 }
 
-LogicalResult StoreOp::verify() { return verifyTensorPath(*this, getPath()); }
+LogicalResult StoreOp::verify() {
+  if (failed(verifyTensorPath(*this, getPath())))
+    return failure();
+  if (getTensor().getType().isSparse() &&
+      !llvm::sys::path::extension(getPath()).equals_insensitive(".mtx"))
+    return emitOpError("a sparse tensor is written as a MatrixMarket file; "
+                       "'")
+           << getPath() << "' does not end in .mtx";
+  return success();
+}
 
 /// Processes of every level of `grid` together (the ranks a program on it
 /// runs with), or nothing beyond kMaxProcessors.

@@ -159,11 +159,15 @@ def Dist_StoreOp : Dist_Op<"store", [
     relative to the working directory of the running program; the ranks
     must share a file system.
 
+    A sparse tensor is written as a MatrixMarket coordinate file (`.mtx`,
+    the only extension accepted for it), every process writing its own
+    rows; `dist.load` reads it back, on any number of processes.
+
     ```mlir
     dist.store %C to "c.dtensor" : !dist.tensor<64x64xf64, #dist.layout<@m, "xy -> xy">>
     ```
   }];
-  let arguments = (ins Arg<Dist_DenseTensorType, "", [MemRead]>:$tensor,
+  let arguments = (ins Arg<Dist_TensorType, "", [MemRead]>:$tensor,
                        StrAttr:$path);
   let assemblyFormat =
       "$tensor `to` $path attr-dict `:` qualified(type($tensor))";

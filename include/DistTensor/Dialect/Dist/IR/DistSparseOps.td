@@ -113,6 +113,20 @@ def Dist_SparseReadOp : Dist_RuntimeOp<"sparse_read"> {
       "$tile `from` $path attr-dict `:` qualified(type($tile))";
 }
 
+def Dist_SparseWriteOp : Dist_RuntimeOp<"sparse_write"> {
+  let summary = "writes a sparse tensor to a MatrixMarket file";
+  let description = [{
+    Collective: every process writes its rows of the matrix at its offset
+    of the MatrixMarket file at `path` (`distrt_spmat_write_mm`; through
+    `path.partial`, renamed when every process has written). What
+    `dist.store` of a sparse tensor becomes.
+  }];
+  let arguments = (ins Arg<Dist_SparseTileType, "", [MemRead]>:$tile,
+                       StrAttr:$path);
+  let assemblyFormat =
+      "$tile `to` $path attr-dict `:` qualified(type($tile))";
+}
+
 def Dist_SparseGenerateOp : Dist_RuntimeOp<"sparse_generate"> {
   let summary = "fills a sparse tile from a generator";
   let description = [{

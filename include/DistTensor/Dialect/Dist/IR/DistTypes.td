@@ -43,11 +43,11 @@ def Dist_TensorType : Dist_Type<"DistTensor", "tensor"> {
     ```
 
     Sparse tensors are created with `dist.alloc`, filled with `dist.load`
-    (matrix files) or `dist.generate`, and computed with in `dist.compute`
-    (sparse matrix times dense vector or matrix, CSR rows blocked over a
-    1-D grid; the verifier says what else it does not lower yet).
-    `dist.fill`, `dist.store`, `dist.redistribute` and `dist.local_tile`
-    take dense tensors only.
+    (matrix files) or `dist.generate`, written with `dist.store`
+    (MatrixMarket), and computed with in `dist.compute` (sparse matrix
+    times dense vector or matrix, CSR rows blocked over a 1-D grid; the
+    verifier says what else it does not lower yet). `dist.fill`,
+    `dist.redistribute` and `dist.local_tile` take dense tensors only.
   }];
   let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
                         "Type":$elementType,
