@@ -210,6 +210,17 @@ void distrt_spmat_mul(distrt_spmat *m, const void *x, void *y, int64_t k);
  *  `dense`; other processes may pass NULL.  For --check. */
 void distrt_spmat_gather_dense(distrt_spmat *m, void *dense, int64_t root);
 
+/** Writes m to `path` as a MatrixMarket "coordinate real general" file
+ *  (1-based, row-major order, values printed so that they read back
+ *  exactly: %.17g for f64, %.9g for f32).  Collective: every process
+ *  formats its own rows and writes them at its offset of one shared file
+ *  (the ranks must share a file system); the data goes to `path.partial`
+ *  and is renamed to `path` when every process has written its part, so
+ *  an interrupted run never leaves a complete-looking file.  Any failure
+ *  (cannot create, short write, rename) ends every process with one line
+ *  naming the path and the cause. */
+void distrt_spmat_write_mm(distrt_spmat *m, const char *path);
+
 #ifdef __cplusplus
 }
 #endif
