@@ -35,12 +35,14 @@ func.func @spmv(%a: !a, %b: !B, %c: !c) {
 // CHECK: %[[M:.*]] = dist.sparse_new : !dist.sparse_tile of !dist.tensor<10x10xf64
 // CHECK: dist.sparse_generate %[[M]] banded(3) seed 1
 // CHECK: dist.sparse_read %[[M]] from "b.mtx"
+// CHECK: dist.sparse_write %[[M]] to "out.mtx"
 // CHECK: dist.sparse_free %[[M]]
 // CHECK-NEXT: return
 func.func @main() -> i32 {
   %b = dist.alloc : !B
   dist.generate %b banded(3) seed 1 : !B
   dist.load %b from "b.mtx" : !B
+  dist.store %b to "out.mtx" : !B
   %ok = arith.constant 0 : i32
   return %ok : i32
 }

@@ -20,6 +20,8 @@ func.func @ops(%x: memref<?xf32>, %whole: memref<10x12xf32>) {
   %h = dist.sparse_new : !dist.sparse_tile of !B
   // CHECK: llvm.call @distrt_spmat_read(%[[H]], %{{.*}}) : (!llvm.ptr, !llvm.ptr) -> ()
   dist.sparse_read %h from "b.mtx" : !dist.sparse_tile
+  // CHECK: llvm.call @distrt_spmat_write_mm(%[[H]], %{{.*}}) : (!llvm.ptr, !llvm.ptr) -> ()
+  dist.sparse_write %h to "c.mtx" : !dist.sparse_tile
   // CHECK: %[[K:.*]] = llvm.mlir.constant(1 : i64)
   // CHECK: %[[P:.*]] = llvm.mlir.constant(11 : i64)
   // CHECK: %[[S:.*]] = llvm.mlir.constant(5 : i64)

@@ -222,3 +222,14 @@ func.func @f(%h: !dist.sparse_tile, %x: memref<?xf64>, %n: index) {
   %g = dist.sparse_exchange_begin %h, %x ghosts %n cols 1 : !dist.sparse_tile, memref<?xf64> -> memref<?xf32>
   return
 }
+
+// -----
+
+dist.grid @m [4]
+#CSR = #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed)}>
+!B = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> x">, #CSR>
+func.func @f(%b: !B) {
+  // expected-error @+1 {{a sparse tensor is written as a MatrixMarket file; 'b.rua' does not end in .mtx}}
+  dist.store %b to "b.rua" : !B
+  return
+}

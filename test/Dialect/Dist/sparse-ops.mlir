@@ -22,6 +22,8 @@ func.func @high(%a: !V, %c: !V) {
   dist.load %b from "b.mtx" : !B
   // CHECK: dist.load %[[B]] from "B.RSA"
   dist.load %b from "B.RSA" : !B
+  // CHECK: dist.store %[[B]] to "out.mtx"
+  dist.store %b to "out.mtx" : !B
   // CHECK: dist.compute "a(i) = B(i,j) * c(j)"
   dist.compute "a(i) = B(i,j) * c(j)" (a = %a, B = %b, c = %c)
       schedule [distribute({i}, {io}, {ii}, Grid(4)), communicate({a, B, c}, io)]
@@ -37,6 +39,8 @@ func.func @spmd(%b: !B, %x: memref<?xf64>, %whole: memref<64x64xf64>) {
   %h = dist.sparse_new : !dist.sparse_tile of !B
   // CHECK: dist.sparse_read %[[H]] from "b.mtx" : !dist.sparse_tile
   dist.sparse_read %h from "b.mtx" : !dist.sparse_tile
+  // CHECK: dist.sparse_write %[[H]] to "c.mtx" : !dist.sparse_tile
+  dist.sparse_write %h to "c.mtx" : !dist.sparse_tile
   // CHECK: dist.sparse_generate %[[H]] uniform(3) seed 9 : !dist.sparse_tile
   dist.sparse_generate %h uniform(3) seed 9 : !dist.sparse_tile
   // CHECK: dist.sparse_plan %[[H]]
