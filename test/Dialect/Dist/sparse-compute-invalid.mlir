@@ -233,3 +233,31 @@ func.func @f(%b: !B) {
   dist.store %b to "b.rua" : !B
   return
 }
+
+// -----
+
+// A constant factor or a sign is rejected, not dropped (found by the
+// property test).
+dist.grid @m [2]
+#CSR = #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed)}>
+!a = !dist.tensor<8xf64, #dist.layout<@m, "x -> x">>
+!B = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> x">, #CSR>
+func.func @f(%a: !a, %b: !B, %c: !a) {
+  // expected-error @+1 {{without constant factors or signs}}
+  dist.compute "a(i) = 2 * B(i,j) * c(j)" (a = %a, B = %b, c = %c)
+      schedule [distribute({i}, {io}, {ii}, Grid(2))] : !a, !B, !a
+  return
+}
+
+// -----
+
+dist.grid @m [2]
+#CSR = #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed)}>
+!a = !dist.tensor<8xf64, #dist.layout<@m, "x -> x">>
+!B = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> x">, #CSR>
+func.func @f(%a: !a, %b: !B, %c: !a) {
+  // expected-error @+1 {{without constant factors or signs}}
+  dist.compute "a(i) = -B(i,j) * c(j)" (a = %a, B = %b, c = %c)
+      schedule [distribute({i}, {io}, {ii}, Grid(2))] : !a, !B, !a
+  return
+}

@@ -122,10 +122,17 @@ dist::matchSparseProduct(const IndexStatement &stmt,
   SparseProduct p;
   p.out = stmt.lhs.tensor;
   SmallVector<const Access *> rhs = stmt.rhsAccesses();
-  if (!stmt.isPureProduct() || rhs.size() != 2)
+  // Exactly `access * access`: a constant factor or a sign would be
+  // dropped by the leaf, which multiplies the two operands only.
+  const IndexExpr *e = stmt.rhs.get();
+  bool twoAccesses = e && e->kind == IndexExpr::Kind::Mul && e->lhs &&
+                     e->rhs && e->lhs->kind == IndexExpr::Kind::Access &&
+                     e->rhs->kind == IndexExpr::Kind::Access;
+  if (!twoAccesses || rhs.size() != 2)
     return fail("sparse products are Y(i) = B(i,j) * X(j) or Y(i,k) = "
-                "B(i,j) * X(j,k) with B sparse (SpMV, SpMM); other "
-                "statements with sparse tensors are sparse II");
+                "B(i,j) * X(j,k) with B sparse (SpMV, SpMM), without "
+                "constant factors or signs; other statements with sparse "
+                "tensors are sparse II");
   const Access *b = rhs[0], *x = rhs[1];
   if (!types.lookup(b->tensor).isSparse())
     std::swap(b, x);
