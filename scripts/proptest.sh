@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The property test of the compiler (test/proptest): random computations
-# (statement, element type, layouts, machine, schedule) are verified with
-# dist-opt; accepted ones are run under MPI with --check in batches and
-# compared with an independent reference. Ends with one line:
+# (statement, element type, layouts, machine, schedule; about one in eight
+# a sparse SpMV / SpMM) are verified with dist-opt; accepted ones are run
+# under MPI with --check in batches and compared with an independent
+# reference. Ends with two lines (the sparse products, then all):
 #
+#   proptest: sparse: generated G, accepted A, rejected R (...), executed E, passed P (...), failed F
 #   proptest: generated G, accepted A, rejected R (reason: n, ...), executed E, passed P, failed F
 #
 #   scripts/proptest.sh [--count N] [--seed S] [--jobs J] [--keep DIR] [other proptest.py options]
@@ -25,7 +27,7 @@ while [ $# -gt 0 ]; do
     --count) count="$2"; shift 2 ;;
     --seed) seed="$2"; shift 2 ;;
     --jobs) jobs="$2"; shift 2 ;;
-    -h|--help) sed -n "2,14p" "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n "2,16p" "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) args+=("$1"); shift ;;
   esac
 done

@@ -14,8 +14,8 @@ lit="/usr/lib/llvm-22/bin/lit"
 jobs="${DIST_TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}"
 log="$build/test-results.txt"
 start=$(date +%s)
-# The property test (test/proptest/proptest-*.test) writes one summary line
-# per part here; the merged line is printed below.
+# The property test (test/proptest/proptest-*.test) writes its summary lines
+# (sparse products, all) per part here; the merged lines are printed below.
 rm -f "$build"/test/proptest/summary-*.txt
 "$lit" -sv -j "$jobs" "$@" "$build/test" 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}

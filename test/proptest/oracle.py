@@ -15,7 +15,12 @@ statement is evaluated with the documented meaning of index notation:
   says;
 - `+=` adds to the output's previous values.
 
-It also reads the tensor files `dist.store` writes (docs/reliability.md).
+It also reads the tensor files `dist.store` writes (docs/reliability.md)
+and, for sparse products whose matrix `dist.load` reads from a MatrixMarket
+file, the file itself (read_mtx: the matrix as a dense one, so the
+statement is evaluated like any other). Matrices made by `dist.generate`
+are defined by the runtime only; the property test checks those with
+`dist-run --check` alone.
 """
 
 import struct
@@ -322,6 +327,43 @@ def read_dtensor(path):
     if len(data) != off + n * size:
         raise ValueError("%s: %d bytes, expected %d" % (path, len(data), off + n * size))
     return elt, shape, list(struct.unpack_from("<%d%s" % (n, code), data, off))
+
+
+def read_mtx(path):
+    """Returns ([rows, cols], flat row-major dense values) of a MatrixMarket
+    matrix: `coordinate` or `array`, `real`, `integer` or `pattern` (1.0
+    per entry), `general` or `symmetric` (an off-diagonal entry (i, j) is
+    also (j, i)); the kinds the runtime reads (docs/runtime.md)."""
+    with open(path) as f:
+        lines = f.read().splitlines()
+    head = lines[0].lower().split() if lines else []
+    if len(head) != 5 or head[0] != "%%matrixmarket" or head[1] != "matrix":
+        raise ValueError("%s: not a MatrixMarket matrix" % path)
+    fmt, field, sym = head[2:]
+    if fmt not in ("coordinate", "array") or field not in ("real", "integer", "pattern") or \
+            sym not in ("general", "symmetric") or (fmt == "array" and (field == "pattern" or sym != "general")):
+        raise ValueError("%s: unsupported kind %s" % (path, " ".join(head[2:])))
+    body = [l.split() for l in lines[1:] if l.strip() and not l.lstrip().startswith("%")]
+    rows, cols = int(body[0][0]), int(body[0][1])
+    dense = [0.0] * (rows * cols)
+    if fmt == "array":               # column-major, every entry
+        vals = [float(x) for l in body[1:] for x in l]
+        if len(vals) != rows * cols:
+            raise ValueError("%s: %d values, expected %d" % (path, len(vals), rows * cols))
+        for n, v in enumerate(vals):
+            j, i = divmod(n, rows)
+            dense[i * cols + j] = v
+        return [rows, cols], dense
+    nnz = int(body[0][2])
+    if len(body) - 1 != nnz:
+        raise ValueError("%s: %d entries, the size line says %d" % (path, len(body) - 1, nnz))
+    for t in body[1:]:
+        i, j = int(t[0]) - 1, int(t[1]) - 1
+        v = 1.0 if field == "pattern" else float(t[2])
+        dense[i * cols + j] += v
+        if sym == "symmetric" and i != j:
+            dense[j * cols + i] += v
+    return [rows, cols], dense
 
 
 def compare(got, want, elt):

@@ -16,13 +16,18 @@ the seed and its index):
    `dist-run -np N --check`: every `dist: check` line must PASS, and every
    output, stored with dist.store, must equal an independent reference
    (test/proptest/oracle.py: the statement evaluated in Python from the
-   fill values, no compiler code involved). A compile failure, a runtime
+   fill values, no compiler code involved; a sparse matrix read from a
+   MatrixMarket file is parsed by oracle.py too, while one made by
+   dist.generate is defined by the runtime only, so those sparse products
+   are checked by --check alone). A compile failure, a runtime
    fatal error, a timeout, a FAIL or a wrong value is a FAILURE. A failing
    batch is rerun one computation at a time so that every failure names one
    program.
 
-Ends with one line scripts can read:
+Ends with two lines scripts can read, the sparse products among the
+computations and all of them:
 
+  proptest: sparse: generated G, accepted A, rejected R (reason: n, ...), executed E, passed P (values vs the independent reference O, by --check only Q), failed F
   proptest: generated G, accepted A, rejected R (reason: n, ...), executed E, passed P, failed F
 
 preceded by one `proptest: FAIL ...` line per failure naming the seed, the
@@ -121,14 +126,19 @@ def pipeline_arg(options):
 
 # --- step 1: verification --------------------------------------------------------
 
-def verify(tools, path, options, timeout=120):
-    """Returns ('accepted', '') | ('rejected', reason) | ('failure', what)."""
+def verify(tools, path, options, timeout=120, sparse=False):
+    """Returns ('accepted', '') | ('rejected', reason) | ('failure', what).
+    A sparse product skips the communication cross-check: its communication
+    is the matrix's exchange plan, built at run time, which the test pass
+    refuses to analyse (docs/sparse.md)."""
     rc, out, err = sh([tools.opt, pipeline_arg(options), path, "-o", os.devnull], timeout=timeout)
     text = out + err
     if rc is None:
         return "failure", "dist-opt timed out after %d s" % timeout
     if rc < 0 or any(mk in text for mk in CRASH_MARKS):
         return "failure", "dist-opt crashed (status %s): %s" % (rc, first_line(text, CRASH_MARKS))
+    if rc == 0 and sparse:
+        return "accepted", ""
     if rc == 0:
         # The symbolic communication analysis the lowering used must agree
         # with brute-force enumeration (kinds, roots and peers at every
@@ -137,7 +147,7 @@ def verify(tools, path, options, timeout=120):
                           timeout=timeout)
         if rc != 0:
             return "failure", "communication cross-check: %s" % first_line(
-                out + err, ["error: crosscheck", "error:"] + CRASH_MARKS)
+                out + err, ["error: crosscheck", "error:"] + list(CRASH_MARKS))
         return "accepted", ""
     located = []
     unlocated = []
@@ -192,7 +202,7 @@ def parse_program(text):
     for m in re.finditer(r"^func\.func @(\w+)\(([^\n]*?)\)\s*(?:->[^{]*)?\{\n(.*?)^\}", text, re.M | re.S):
         name, sig, body = m.groups()
         f = {"args": re.findall(r"%(\w+)\s*:", sig), "types": {}, "seeds": {}, "stores": {},
-             "computes": [], "calls": []}
+             "loads": {}, "computes": [], "calls": []}
         for a, ty in re.findall(r"%(\w+)\s*:\s*(![^,]+?)(?=,\s*%|$)", sig):
             f["types"][a] = shape_of(ty)
         for a, ty in re.findall(r"%(\w+) = dist\.alloc : (.*)$", body, re.M):
@@ -201,6 +211,8 @@ def parse_program(text):
             f["seeds"][a] = int(sd)
         for a, path in re.findall(r'dist\.store %(\w+) to "([^"]+)"', body):
             f["stores"][a] = path
+        for a, path in re.findall(r'dist\.load %(\w+) from "([^"]+)"', body):
+            f["loads"][a] = path
         for st, bl in re.findall(r'dist\.compute "([^"]*)"\s*\(([^)]*)\)', body):
             binds = {}
             for b in bl.split(","):
@@ -225,7 +237,7 @@ def parse_program(text):
     comps = []
     for fname, f in funcs.items():
         for st, binds in f["computes"]:
-            types, seeds, stores, names = {}, {}, {}, {}
+            types, seeds, stores, loads, names = {}, {}, {}, {}, {}
             for k, v in binds.items():
                 g, w = resolve(fname, v)
                 key = "%s.%s" % (g, w)
@@ -237,31 +249,54 @@ def parse_program(text):
                     seeds[key] = funcs[g]["seeds"][w]
                 if w in funcs[g]["stores"]:
                     stores[key] = funcs[g]["stores"][w]
+                if w in funcs[g]["loads"]:
+                    loads[key] = funcs[g]["loads"][w]
             comps.append({"stmt": st, "binds": names, "types": types, "seeds": seeds,
-                          "stores": stores})
+                          "stores": stores, "loads": loads})
     return comps
+
+
+def oracle_judges(comp):
+    """Whether the independent reference knows every input: filled by
+    dist.fill (documented values) or read from a MatrixMarket file (parsed
+    by oracle.py). A matrix made by dist.generate is defined by the runtime
+    only: such a computation (a sparse one) is checked by dist-run --check
+    alone."""
+    st = oracle.Statement(comp["stmt"])
+    if comp["binds"][st.lhs.tensor] not in comp["stores"]:
+        return False
+    return all(v in comp["types"] and (v in comp["seeds"] or comp["loads"].get(v, "").endswith(".mtx"))
+               for v in comp["binds"].values())
 
 
 def oracle_check(comp, cwd):
     """Compares the stored output with the independent reference. Returns
-    None when it matches (or cannot be judged), else a description."""
+    None when it matches (or cannot be judged: oracle_judges), else a
+    description."""
+    if not oracle_judges(comp):
+        return None
     st = oracle.Statement(comp["stmt"])
     binds = comp["binds"]
     out_val = binds[st.lhs.tensor]
-    if out_val not in comp["stores"]:
-        return None
     shapes, values = {}, {}
     elt = None
     for name, val in binds.items():
-        if val not in comp["types"] or val not in comp["seeds"]:
-            return None
         shape, e = comp["types"][val]
         elt = elt or e
         shapes[name] = shape
         n = 1
         for x in shape:
             n *= x
-        values[name] = [oracle.fill_value(comp["seeds"][val], l, e) for l in range(n)]
+        if val in comp["seeds"]:
+            values[name] = [oracle.fill_value(comp["seeds"][val], l, e) for l in range(n)]
+            continue
+        # a sparse matrix read from a MatrixMarket file: dense, in Python
+        try:
+            mshape, values[name] = oracle.read_mtx(os.path.join(cwd, comp["loads"][val]))
+        except (ValueError, IndexError, OSError) as ex:
+            return "the oracle cannot read %s: %s" % (comp["loads"][val], ex)
+        if mshape != shape:
+            return "%s holds a %s matrix; the tensor is %s" % (comp["loads"][val], mshape, shape)
     path = os.path.join(cwd, comp["stores"][out_val])
     if not os.path.exists(path):
         return "the output file %s was not written" % comp["stores"][out_val]
@@ -317,6 +352,10 @@ def run_program(tools, path, ranks, options, ncomps, timeout):
     return True, "", text
 
 
+def reasons_text(rejected):
+    return ", ".join("%s: %d" % kv for kv in sorted(rejected.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
 class Result:
     def __init__(self):
         self.generated = 0
@@ -326,12 +365,32 @@ class Result:
         self.passed = 0
         self.failures = []   # (comp or None, kind, detail, path)
         self.lock = None
+        # the sparse products among them (gen.generate_sparse): generated,
+        # accepted, executed, passed, passed with values compared with the
+        # independent reference, failed; rejection reasons
+        self.sp = dict(generated=0, accepted=0, executed=0, passed=0, oracle=0, failed=0)
+        self.sp_rejected = {}
 
     def summary(self):
-        reasons = ", ".join("%s: %d" % kv for kv in sorted(self.rejected.items(), key=lambda kv: (-kv[1], kv[0])))
         return "proptest: generated %d, accepted %d, rejected %d (%s), executed %d, passed %d, failed %d" % (
-            self.generated, self.accepted, sum(self.rejected.values()), reasons, self.executed,
-            self.passed, len(self.failures))
+            self.generated, self.accepted, sum(self.rejected.values()), reasons_text(self.rejected),
+            self.executed, self.passed, len(self.failures))
+
+    def sparse_summary(self):
+        sp = self.sp
+        return ("proptest: sparse: generated %d, accepted %d, rejected %d (%s), executed %d, "
+                "passed %d (values vs the independent reference %d, by --check only %d), failed %d" % (
+                    sp["generated"], sp["accepted"], sum(self.sp_rejected.values()),
+                    reasons_text(self.sp_rejected), sp["executed"], sp["passed"], sp["oracle"],
+                    sp["passed"] - sp["oracle"], sp["failed"]))
+
+
+def write_files(files, d):
+    """Writes the files a program reads (gen.embed_file) into its run
+    directory."""
+    for name, text in files.items():
+        with open(os.path.join(d, name), "w") as f:
+            f.write(text)
 
 
 def write_single(c, d):
@@ -339,6 +398,7 @@ def write_single(c, d):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w") as f:
         f.write(c.program_text())
+    write_files(c.files, os.path.dirname(path))
     return path
 
 
@@ -371,6 +431,8 @@ def run_batch(tools, comps, work, name, timeout):
     path = os.path.join(d, name + ".mlir")
     with open(path, "w") as f:
         f.write(gen.batch_text(comps))
+    for c in comps:
+        write_files(c.files, d)
     ok, what, _ = run_program(tools, path, comps[0].ranks, comps[0].run_options(), len(comps), timeout)
     res = {}
     if ok:
@@ -449,13 +511,16 @@ def main_generate(a, tools):
     # 1. verification, J at a time
     accepted = []
     with cf.ThreadPoolExecutor(max_workers=a.jobs) as ex:
-        futs = [(c, ex.submit(verify, tools, paths[c.tag], c.run_options())) for c in comps]
+        futs = [(c, ex.submit(verify, tools, paths[c.tag], c.run_options(), sparse=bool(c.sparse)))
+                for c in comps]
         for c, f in futs:
             kind, what = f.result()
             if kind == "accepted":
                 accepted.append(c)
             elif kind == "rejected":
                 res.rejected[what] = res.rejected.get(what, 0) + 1
+                if c.sparse:
+                    res.sp_rejected[what] = res.sp_rejected.get(what, 0) + 1
             else:
                 res.failures.append((c, "verify", what, paths[c.tag]))
     res.accepted = len(accepted)
@@ -480,8 +545,13 @@ def main_generate(a, tools):
             out = f.result()
             for c in b:
                 res.executed += 1
+                if c.sparse:
+                    res.sp["executed"] += 1
                 if out.get(c.tag) is None:
                     res.passed += 1
+                    if c.sparse:
+                        res.sp["passed"] += 1
+                        res.sp["oracle"] += oracle_judges(comp_of(c))
                 else:
                     res.failures.append((c, "run", out[c.tag], paths[c.tag]))
     t2 = time.time()
@@ -501,12 +571,16 @@ def main_generate(a, tools):
     if a.verbose:
         print("proptest: verify %.1f s, run %.1f s (%d batches), work dir %s" % (
             t1 - t0, t2 - t1, len(batches), work), file=sys.stderr)
+    res.sp["generated"] = sum(1 for c in comps if c.sparse)
+    res.sp["accepted"] = sum(1 for c in accepted if c.sparse)
+    res.sp["failed"] = sum(1 for f in res.failures if f[0] is not None and f[0].sparse)
     line = res.summary()
+    print(res.sparse_summary())
     print(line)
     if a.summary:
         os.makedirs(os.path.dirname(os.path.abspath(a.summary)), exist_ok=True)
         with open(a.summary, "w") as f:
-            f.write(line + "\n")
+            f.write(res.sparse_summary() + "\n" + line + "\n")
     if not a.work and not res.failures:
         shutil.rmtree(work, ignore_errors=True)
     return 1 if res.failures else 0
@@ -517,7 +591,8 @@ def main_generate(a, tools):
 def main_files(a, tools):
     """Runs each given single-computation program (the corpus): it must be
     rejected with a located diagnostic, or compile, pass --check and match
-    the independent reference."""
+    the independent reference. Files embedded in a program's header
+    (gen.embed_file: a MatrixMarket matrix) are written next to it."""
     files = list(a.files or [])
     if a.corpus:
         files += sorted(os.path.join(a.corpus, f) for f in os.listdir(a.corpus) if f.endswith(".mlir"))
@@ -541,7 +616,8 @@ def main_files(a, tools):
         fresh_dir(d)
         path = os.path.join(d, os.path.basename(f))
         shutil.copy(f, path)
-        kind, what = verify(tools, path, options)
+        write_files(gen.embedded_files(text), d)
+        kind, what = verify(tools, path, options, sparse="// proptest-sparse:" in text)
         if kind == "rejected":
             passed += 1
             print("proptest-corpus: PASS %s (rejected: %s)" % (f, what))
@@ -566,17 +642,37 @@ def main_files(a, tools):
 
 
 def main_merge(files):
-    """Adds up summary lines (one per shard) into one."""
+    """Adds up summary lines (one per shard; the sparse line, then the
+    total) into one of each."""
     tot = [0, 0, 0, 0, 0, 0]
     reasons = {}
+    sp = Result()
     pat = re.compile(r"proptest: generated (\d+), accepted (\d+), rejected (\d+) \((.*)\), executed (\d+), passed (\d+), failed (\d+)")
-    seen = 0
+    spat = re.compile(r"proptest: sparse: generated (\d+), accepted (\d+), rejected (\d+) \((.*)\), executed (\d+), "
+                      r"passed (\d+) \(values vs the independent reference (\d+), by --check only \d+\), failed (\d+)")
+
+    def add_reasons(rs, into):
+        for kv in filter(None, rs.split(", ")):
+            k, v = kv.rsplit(": ", 1)
+            into[k] = into.get(k, 0) + int(v)
+
+    seen = sparse_seen = 0
     for f in files:
         try:
             with open(f) as fh:
-                line = fh.read().strip().splitlines()[-1]
+                lines = fh.read().strip().splitlines()
+            line = lines[-1]
         except (OSError, IndexError):
             continue
+        for other in lines[:-1]:
+            m = spat.match(other)
+            if m:
+                sparse_seen += 1
+                g, acc, _, rs, e, p, o, fl = m.groups()
+                for k, v in zip(["generated", "accepted", "executed", "passed", "oracle", "failed"],
+                                [g, acc, e, p, o, fl]):
+                    sp.sp[k] += int(v)
+                add_reasons(rs, sp.sp_rejected)
         m = pat.match(line)
         if not m:
             continue
@@ -584,14 +680,13 @@ def main_merge(files):
         g, acc, _, rs, e, p, fl = m.groups()
         for i, v in enumerate([g, acc, e, p, fl]):
             tot[i] += int(v)
-        for kv in filter(None, rs.split(", ")):
-            k, v = kv.rsplit(": ", 1)
-            reasons[k] = reasons.get(k, 0) + int(v)
+        add_reasons(rs, reasons)
     if not seen:
         return 1
-    rs = ", ".join("%s: %d" % kv for kv in sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0])))
+    if sparse_seen:
+        print(sp.sparse_summary())
     print("proptest: generated %d, accepted %d, rejected %d (%s), executed %d, passed %d, failed %d" % (
-        tot[0], tot[1], sum(reasons.values()), rs, tot[2], tot[3], tot[4]))
+        tot[0], tot[1], sum(reasons.values()), reasons_text(reasons), tot[2], tot[3], tot[4]))
     return 0
 
 
