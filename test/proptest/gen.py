@@ -901,13 +901,12 @@ def mistake(rng, c, nest, cmds, tensors, mistakes):
 # and evaluates the statement densely, as for every dense computation.
 
 SPARSE_FRACTION = 0.12
-# Weight (against 17) of each of "2 * ", "0.5 * " and "-" in front of a valid
-# product. 0 for now: the verifier accepts Y(i) = 2 * B(i,j) * X(j) and
-# Y(i) = -B(i,j) * X(j) (matchSparseProduct only asks for no addition) but
-# the lowering drops the constant and the sign, so --check FAILs (found by
-# this generator: seed 1 indices 16, 19, 135, 194, 494, 673, 674, 726, 735
-# with weight 1). Set it to 1 once the lowering scales the product or the
-# verifier refuses it (then it becomes a rejection).
+# Weight (against 17) of each of "2 * ", "0.5 * " and "-" in front of a
+# product the generator counts as valid. 0: the verifier refuses them
+# (the "scaled-product" mistake checks that), since the leaf multiplies the
+# two operands only; it once accepted them and dropped the constant and the
+# sign (found by this generator: seed 1 indices 16, 19, 135, 194, 494, 673,
+# 674, 726, 735). Set it to 1 if the lowering learns to scale the product.
 SPARSE_SCALED = 0
 
 CSR_MAP = "(i, j) -> (i : dense, j : compressed)"
@@ -1005,6 +1004,7 @@ SPARSE_MISTAKES = [
     "mixed-elements", "output-replicated", "wrong-parts", "no-distribution",
     "rotate", "parallelize", "not-a-product", "both-sparse", "bad-generator",
     "load-not-matrix-file", "dense-columns-partitioned", "dense-on-a-face",
+    "scaled-product",
 ]
 
 
@@ -1132,6 +1132,10 @@ def generate_sparse(seed, index):
         sched.append("rotate(%s, {%s}, %sr)" % (cv, ro, cv))
     elif mistake == "parallelize":
         sched.append("parallelize(%s)" % ri)
+    elif mistake == "scaled-product":
+        # the verifier refuses a constant factor or a sign (the leaf
+        # multiplies the two operands only); it once dropped them
+        c.stmt = acc(Y) + op + rng.choice(["2 * ", "0.5 * ", "-"]) + " * ".join(factors)
     elif mistake == "not-a-product":
         c.stmt = acc(Y) + op + " * ".join(factors) + rng.choice([" + " + acc(Y), " * " + acc(X)])
     elif mistake == "both-sparse":
