@@ -1351,10 +1351,10 @@ def main():
                     "(default: a temporary directory, removed afterwards)")
     ap.add_argument("--out", default=os.path.join(HERE, "results"),
                     help="where results.csv and meta.json go")
-    ap.add_argument("--only", default="check,gemm,kernels,matvec,compile",
+    ap.add_argument("--only", default="check,gemm,kernels,matvec,compile,sparse",
                     help="comma-separated subset of check,gemm,kernels,"
-                    "matvec,compile,sparse (sparse: PETSc and Tpetra SpMV / "
-                    "SpMM and an MPI triad; not in the default set)")
+                    "matvec,compile,sparse (sparse: dist, PETSc and Tpetra "
+                    "SpMV / SpMM and an MPI triad)")
     ap.add_argument("--wait-quiet", type=float, default=None,
                     help="wait at most this many seconds for other processes "
                     "to go quiet before starting (default 300 full, 0 quick)")

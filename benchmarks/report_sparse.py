@@ -51,7 +51,7 @@ def sparse_plots(rows, plotdir, docdir, plt):
         for k in keys:
             g = groups[k]
             d = _f(g["dist"]["median_s"])
-            labels.append(f"{k[0][:14]}\n{k[2]} rk")
+            labels.append(f"{k[0].split('-')[0][:10]}\n{k[2]} rk")
             petsc.append(_f(g["petsc"]["median_s"]) / d
                          if "petsc" in g and d else 0)
             tpetra.append(_f(g["tpetra"]["median_s"]) / d
@@ -100,6 +100,29 @@ def sparse_section(rows, made, table):
         if "sparse-" in p:
             w(f"![{os.path.basename(p)}]({p})")
             w("")
+    groups0 = _by_impl(srows)
+
+    def speed(shape_prefix, kernel):
+        out = []
+        for (shape, kern, ranks), g in sorted(groups0.items()):
+            if (kern == kernel and ranks == 2 and shape.startswith(shape_prefix)
+                    and "dist" in g and "petsc" in g):
+                out.append((shape, _f(g["petsc"]["median_s"])
+                            / _f(g["dist"]["median_s"])))
+        return out
+
+    def verdict(items, goal):
+        return "; ".join(f"{n}: {v:.2f}× ({'met' if v >= goal else 'not met'})"
+                         for n, v in items) or "not measured"
+    files = [n for (n, k, r) in groups0 if not n.startswith(("banded", "rmat"))]
+    w("Targets of issue 14 (2 ranks, f64, speed = PETSc time / dist time):")
+    w("")
+    w(f"- SpMV on the banded matrix, at least 1.0×: {verdict(speed('banded', 'spmv'), 1.0)}.")
+    w(f"- SpMV on R-MAT, at least 1.3×: {verdict(speed('rmat', 'spmv'), 1.3)}.")
+    real = [x for f in sorted(set(files)) for x in speed(f, "spmv")]
+    w(f"- SpMV on the real matrices, at least 1.3×: {verdict(real, 1.3)}.")
+    w(f"- SpMM (k = 32), at least 1.5×: {verdict(speed('', 'spmm'), 1.5)}.")
+    w("")
     triad = {r["ranks"]: _f(r.get("rate")) for r in srows
              if r["kernel"] == "triad"}
     groups = _by_impl(srows)

@@ -12,10 +12,11 @@
 # SUITES, --wait-quiet SECONDS; see bench.py --help). It uses the existing
 # build in build/ (or $DIST_BUILD) and does not rebuild it.
 #
-#   benchmarks/run.sh --quick --only sparse   PETSc / Tpetra SpMV and SpMM
-#                                and an MPI triad on small matrices (about a
-#                                minute); --only sparse without --quick: the
-#                                full sizes (not in the default suite)
+#   benchmarks/run.sh --quick --only sparse   PETSc / Tpetra / dist SpMV and
+#                                SpMM and an MPI triad on small matrices
+#                                (about a minute); --only sparse without
+#                                --quick: the full sizes (about 5 minutes;
+#                                part of the default suite)
 #
 # Installs what it needs with apt-get only if it is missing:
 # python3-matplotlib, libscalapack-openmpi-dev, libopenblas-dev,
@@ -29,18 +30,20 @@ root="$(dirname "$here")"
 cd "$root"
 
 quick=0
-sparse=0
+# The sparse suite is in the default set; an --only without it leaves it out.
+sparse=1
 prev=""
 for a in "$@"; do
   case "$a" in
     --quick) quick=1 ;;
     --only=*sparse*) sparse=1 ;;
+    --only=*) sparse=0 ;;
     -h|--help)
       sed -n '2,24p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
       exit 0 ;;
   esac
   if [ "$prev" = --only ]; then
-    case "$a" in *sparse*) sparse=1 ;; esac
+    case "$a" in *sparse*) sparse=1 ;; *) sparse=0 ;; esac
   fi
   prev="$a"
 done
