@@ -112,6 +112,7 @@ int main(int argc, char **argv) {
       MPI_Barrier(PETSC_COMM_WORLD);
       double t = MPI_Wtime();
       CHK(MatMult(A, x, y));
+      MPI_Barrier(PETSC_COMM_WORLD); /* as dist-run --time: barrier to barrier */
       t = MPI_Wtime() - t;
       MPI_Allreduce(&t, &times[r], 1, MPI_DOUBLE, MPI_MAX, PETSC_COMM_WORLD);
     }
@@ -152,6 +153,7 @@ int main(int argc, char **argv) {
       MPI_Barrier(PETSC_COMM_WORLD);
       double t = MPI_Wtime();
       CHK(MatMatMult(A, B, MAT_REUSE_MATRIX, PETSC_DEFAULT, &C));
+      MPI_Barrier(PETSC_COMM_WORLD); /* as dist-run --time: barrier to barrier */
       t = MPI_Wtime() - t;
       MPI_Allreduce(&t, &times[r], 1, MPI_DOUBLE, MPI_MAX, PETSC_COMM_WORLD);
     }
