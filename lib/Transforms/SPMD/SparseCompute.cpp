@@ -162,22 +162,25 @@ static func::FuncOp getOrCreateLeaf(ModuleOp module, Location loc,
   return f;
 }
 
-/// One local product: the part's buffers into the leaf.
-static void emitPartProduct(SPMDBuilder &rt, OpBuilder &b, Location loc,
-                            Value handle, SparsePart part,
-                            DistTensorType matrix, const LeafShape &shape,
-                            Value x, Value xRows, Value y) {
+/// The view of one part of `matrix`'s piece (dist.sparse_part).
+static SparsePartOp makePart(OpBuilder &b, Location loc, Value handle,
+                             SparsePart part, DistTensorType matrix) {
   MLIRContext *ctx = b.getContext();
   auto enc = matrix.getEncoding();
-  Type elt = matrix.getElementType();
-  auto p = SparsePartOp::create(
+  return SparsePartOp::create(
       b, loc, flat(indexElt(ctx, enc.getPosWidth())),
-      flat(indexElt(ctx, enc.getCrdWidth())), flat(elt), b.getIndexType(),
-      handle, part, matrix);
+      flat(indexElt(ctx, enc.getCrdWidth())), flat(matrix.getElementType()),
+      b.getIndexType(), handle, part, matrix);
+}
+
+/// One local product: the leaf of `shape` on part `p`, X of `xRows` rows.
+static void callLeaf(SPMDBuilder &rt, OpBuilder &b, Location loc,
+                     const LeafShape &shape, SparsePartOp p, Value x,
+                     Value xRows, Value y) {
   func::FuncOp leaf = getOrCreateLeaf(rt.module, loc, shape);
-  func::CallOp::create(b, loc, leaf,
-                       ValueRange{p.getPos(), p.getCrd(), p.getValues(), x,
-                                  xRows ? xRows : p.getNcols(), y});
+  func::CallOp::create(
+      b, loc, leaf,
+      ValueRange{p.getPos(), p.getCrd(), p.getValues(), x, xRows, y});
 }
 
 LogicalResult spmd::lowerSparseCompute(SPMDBuilder &rt, ComputeOp op) {
@@ -224,26 +227,20 @@ LogicalResult spmd::lowerSparseCompute(SPMDBuilder &rt, ComputeOp op) {
   LeafShape shape{bt, (rows + procs - 1) / procs, cols,
                   prod->denseIsMatrix ? prod->cols : 0};
   if (prod->denseReplicated) {
-    emitPartProduct(rt, b, loc, h, SparsePart::all, bt, shape, x,
-                    rt.idx(b, loc, cols), y);
+    SparsePartOp all = makePart(b, loc, h, SparsePart::all, bt);
+    callLeaf(rt, b, loc, shape, all, x, rt.idx(b, loc, cols), y);
     return success();
   }
   SparsePlanOp::create(b, loc, h);
-  auto off = SparsePartOp::create(
-      b, loc, flat(indexElt(b.getContext(), bt.getEncoding().getPosWidth())),
-      flat(indexElt(b.getContext(), bt.getEncoding().getCrdWidth())),
-      flat(bt.getElementType()), b.getIndexType(), h, SparsePart::offdiag, bt);
+  SparsePartOp off = makePart(b, loc, h, SparsePart::offdiag, bt);
   Value ghosts = SparseExchangeBeginOp::create(
       b, loc, flat(bt.getElementType()), h, x, off.getNcols(),
       prod->denseIsMatrix ? prod->cols : 1);
   LeafShape diagShape = shape;
   diagShape.cols = (cols + procs - 1) / procs;
-  emitPartProduct(rt, b, loc, h, SparsePart::diag, bt, diagShape, x, Value(),
-                  y);
+  SparsePartOp diag = makePart(b, loc, h, SparsePart::diag, bt);
+  callLeaf(rt, b, loc, diagShape, diag, x, diag.getNcols(), y);
   SparseExchangeEndOp::create(b, loc, h);
-  func::FuncOp leaf = getOrCreateLeaf(rt.module, loc, shape);
-  func::CallOp::create(b, loc, leaf,
-                       ValueRange{off.getPos(), off.getCrd(), off.getValues(),
-                                  ghosts, off.getNcols(), y});
+  callLeaf(rt, b, loc, shape, off, ghosts, off.getNcols(), y);
   return success();
 }
