@@ -62,6 +62,10 @@ void spm_plan_drop(distrt_spmat *m) {
   spm_csr_free(&m->diag);
   spm_csr_free(&m->off);
   free(m->ghost);
+  free(m->off_rows);
+  free(m->off_rpos);
+  m->off_rows = m->off_rpos = NULL;
+  m->off_nrows = 0;
   free(m->send_rows);
   free(m->reqs);
   free(m->ghost_buf);
@@ -179,13 +183,49 @@ static void build_lists(const char *op, distrt_spmat *m) {
       op, (m->recv.n + m->send.n) * (int64_t)sizeof *m->reqs);
 }
 
+/* OFFDIAG's non-empty rows and their positions (compressed rows). */
+static void compress_rows(const char *op, distrt_spmat *m) {
+  int64_t pb = m->pos_bits, cb = m->crd_bits, n = 0;
+  for (int64_t i = 0; i < m->B; ++i)
+    n += spm_get(m->off.pos, pb, i + 1) > spm_get(m->off.pos, pb, i);
+  m->off_nrows = n;
+  m->off_rows = spm_alloc(op, (n > 0 ? n : 1) * (cb / 8));
+  m->off_rpos = spm_alloc(op, (n + 1) * (pb / 8));
+  int64_t r = 0;
+  for (int64_t i = 0; i < m->B; ++i) {
+    int64_t p = spm_get(m->off.pos, pb, i), q = spm_get(m->off.pos, pb, i + 1);
+    if (q > p) {
+      spm_put(m->off_rows, cb, r, i);
+      spm_put(m->off_rpos, pb, r, p);
+      ++r;
+    }
+  }
+  spm_put(m->off_rpos, pb, n, m->off.nnz);
+}
+
 void spm_plan_build(const char *op, distrt_spmat *m) {
   if (m->planned)
     return;
   int64_t noff = find_ghosts(op, m);
   split(op, m, noff);
+  compress_rows(op, m);
   build_lists(op, m);
   m->planned = 1;
+}
+
+void distrt_spmat_offdiag_rows(distrt_spmat *m, void **rows, void **pos,
+                               int64_t *nrows) {
+  const char *op = "distrt_spmat_offdiag_rows";
+  spm_check(op, m);
+  if (!m->planned)
+    distrt_fatal_collective(op, "the OFFDIAG rows need the plan (call "
+                                "distrt_spmat_plan first)");
+  if (rows)
+    *rows = m->off_rows;
+  if (pos)
+    *pos = m->off_rpos;
+  if (nrows)
+    *nrows = m->off_nrows;
 }
 
 void distrt_spmat_plan(distrt_spmat *m) {

@@ -52,6 +52,10 @@ struct distrt_spmat {
   /* The plan (valid while planned is 1; assign drops it). */
   int planned;
   spm_csr diag, off;
+  /* OFFDIAG's rows that hold entries (PETSc's compressed rows): off_rows
+   * (crd width) and off_rpos (pos width, off_nrows + 1 entries). */
+  void *off_rows, *off_rpos;
+  int64_t off_nrows;
   int64_t nghost;
   int64_t *ghost; /* sorted distinct global columns of OFFDIAG */
   spm_peers recv; /* rows of x arriving into the ghost buffer */

@@ -253,6 +253,24 @@ static void check_parts(const ctx *c, distrt_spmat *m, const int64_t *ghost,
          (long long)on, (long long)distrt_spmat_local_nnz(m));
   free(row);
   free(seen);
+
+  /* OFFDIAG's compressed rows: exactly the rows with entries, in order,
+   * and their positions. */
+  void *rows, *rpos;
+  int64_t nrows, want = 0, rbad = 0;
+  distrt_spmat_offdiag_rows(m, &rows, &rpos, &nrows);
+  for (int64_t r = 0; r < c->b.B; ++r) {
+    int64_t p = idx(op, c->pb, r), q = idx(op, c->pb, r + 1);
+    if (q == p)
+      continue;
+    rbad += want >= nrows || idx(rows, c->cb, want) != r ||
+            idx(rpos, c->pb, want) != p || idx(rpos, c->pb, want + 1) != q;
+    ++want;
+  }
+  EXPECT(rbad == 0 && want == nrows,
+         "%s %s: OFFDIAG rows: %lld listed, %lld with entries, %lld "
+         "mismatches", mc->name, c->tag, (long long)nrows, (long long)want,
+         (long long)rbad);
 }
 
 /* This rank's rows of x (k columns), at dtype. */

@@ -21,7 +21,9 @@ dist.grid @m [4]
 // CHECK: %[[DP:.*]], %[[DC:.*]], %[[DV:.*]], %[[DN:.*]] = dist.sparse_part %[[H]] diag
 // CHECK: call @[[DIAG:__dist_sparse_spmv_3x3_k0_p32_c32_f64]](%[[DP]], %[[DC]], %[[DV]], %[[C]], %[[DN]], %[[A]])
 // CHECK: dist.sparse_exchange_end %[[H]]
-// CHECK: call @[[OFF:__dist_sparse_spmv_3x10_k0_p32_c32_f64]](%[[OP]], %[[OC]], %[[OV]], %[[G]], %[[ON]], %[[A]])
+// The offdiag product runs over the rows that hold ghosts (DCSR).
+// CHECK: %[[RR:.*]], %[[RP:.*]], %[[RN:.*]] = dist.sparse_offdiag_rows %[[H]] of {{.*}} -> memref<?xi32>, memref<?xi32>
+// CHECK: call @[[OFF:__dist_sparse_spmv_3x10_k0_p32_c32_f64_dcsr]](%[[RP]], %[[OC]], %[[OV]], %[[G]], %[[ON]], %[[A]], %[[RR]], %[[RN]])
 func.func @spmv(%a: !a, %b: !B, %c: !c) {
   dist.compute "a(i) = B(i,j) * c(j)" (a = %a, B = %b, c = %c)
       schedule [distribute({i}, {io}, {ii}, Grid(4)), communicate({a, B, c}, io)]
@@ -57,7 +59,8 @@ func.func @main() -> i32 {
 // CHECK: arith.addf
 // CHECK: bufferization.materialize_in_destination {{.*}} in restrict writable %[[Y]]
 // CHECK: func.func private @[[OFF]](
-// CHECK: sparse_tensor.assemble {{.*}} to tensor<3x10xf64, #sparse>
+// CHECK: memref.alloca() : memref<2xi32>
+// CHECK: sparse_tensor.assemble {{.*}} to tensor<3x10xf64, #sparse1>
 
 // -----
 

@@ -204,6 +204,34 @@ static LogicalResult lowerPart(RuntimeLowering &rt, SparsePartOp op,
   return success();
 }
 
+/// distrt_spmat_offdiag_rows into stack slots, then memrefs.
+static LogicalResult lowerOffdiagRows(RuntimeLowering &rt,
+                                      SparseOffdiagRowsOp op,
+                                      SparseOffdiagRowsOp::Adaptor a,
+                                      ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  OpBuilder &b = rewriter;
+  Value one = rt.i64(b, loc, 1);
+  auto slot = [&](Type t) {
+    return LLVM::AllocaOp::create(b, loc, rt.ptrTy, t, one).getResult();
+  };
+  Value saved = rt.saveStack(b, loc);
+  Value rows = slot(rt.ptrTy), pos = slot(rt.ptrTy), n = slot(rt.i64Ty);
+  if (failed(rt.call(b, loc, "distrt_spmat_offdiag_rows",
+                     {a.getTile(), rows, pos, n})))
+    return failure();
+  Value rowsP = LLVM::LoadOp::create(b, loc, rt.ptrTy, rows);
+  Value posP = LLVM::LoadOp::create(b, loc, rt.ptrTy, pos);
+  Value count = LLVM::LoadOp::create(b, loc, rt.i64Ty, n);
+  rt.restoreStack(b, loc, saved);
+  Value posLen = arith::AddIOp::create(b, loc, count, rt.i64(b, loc, 1));
+  rewriter.replaceOp(
+      op, {viewOf(rt, b, loc, op.getRows().getType(), rowsP, count),
+           viewOf(rt, b, loc, op.getPos().getType(), posP, posLen),
+           arith::IndexCastOp::create(b, loc, b.getIndexType(), count)});
+  return success();
+}
+
 static LogicalResult lowerExchangeBegin(RuntimeLowering &rt,
                                         SparseExchangeBeginOp op,
                                         SparseExchangeBeginOp::Adaptor a,
@@ -240,6 +268,7 @@ void rt::populateSparseToRuntimePatterns(RewritePatternSet &patterns,
   add(lowerGenerate);
   add(lowerPlan);
   add(lowerPart);
+  add(lowerOffdiagRows);
   add(lowerExchangeBegin);
   add(lowerExchangeEnd);
   add(lowerGather);

@@ -32,6 +32,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SparseTensor/IR/SparseTensor.h"
+#include "mlir/AsmParser/AsmParser.h"
 
 using namespace mlir;
 using namespace mlir::dist;
@@ -49,6 +50,9 @@ struct LeafShape {
   int64_t cols;
   /// Columns of X and Y (SpMM), or 0 for SpMV.
   int64_t k;
+  /// Whether the part comes as compressed rows (DCSR: only the rows that
+  /// hold entries; the offdiag part, dist.sparse_offdiag_rows).
+  bool compressedRows = false;
 };
 
 } // namespace
@@ -94,11 +98,37 @@ static void buildLeafBody(OpBuilder &b, Location loc, func::FuncOp f,
     return bufferization::ToTensorOp::create(b, loc, tt, m,
                                              /*restrict=*/true, writable);
   };
-  auto csrType = RankedTensorType::get({s.rows, s.cols}, elt, enc);
   Value tp = toTensor(pos, false), tc = toTensor(crd, false),
         tv = toTensor(val, false);
-  Value csr = sparse_tensor::AssembleOp::create(b, loc, csrType,
-                                                ValueRange{tp, tc}, tv);
+  SmallVector<Value> levels{tp, tc};
+  if (s.compressedRows) {
+    // DCSR: level 0 holds the rows with entries, (0, nrows) and their
+    // numbers; level 1 the part's positions (one per such row) and
+    // coordinates.
+    Value rows = entry.getArgument(6), nrows = entry.getArgument(7);
+    Type posElt = indexElt(ctx, enc.getPosWidth());
+    auto pos0 = memref::AllocaOp::create(b, loc, MemRefType::get({2}, posElt));
+    auto asPos = [&](Value v) -> Value {
+      return posElt.isIndex()
+                 ? v
+                 : arith::IndexCastOp::create(b, loc, posElt, v).getResult();
+    };
+    Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+    Value c1 = arith::ConstantIndexOp::create(b, loc, 1);
+    memref::StoreOp::create(b, loc, asPos(c0), pos0, ValueRange{c0});
+    memref::StoreOp::create(b, loc, asPos(nrows), pos0, ValueRange{c1});
+    levels = {toTensor(pos0, false), toTensor(rows, false), tp, tc};
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << "#sparse_tensor.encoding<{map = (i, j) -> (i : compressed, j : "
+          "compressed), posWidth = "
+       << enc.getPosWidth() << ", crdWidth = " << enc.getCrdWidth() << "}>";
+    enc = cast<sparse_tensor::SparseTensorEncodingAttr>(
+        parseAttribute(text, ctx));
+  }
+  auto csrType = RankedTensorType::get({s.rows, s.cols}, elt, enc);
+  Value csr =
+      sparse_tensor::AssembleOp::create(b, loc, csrType, levels, tv);
   Value xv = x, yv = y;
   if (s.k) {
     xv = view2d(b, loc, x, xRows, ShapedType::kDynamic, s.k);
@@ -143,18 +173,21 @@ static func::FuncOp getOrCreateLeaf(ModuleOp module, Location loc,
   llvm::raw_string_ostream os(name);
   os << "__dist_sparse_" << (s.k ? "spmm" : "spmv") << "_" << s.rows << "x"
      << s.cols << "_k" << s.k << "_p" << enc.getPosWidth() << "_c"
-     << enc.getCrdWidth() << "_" << elt;
+     << enc.getCrdWidth() << "_" << elt << (s.compressedRows ? "_dcsr" : "");
   if (auto f = module.lookupSymbol<func::FuncOp>(name))
     return f;
   MLIRContext *ctx = module.getContext();
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
   Type index = IndexType::get(ctx);
-  auto type = FunctionType::get(
-      ctx,
-      {flat(indexElt(ctx, enc.getPosWidth())),
-       flat(indexElt(ctx, enc.getCrdWidth())), flat(elt), flat(elt), index,
-       flat(elt)},
-      {});
+  SmallVector<Type> args{flat(indexElt(ctx, enc.getPosWidth())),
+                         flat(indexElt(ctx, enc.getCrdWidth())),
+                         flat(elt),
+                         flat(elt),
+                         index,
+                         flat(elt)};
+  if (s.compressedRows) // the rows with entries and their number
+    args.append({flat(indexElt(ctx, enc.getCrdWidth())), index});
+  auto type = FunctionType::get(ctx, args, {});
   auto f = func::FuncOp::create(b, loc, name, type);
   f.setPrivate();
   OpBuilder fb = OpBuilder::atBlockBegin(f.addEntryBlock());
@@ -241,6 +274,17 @@ LogicalResult spmd::lowerSparseCompute(SPMDBuilder &rt, ComputeOp op) {
   SparsePartOp diag = makePart(b, loc, h, SparsePart::diag, bt);
   callLeaf(rt, b, loc, diagShape, diag, x, diag.getNcols(), y);
   SparseExchangeEndOp::create(b, loc, h);
-  callLeaf(rt, b, loc, shape, off, ghosts, off.getNcols(), y);
+  // The offdiag product over the rows that hold ghosts only.
+  auto nonEmpty = SparseOffdiagRowsOp::create(
+      b, loc, flat(indexElt(b.getContext(), bt.getEncoding().getCrdWidth())),
+      flat(indexElt(b.getContext(), bt.getEncoding().getPosWidth())),
+      b.getIndexType(), h, bt);
+  LeafShape offShape = shape;
+  offShape.compressedRows = true;
+  func::FuncOp leaf = getOrCreateLeaf(rt.module, loc, offShape);
+  func::CallOp::create(b, loc, leaf,
+                       ValueRange{nonEmpty.getPos(), off.getCrd(), off.getValues(),
+                                  ghosts, off.getNcols(), y, nonEmpty.getRows(),
+                                  nonEmpty.getNrows()});
   return success();
 }

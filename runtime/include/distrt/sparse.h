@@ -188,6 +188,15 @@ void distrt_spmat_plan(distrt_spmat *m);
 void distrt_spmat_part(distrt_spmat *m, int64_t part, void **pos, void **crd,
                        void **values, int64_t *nnz, int64_t *ncols);
 
+/** The rows of the OFFDIAG part that hold entries (needs the plan; fatal
+ *  without), so that its product can skip the others, as PETSc's
+ *  compressed rows do: *rows (*nrows entries of the crd width, increasing
+ *  local row numbers) and *pos (*nrows + 1 entries of the pos width: row
+ *  rows[r] holds OFFDIAG's entries [pos[r], pos[r + 1])), owned by m and
+ *  valid while the plan is. */
+void distrt_spmat_offdiag_rows(distrt_spmat *m, void **rows, void **pos,
+                               int64_t *nrows);
+
 /** Starts the exchange (needs the plan): x is this process's block of the
  *  dense operand (its rows of C, each k elements of m's dtype, row-major;
  *  a process past the end holds none).  Returns the ghost buffer (ghosts x

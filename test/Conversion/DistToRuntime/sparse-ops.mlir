@@ -40,6 +40,10 @@ func.func @ops(%x: memref<?xf32>, %whole: memref<10x12xf32>) {
   // CHECK: to memref<?xindex>
   // CHECK: to memref<?xf32>
   %p, %c, %v, %n = dist.sparse_part %h offdiag of !B : !dist.sparse_tile -> memref<?xi32>, memref<?xindex>, memref<?xf32>
+  // CHECK: llvm.call @distrt_spmat_offdiag_rows(%[[H]], %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
+  // CHECK: to memref<?xindex>
+  // CHECK: to memref<?xi32>
+  %rr, %rp, %rn = dist.sparse_offdiag_rows %h of !B : !dist.sparse_tile -> memref<?xindex>, memref<?xi32>
   // CHECK: %[[G:.*]] = llvm.call @distrt_spmat_exchange_begin(%[[H]], %{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr, i64) -> !llvm.ptr
   // CHECK: arith.muli
   // CHECK: to memref<?xf32>

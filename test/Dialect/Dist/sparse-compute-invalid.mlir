@@ -261,3 +261,14 @@ func.func @f(%a: !a, %b: !B, %c: !a) {
       schedule [distribute({i}, {io}, {ii}, Grid(2))] : !a, !B, !a
   return
 }
+
+// -----
+
+dist.grid @m [4]
+#CSR = #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed), crdWidth = 32}>
+!B = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> x">, #CSR>
+func.func @f(%h: !dist.sparse_tile) {
+  // expected-error @+1 {{the rows must be a memref<?xi32>, got 'memref<?xi64>'}}
+  %r, %p, %n = dist.sparse_offdiag_rows %h of !B : !dist.sparse_tile -> memref<?xi64>, memref<?xindex>
+  return
+}

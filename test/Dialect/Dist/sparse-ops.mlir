@@ -47,6 +47,8 @@ func.func @spmd(%b: !B, %x: memref<?xf64>, %whole: memref<64x64xf64>) {
   dist.sparse_plan %h : !dist.sparse_tile
   // CHECK: dist.sparse_part %[[H]] offdiag of {{.*}} -> memref<?xi32>, memref<?xi32>, memref<?xf64>
   %p, %c, %v, %n = dist.sparse_part %h offdiag of !B : !dist.sparse_tile -> memref<?xi32>, memref<?xi32>, memref<?xf64>
+  // CHECK: dist.sparse_offdiag_rows %[[H]] of {{.*}} -> memref<?xi32>, memref<?xi32>
+  %rr, %rp, %rn = dist.sparse_offdiag_rows %h of !B : !dist.sparse_tile -> memref<?xi32>, memref<?xi32>
   // CHECK: dist.sparse_exchange_begin %[[H]], %{{.*}} ghosts %{{.*}} cols 2 : !dist.sparse_tile, memref<?xf64> -> memref<?xf64>
   %g = dist.sparse_exchange_begin %h, %x ghosts %n cols 2 : !dist.sparse_tile, memref<?xf64> -> memref<?xf64>
   // CHECK: dist.sparse_exchange_end %[[H]]

@@ -288,6 +288,26 @@ LogicalResult SparsePartOp::verify() {
   return success();
 }
 
+LogicalResult SparseOffdiagRowsOp::verify() {
+  auto t = dyn_cast<DistTensorType>(getTensor());
+  if (!t || !t.isSparse())
+    return emitOpError("expects a sparse tensor type, got ") << getTensor();
+  MLIRContext *ctx = getContext();
+  Type crd = indexElementType(ctx, t.getEncoding().getCrdWidth());
+  Type pos = indexElementType(ctx, t.getEncoding().getPosWidth());
+  for (auto [what, mem, want] :
+       {std::tuple<StringRef, Type, Type>{"rows", getRows().getType(), crd},
+        {"positions", getPos().getType(), pos}}) {
+    auto m = cast<MemRefType>(mem);
+    if (m.getElementType() != want || !m.isDynamicDim(0) ||
+        !m.getLayout().isIdentity())
+      return emitOpError("the ")
+             << what << " must be a memref<?x" << typeStr(want) << ">, got "
+             << m;
+  }
+  return success();
+}
+
 LogicalResult SparseExchangeBeginOp::verify() {
   auto x = cast<MemRefType>(getX().getType());
   auto buf = cast<MemRefType>(getBuffer().getType());

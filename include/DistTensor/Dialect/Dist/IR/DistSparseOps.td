@@ -185,6 +185,33 @@ def Dist_SparsePartOp : Dist_RuntimeQueryOp<"sparse_part"> {
   let hasVerifier = 1;
 }
 
+def Dist_SparseOffdiagRowsOp : Dist_RuntimeQueryOp<"sparse_offdiag_rows"> {
+  let summary = "the rows of the offdiag part that hold entries";
+  let description = [{
+    The local rows of the `offdiag` part (see `dist.sparse_plan`) that hold
+    entries, increasing, and their positions into the part's coordinates
+    and values (`distrt_spmat_offdiag_rows`): the part as compressed rows
+    (DCSR), so that its product skips the rows without ghosts, as PETSc's
+    compressed rows of the off-diagonal block do. `nrows` is their number;
+    `pos` has one more entry.
+
+    ```mlir
+    %rows, %pos, %n = dist.sparse_offdiag_rows %h of !B
+        : !dist.sparse_tile -> memref<?xi32>, memref<?xi32>
+    ```
+  }];
+  let arguments = (ins Arg<Dist_SparseTileType, "", [MemRead]>:$tile,
+                       Dist_DistTensorTypeAttr:$tensor);
+  let results = (outs MemRefRankOf<[AnyType], [1]>:$rows,
+                      MemRefRankOf<[AnyType], [1]>:$pos,
+                      Index:$nrows);
+  let assemblyFormat = [{
+    $tile `of` $tensor attr-dict `:` qualified(type($tile)) `->`
+    type($rows) `,` type($pos)
+  }];
+  let hasVerifier = 1;
+}
+
 def Dist_SparseExchangeBeginOp : Dist_RuntimeOp<"sparse_exchange_begin"> {
   let summary = "starts sending the rows of a dense operand other processes need";
   let description = [{
