@@ -163,32 +163,42 @@ static LogicalResult lowerGather(RuntimeLowering &rt, SparseGatherOp op,
                       rewriter);
 }
 
-/// distrt_spmat_part into stack slots, then memrefs over what they hold.
+/// A call of runtime function `fn` with `args` followed by one out-pointer
+/// per type of `outs` (stack slots, live for the call only: the op may sit
+/// in a loop); what the function stored there.
+static FailureOr<SmallVector<Value>> callWithOuts(RuntimeLowering &rt,
+                                                  OpBuilder &b, Location loc,
+                                                  StringRef fn, ValueRange args,
+                                                  TypeRange outs) {
+  Value one = rt.i64(b, loc, 1);
+  Value saved = rt.saveStack(b, loc);
+  SmallVector<Value> all(args), slots;
+  for (Type t : outs)
+    slots.push_back(LLVM::AllocaOp::create(b, loc, rt.ptrTy, t, one));
+  all.append(slots);
+  if (failed(rt.call(b, loc, fn, all)))
+    return failure();
+  SmallVector<Value> values;
+  for (auto [slot, t] : llvm::zip(slots, outs))
+    values.push_back(LLVM::LoadOp::create(b, loc, t, slot));
+  rt.restoreStack(b, loc, saved);
+  return values;
+}
+
+/// distrt_spmat_part, then memrefs over what it hands out.
 static LogicalResult lowerPart(RuntimeLowering &rt, SparsePartOp op,
                                SparsePartOp::Adaptor a,
                                ConversionPatternRewriter &rewriter) {
   Location loc = op.getLoc();
   OpBuilder &b = rewriter;
-  Value one = rt.i64(b, loc, 1);
-  auto slot = [&](Type t) {
-    return LLVM::AllocaOp::create(b, loc, rt.ptrTy, t, one).getResult();
-  };
-  // The slots live in the function's frame for the call only: save and
-  // restore the stack around them (the op may sit in a loop).
-  Value saved = rt.saveStack(b, loc);
-  Value pos = slot(rt.ptrTy), crd = slot(rt.ptrTy), val = slot(rt.ptrTy),
-        nnz = slot(rt.i64Ty), ncols = slot(rt.i64Ty);
-  if (failed(rt.call(b, loc, "distrt_spmat_part",
-                     {a.getTile(), rt.i64(b, loc, (int64_t)op.getPart()), pos,
-                      crd, val, nnz, ncols})))
+  FailureOr<SmallVector<Value>> out =
+      callWithOuts(rt, b, loc, "distrt_spmat_part",
+                   {a.getTile(), rt.i64(b, loc, (int64_t)op.getPart())},
+                   {rt.ptrTy, rt.ptrTy, rt.ptrTy, rt.i64Ty, rt.i64Ty});
+  if (failed(out))
     return failure();
-  auto load = [&](Value p, Type t) {
-    return LLVM::LoadOp::create(b, loc, t, p).getResult();
-  };
-  Value posP = load(pos, rt.ptrTy), crdP = load(crd, rt.ptrTy),
-        valP = load(val, rt.ptrTy), n = load(nnz, rt.i64Ty),
-        cols = load(ncols, rt.i64Ty);
-  rt.restoreStack(b, loc, saved);
+  Value posP = (*out)[0], crdP = (*out)[1], valP = (*out)[2], n = (*out)[3],
+        cols = (*out)[4];
   auto t = cast<DistTensorType>(op.getTensor());
   int64_t procs = 1;
   for (int64_t e : rt.gridShape(t.getLayout().getGrid()))
@@ -204,26 +214,19 @@ static LogicalResult lowerPart(RuntimeLowering &rt, SparsePartOp op,
   return success();
 }
 
-/// distrt_spmat_offdiag_rows into stack slots, then memrefs.
+/// distrt_spmat_offdiag_rows, then memrefs over what it hands out.
 static LogicalResult lowerOffdiagRows(RuntimeLowering &rt,
                                       SparseOffdiagRowsOp op,
                                       SparseOffdiagRowsOp::Adaptor a,
                                       ConversionPatternRewriter &rewriter) {
   Location loc = op.getLoc();
   OpBuilder &b = rewriter;
-  Value one = rt.i64(b, loc, 1);
-  auto slot = [&](Type t) {
-    return LLVM::AllocaOp::create(b, loc, rt.ptrTy, t, one).getResult();
-  };
-  Value saved = rt.saveStack(b, loc);
-  Value rows = slot(rt.ptrTy), pos = slot(rt.ptrTy), n = slot(rt.i64Ty);
-  if (failed(rt.call(b, loc, "distrt_spmat_offdiag_rows",
-                     {a.getTile(), rows, pos, n})))
+  FailureOr<SmallVector<Value>> out =
+      callWithOuts(rt, b, loc, "distrt_spmat_offdiag_rows", {a.getTile()},
+                   {rt.ptrTy, rt.ptrTy, rt.i64Ty});
+  if (failed(out))
     return failure();
-  Value rowsP = LLVM::LoadOp::create(b, loc, rt.ptrTy, rows);
-  Value posP = LLVM::LoadOp::create(b, loc, rt.ptrTy, pos);
-  Value count = LLVM::LoadOp::create(b, loc, rt.i64Ty, n);
-  rt.restoreStack(b, loc, saved);
+  Value rowsP = (*out)[0], posP = (*out)[1], count = (*out)[2];
   Value posLen = arith::AddIOp::create(b, loc, count, rt.i64(b, loc, 1));
   rewriter.replaceOp(
       op, {viewOf(rt, b, loc, op.getRows().getType(), rowsP, count),

@@ -267,45 +267,46 @@ static Type indexElementType(MLIRContext *ctx, unsigned width) {
   return IntegerType::get(ctx, width);
 }
 
-LogicalResult SparsePartOp::verify() {
-  auto t = dyn_cast<DistTensorType>(getTensor());
+/// The views of a sparse piece's buffers: `tensor` a sparse tensor type and
+/// each memref a memref<?xT> of its element type `want` (named `what`).
+static LogicalResult
+verifyViews(Operation *op, Type tensor,
+            function_ref<SmallVector<std::tuple<StringRef, Type, Type>>(
+                DistTensorType, Type pos, Type crd)>
+                views) {
+  auto t = dyn_cast<DistTensorType>(tensor);
   if (!t || !t.isSparse())
-    return emitOpError("expects a sparse tensor type, got ") << getTensor();
-  MLIRContext *ctx = getContext();
+    return op->emitOpError("expects a sparse tensor type, got ") << tensor;
+  MLIRContext *ctx = op->getContext();
   Type pos = indexElementType(ctx, t.getEncoding().getPosWidth());
   Type crd = indexElementType(ctx, t.getEncoding().getCrdWidth());
-  for (auto [what, mem, want] :
-       {std::tuple<StringRef, Type, Type>{"positions", getPos().getType(), pos},
-        {"coordinates", getCrd().getType(), crd},
-        {"values", getValues().getType(), t.getElementType()}}) {
+  for (auto [what, mem, want] : views(t, pos, crd)) {
     auto m = cast<MemRefType>(mem);
     if (m.getElementType() != want || !m.isDynamicDim(0) ||
         !m.getLayout().isIdentity())
-      return emitOpError("the ")
-             << what << " must be a memref<?x" << typeStr(want) << ">, got "
-             << m;
+      return op->emitOpError("the ") << what << " must be a memref<?x"
+                                     << typeStr(want) << ">, got " << m;
   }
   return success();
 }
 
+LogicalResult SparsePartOp::verify() {
+  return verifyViews(
+      *this, getTensor(), [&](DistTensorType t, Type pos, Type crd) {
+        return SmallVector<std::tuple<StringRef, Type, Type>>{
+            {"positions", getPos().getType(), pos},
+            {"coordinates", getCrd().getType(), crd},
+            {"values", getValues().getType(), t.getElementType()}};
+      });
+}
+
 LogicalResult SparseOffdiagRowsOp::verify() {
-  auto t = dyn_cast<DistTensorType>(getTensor());
-  if (!t || !t.isSparse())
-    return emitOpError("expects a sparse tensor type, got ") << getTensor();
-  MLIRContext *ctx = getContext();
-  Type crd = indexElementType(ctx, t.getEncoding().getCrdWidth());
-  Type pos = indexElementType(ctx, t.getEncoding().getPosWidth());
-  for (auto [what, mem, want] :
-       {std::tuple<StringRef, Type, Type>{"rows", getRows().getType(), crd},
-        {"positions", getPos().getType(), pos}}) {
-    auto m = cast<MemRefType>(mem);
-    if (m.getElementType() != want || !m.isDynamicDim(0) ||
-        !m.getLayout().isIdentity())
-      return emitOpError("the ")
-             << what << " must be a memref<?x" << typeStr(want) << ">, got "
-             << m;
-  }
-  return success();
+  return verifyViews(*this, getTensor(),
+                     [&](DistTensorType, Type pos, Type crd) {
+                       return SmallVector<std::tuple<StringRef, Type, Type>>{
+                           {"rows", getRows().getType(), crd},
+                           {"positions", getPos().getType(), pos}};
+                     });
 }
 
 LogicalResult SparseExchangeBeginOp::verify() {
