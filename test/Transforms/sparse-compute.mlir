@@ -51,8 +51,9 @@ func.func @main() -> i32 {
 
 // The leaves: CSR of 3 rows (ceil(10 / 4)) by the part's column extent (3
 // for diag: the process's block of c; 10 for offdiag: an upper bound of
-// the ghost numbers), accumulating into the output's tile.
-// CHECK: func.func private @[[DIAG]](%{{.*}}: memref<?xi32>, %{{.*}}: memref<?xi32>, %{{.*}}: memref<?xf64>, %{{.*}}: memref<?xf64>, %{{.*}}: index, %[[Y:.*]]: memref<?xf64>)
+// the ghost numbers), accumulating into the output's tile, marked for
+// dist-reassociate-leaves.
+// CHECK: func.func private @[[DIAG]](%{{.*}}: memref<?xi32>, %{{.*}}: memref<?xi32>, %{{.*}}: memref<?xf64>, %{{.*}}: memref<?xf64>, %{{.*}}: index, %[[Y:.*]]: memref<?xf64>) attributes {dist.reassociate}
 // CHECK: sparse_tensor.assemble {{.*}} to tensor<3x3xf64, #sparse>
 // CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
 // CHECK: arith.mulf

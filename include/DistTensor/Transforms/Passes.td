@@ -437,6 +437,33 @@ def DistSimplifyRedistributions
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def DistReassociateLeaves : Pass<"dist-reassociate-leaves", "ModuleOp"> {
+  let summary = "Let the sums of marked leaf functions be reassociated";
+  let description = [{
+    Gives every floating-point `arith.addf` and `arith.mulf` in a function
+    that carries the unit attribute `dist.reassociate` the fast-math flags
+    `reassoc` and `contract`, keeping the flags it already has. The backend
+    may then split a leaf's sums over several accumulators and vector lanes
+    and fuse multiply-adds; the results differ from the statement's order
+    of summation by rounding only, as a distributed sum's do anyway.
+
+    `dist-materialize-spmd` marks the sparse leaves
+    (`__dist_sparse_*`): the upstream sparsifier rebuilds their loops and
+    drops the flags the `linalg.generic` body carried, so `dist-to-llvm`
+    runs this pass after `sparsification-and-bufferization`. Without the
+    flags a sparse row's sum is one chain of dependent additions, which
+    bounds the product of a matrix that fits in cache by the latency of
+    `addsd`. Functions without the attribute are left alone.
+
+    ```mlir
+    func.func private @leaf(...) attributes {dist.reassociate} {
+      ... %s = arith.addf %a, %b : f64   // becomes fastmath<reassoc,contract>
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def DistInsertRedistributions
     : Pass<"dist-insert-redistributions", "ModuleOp"> {
   let summary = "Redistribute tensors to the layouts their schedules need";

@@ -34,6 +34,8 @@ static void addSparsifier(OpPassManager &pm) {
       /*enableSIMDIndex32=*/false, /*enableGPULibgen=*/false,
       SparseEmitStrategy::kFunctional, SparseParallelizationStrategy::kNone));
   pm.addPass(createStorageSpecifierToLLVMPass());
+  // The sparsifier rebuilt the leaves' loops without fast-math flags.
+  pm.addPass(dist::createDistReassociateLeaves());
 }
 
 void dist::buildDistToLLVMPipeline(OpPassManager &pm,

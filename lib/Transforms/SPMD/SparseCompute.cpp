@@ -190,6 +190,9 @@ static func::FuncOp getOrCreateLeaf(ModuleOp module, Location loc,
   auto type = FunctionType::get(ctx, args, {});
   auto f = func::FuncOp::create(b, loc, name, type);
   f.setPrivate();
+  // A row's sum may be reassociated (dist-reassociate-leaves sets the flags
+  // after the sparsifier, which drops them from the body).
+  f->setAttr(kReassociateAttr, UnitAttr::get(ctx));
   OpBuilder fb = OpBuilder::atBlockBegin(f.addEntryBlock());
   buildLeafBody(fb, loc, f, s);
   return f;

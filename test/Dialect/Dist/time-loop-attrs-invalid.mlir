@@ -17,3 +17,14 @@ func.func @bad_marks(%n: index) {
 func.func @not_a_loop() attributes {dist.time_loop} {
   return
 }
+
+// -----
+
+// expected-error @below {{'dist.reassociate' is for leaf functions}}
+module attributes {dist.reassociate} {
+}
+
+// -----
+
+// expected-error @below {{'dist.reassociate' must be a unit attribute}}
+func.func private @leaf() attributes {dist.reassociate = 1 : i64}

@@ -7,6 +7,8 @@
 #include "DistTensor/Dialect/Dist/IR/DistDialect.h"
 #include "DistTensor/Dialect/Dist/IR/DistOps.h"
 
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
 #include "distrt/abi.h"
 
 using namespace mlir;
@@ -32,10 +34,19 @@ static_assert((int)mlir::dist::SparsePart::all == DISTRT_SPMAT_ALL &&
 #include "DistTensor/Dialect/Dist/IR/DistEnums.cpp.inc"
 
 /// `dist.time_loop` (unit) and `dist.overlap` (bool) mark the time loops
-/// of a lowered computation for dist-double-buffer (DistOps.h).
+/// of a lowered computation for dist-double-buffer; `dist.reassociate`
+/// (unit) marks a leaf function for dist-reassociate-leaves (DistOps.h).
 LogicalResult DistDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
+  if (name == kReassociateAttr) {
+    // func.func, and llvm.func after the conversion to LLVM.
+    if (!isa<FunctionOpInterface>(op))
+      return op->emitError("'") << name << "' is for leaf functions";
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitError("'") << name << "' must be a unit attribute";
+    return success();
+  }
   if (name != kTimeLoopAttr && name != kOverlapAttr)
     return success();
   if (op->getName().getStringRef() != "scf.for")

@@ -56,6 +56,9 @@ FailureOr<GridOp> verifyGridAxes(Operation *op, FlatSymbolRefAttr gridRef,
 /// command, where it has one.
 inline constexpr llvm::StringLiteral kTimeLoopAttr = "dist.time_loop";
 inline constexpr llvm::StringLiteral kOverlapAttr = "dist.overlap";
+/// Marks a leaf function whose floating-point sums may be reassociated
+/// (dist-reassociate-leaves); a unit attribute on func.func.
+inline constexpr llvm::StringLiteral kReassociateAttr = "dist.reassociate";
 } // namespace mlir::dist
 
 #endif // DISTTENSOR_DIALECT_DIST_IR_DISTOPS_H
