@@ -9,8 +9,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "DistTensor/Dialect/Dist/IR/SparseCompute.h"
 #include "DistTensor/Analysis/Communication.h"
+#include "DistTensor/Dialect/Dist/IR/OneSided.h"
+#include "DistTensor/Dialect/Dist/IR/SparseCompute.h"
 
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/STLExtras.h"
@@ -54,6 +55,11 @@ mlir::dist::buildComputeModel(ComputeOp op) {
     return op.emitOpError("has a sparse operand: its communication is the "
                           "sparse matrix's exchange plan, built at run time, "
                           "not a transfer of boxes (docs/sparse.md)");
+  if (isOneSidedCompute(op))
+    return op.emitOpError("is scheduled one-sided: its slices move with "
+                          "one-sided gets and accumulates that the runtime "
+                          "derives from the layouts, not as transfers of "
+                          "boxes (docs/onesided.md)");
   m->stmt = statement.getStatement().clone();
   IndexStatement &stmt = m->stmt;
   for (auto [n, v] : llvm::zip(op.getNames(), op.getTensors())) {

@@ -6,10 +6,11 @@
 
 #include "DistTensor/Transforms/Passes.h"
 
-#include "DistTensor/Dialect/Dist/IR/SparseCompute.h"
 #include "DistTensor/Analysis/Communication.h"
 #include "DistTensor/Analysis/LayoutSuggestion.h"
 #include "DistTensor/Dialect/Dist/IR/DistOps.h"
+#include "DistTensor/Dialect/Dist/IR/OneSided.h"
+#include "DistTensor/Dialect/Dist/IR/SparseCompute.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -42,6 +43,18 @@ struct DistReportCommunicationPass
                  "processes' columns use move through the matrix's "
                  "exchange plan, built at run time (docs/sparse.md); "
                  "nothing moves when it is replicated";
+        return;
+      }
+      if (isOneSidedCompute(op)) {
+        if (generalOnly)
+          return;
+        FailureOr<OneSidedProduct> p = getOneSidedProduct(op);
+        if (failed(p)) {
+          failedAny = true;
+          return;
+        }
+        (quiet ? emitRemark(op.getLoc()) : op.emitRemark())
+            << describeOneSided(*p);
         return;
       }
       FailureOr<std::unique_ptr<ComputeModel>> model = [&] {

@@ -18,6 +18,7 @@
 #include "DistTensor/Analysis/Communication.h"
 #include "DistTensor/Analysis/Semantics.h"
 #include "DistTensor/Dialect/Dist/IR/DistOps.h"
+#include "DistTensor/Dialect/Dist/IR/OneSided.h"
 #include "DistTensor/Dialect/Dist/IR/SparseCompute.h"
 
 #include "mlir/Pass/Pass.h"
@@ -83,7 +84,7 @@ struct TestCommunicationCrossCheckPass
     getOperation().walk([&](ComputeOp op) {
       // A sparse product has no box model: its exchange is the matrix's
       // plan, built at run time (tested by test/Runtime/sparse-spmat.test).
-      if (isSparseCompute(op))
+      if (isSparseCompute(op) || isOneSidedCompute(op))
         return;
       FailureOr<std::unique_ptr<ComputeModel>> model = buildComputeModel(op);
       if (failed(model)) {

@@ -232,6 +232,39 @@ struct CheckDistinctLowering : TransferPattern<CheckDistinctOp> {
   }
 };
 
+/// dist.onesided_matmul -> distrt_onesided_matmul(grid, dtype, descA, a,
+/// descB, b, descC, c, stationary, offset, prefetch, accumulate).
+struct OneSidedMatmulLowering : TransferPattern<OneSidedMatmulOp> {
+  using TransferPattern::TransferPattern;
+  LogicalResult
+  matchAndRewrite(OneSidedMatmulOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    DistTensorType c = op.getTensorC();
+    Value grid =
+        lowering.gridHandle(rewriter, loc, op, c.getLayout().getGrid());
+    if (!grid)
+      return fail(rewriter, op);
+    auto i64 = [&](int64_t v) { return lowering.i64(rewriter, loc, v); };
+    SmallVector<Value> args{grid,
+                            i64(abi::dtypeCode(c.getElementType())),
+                            lowering.descriptor(rewriter, loc, op.getTensorA()),
+                            lowering.ptrOf(rewriter, loc, adaptor.getA()),
+                            lowering.descriptor(rewriter, loc, op.getTensorB()),
+                            lowering.ptrOf(rewriter, loc, adaptor.getB()),
+                            lowering.descriptor(rewriter, loc, c),
+                            lowering.ptrOf(rewriter, loc, adaptor.getC()),
+                            i64(static_cast<int64_t>(op.getStationary())),
+                            i64(op.getOffset() ? 1 : 0),
+                            i64(op.getPrefetch()),
+                            i64(op.getAccumulate() ? 1 : 0)};
+    if (failed(lowering.call(rewriter, loc, "distrt_onesided_matmul", args)))
+      return fail(rewriter, op);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // Permutations and asynchronous transfers
 //===----------------------------------------------------------------------===//
@@ -399,9 +432,10 @@ void mlir::dist::rt::populateTransferToRuntimePatterns(
   });
   MLIRContext *ctx = patterns.getContext();
   patterns.add<GridCoordLowering, AxesRankLowering, ZeroTileLowering,
-               TileViewLowering, CheckDistinctLowering, StartBroadcastLowering,
-               StartShiftLowering, StartAllGatherLowering, NullRequestLowering,
-               WaitLowering>(converter, ctx, lowering);
+               TileViewLowering, CheckDistinctLowering, OneSidedMatmulLowering,
+               StartBroadcastLowering, StartShiftLowering,
+               StartAllGatherLowering, NullRequestLowering, WaitLowering>(
+      converter, ctx, lowering);
   patterns.add<BoxLowering<CopyBoxOp>>(converter, ctx, lowering,
                                        "distrt_copy_box_local");
   patterns.add<BoxLowering<AddBoxOp>>(converter, ctx, lowering,

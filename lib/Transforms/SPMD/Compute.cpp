@@ -15,8 +15,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "ComputeEmitter.h"
-#include "SPMDLowering.h"
+#include "DistTensor/Dialect/Dist/IR/OneSided.h"
 #include "DistTensor/Dialect/Dist/IR/SparseCompute.h"
+#include "SPMDLowering.h"
 
 #include "DistTensor/Analysis/LayoutSuggestion.h"
 
@@ -380,6 +381,8 @@ void ComputeEmitter::emitScalarLoops(OpBuilder &b, unsigned k) {
 LogicalResult spmd::lowerCompute(SPMDBuilder &rt, ComputeOp op) {
   if (isSparseCompute(op))
     return lowerSparseCompute(rt, op);
+  if (isOneSidedCompute(op))
+    return lowerOneSidedCompute(rt, op);
   FailureOr<std::unique_ptr<ComputeModel>> model = buildComputeModel(op);
   if (failed(model))
     return failure();

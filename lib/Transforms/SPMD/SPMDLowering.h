@@ -25,6 +25,10 @@ LogicalResult lowerCompute(SPMDBuilder &rt, ComputeOp op);
 /// leaves (SparseCompute.cpp).
 LogicalResult lowerSparseCompute(SPMDBuilder &rt, ComputeOp op);
 
+/// dist.compute of a matrix product scheduled one-sided: one
+/// dist.onesided_matmul (OneSidedCompute.cpp).
+LogicalResult lowerOneSidedCompute(SPMDBuilder &rt, ComputeOp op);
+
 /// dist.redistribute: planned steps, partial sums or the general exchange
 /// (Redistribute.cpp).
 LogicalResult lowerRedistribute(SPMDBuilder &rt, RedistributeOp op);

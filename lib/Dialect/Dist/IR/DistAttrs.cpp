@@ -207,9 +207,9 @@ void ScheduleAttr::print(AsmPrinter &printer) const {
 
 static const llvm::StringSet<> &scheduleCommandNames() {
   static const llvm::StringSet<> names = {
-      "divide",      "split",      "reorder",     "collapse",
-      "fuse",        "distribute", "communicate", "rotate",
-      "parallelize", "substitute", "overlap"};
+      "divide",     "split",       "reorder",  "collapse",    "fuse",
+      "distribute", "communicate", "rotate",   "parallelize", "substitute",
+      "overlap",    "stationary",  "prefetch", "offset"};
   return names;
 }
 
@@ -280,8 +280,8 @@ static ArrayAttr parseScheduleCommands(AsmParser &parser) {
       return parser.emitError(loc)
              << "unknown scheduling command '" << name
              << "'; expected divide, split, reorder, collapse, fuse, "
-                "distribute, communicate, rotate, parallelize, substitute or "
-                "overlap";
+                "distribute, communicate, rotate, parallelize, substitute, "
+                "overlap, stationary, prefetch or offset";
     SmallVector<Attribute> cmd{StringAttr::get(ctx, name)};
     if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Paren, [&]() {
           return parseScheduleArg(parser, cmd);

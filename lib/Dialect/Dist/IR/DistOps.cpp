@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DistTensor/Dialect/Dist/IR/DistOps.h"
+#include "DistTensor/Dialect/Dist/IR/OneSided.h"
 #include "DistTensor/Dialect/Dist/IR/SparseCompute.h"
 #include "llvm/Support/Path.h"
 
@@ -598,10 +599,24 @@ LogicalResult ComputeOp::verify() {
   // message; hierarchical machines parse but are not lowered yet).
   FlatSymbolRefAttr gridRef = types[stmt.lhs.tensor].getLayout().getGrid();
   auto grid = SymbolTable::lookupNearestSymbolFrom<GridOp>(*this, gridRef);
-  if (grid && grid.getNumLevels() == 1)
+  if (nest->nest.isOneSided()) {
+    // The one-sided lowering computes where the stationary tensor lives
+    // (no distributed loops): OneSided.h says what it takes.
+    std::string why;
+    if (!grid)
+      why = "its grid is not in scope";
+    else if (grid.getNumLevels() != 1)
+      why = "the one-sided lowering takes one-level grids";
+    else if (succeeded(matchOneSidedProduct(stmt, types, nest->nest,
+                                            grid.getShape(), why)))
+      why.clear();
+    if (!why.empty())
+      return emitOpError("one-sided product cannot be lowered: ") << why;
+  } else if (grid && grid.getNumLevels() == 1) {
     if (std::optional<std::string> err = distributionError(
             nest->nest, grid.getShape(), "@" + gridRef.getValue().str()))
       return emitOpError("schedule cannot be lowered: ") << *err;
+  }
 
   // A sparse operand: only the products SparseCompute.h lists lower.
   if (llvm::any_of(getTensors().getTypes(), [](Type t) {

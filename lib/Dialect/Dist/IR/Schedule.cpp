@@ -354,6 +354,31 @@ public:
         return fail("the schedule already has an overlap command");
       nest.overlap = c.lists[0][0] == "on";
       return true;
+    case K::Stationary: {
+      if (nest.stationary)
+        return fail("the schedule already has a stationary command");
+      const std::string &t = c.lists[0][0];
+      if (t != "auto" && !llvm::is_contained(stmt.tensorNames(), t))
+        return fail("'" + t +
+                    "' is not a tensor of the statement; write "
+                    "stationary(T) with T one of its tensors, or "
+                    "stationary(auto)");
+      nest.stationary = t;
+      return true;
+    }
+    case K::Prefetch:
+      if (nest.prefetch)
+        return fail("the schedule already has a prefetch command");
+      if (c.factor < 1 || c.factor > kMaxPrefetch)
+        return fail("the prefetch depth must be between 1 and " +
+                    Twine(kMaxPrefetch) + ", got " + Twine(c.factor));
+      nest.prefetch = c.factor;
+      return true;
+    case K::Offset:
+      if (nest.offset)
+        return fail("the schedule already has an offset command");
+      nest.offset = c.lists[0][0] == "on";
+      return true;
     }
     return false;
   }
@@ -589,6 +614,22 @@ mlir::dist::applySchedule(const IndexStatement &stmt,
   for (const ScheduleCommand &c : commands)
     if (!applier.apply(c, machines))
       return std::nullopt;
+  // The one-sided lowering computes where the stationary tensor lives: loop
+  // commands have nothing to act on.
+  if (applier.nest.isOneSided()) {
+    using K = ScheduleCommand::Kind;
+    for (const ScheduleCommand &c : commands) {
+      if (c.kind == K::Stationary || c.kind == K::Prefetch ||
+          c.kind == K::Offset)
+        continue;
+      applier.current = &c;
+      applier.fail("the one-sided lowering (stationary, prefetch, offset) "
+                   "takes no loop commands: every process computes the "
+                   "slices of the stationary tensor's tile it holds; remove "
+                   "this command or the one-sided ones");
+      return std::nullopt;
+    }
+  }
   // A communicate point must still be a loop at the end, outside the leaf.
   applier.current = nullptr;
   LoopNest &nest = applier.nest;

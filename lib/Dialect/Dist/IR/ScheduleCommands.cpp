@@ -81,6 +81,15 @@ std::string ScheduleCommand::str() const {
   case Kind::Overlap:
     os << "overlap(", one(0), os << ")";
     break;
+  case Kind::Stationary:
+    os << "stationary(", one(0), os << ")";
+    break;
+  case Kind::Prefetch:
+    os << "prefetch(" << factor << ")";
+    break;
+  case Kind::Offset:
+    os << "offset(", one(0), os << ")";
+    break;
   }
   return s;
 }
@@ -222,6 +231,22 @@ bool mlir::dist::decodeSchedule(ArrayAttr schedule,
       c.kernel = kernel.front();
     } else if (name == "overlap") {
       c.kind = ScheduleCommand::Kind::Overlap;
+      lists(1);
+      if (nargs != 1 || !argName(cmd, 1, c.lists[0]) ||
+          (c.lists[0][0] != "on" && c.lists[0][0] != "off"))
+        return bad("(on) or (off)");
+    } else if (name == "stationary") {
+      c.kind = ScheduleCommand::Kind::Stationary;
+      lists(1);
+      if (nargs != 1 || !argName(cmd, 1, c.lists[0]))
+        return bad("(tensor) or (auto)");
+    } else if (name == "prefetch") {
+      c.kind = ScheduleCommand::Kind::Prefetch;
+      lists(0);
+      if (nargs != 1 || !argInt(cmd, 1, c.factor))
+        return bad("(depth), a positive integer");
+    } else if (name == "offset") {
+      c.kind = ScheduleCommand::Kind::Offset;
       lists(1);
       if (nargs != 1 || !argName(cmd, 1, c.lists[0]) ||
           (c.lists[0][0] != "on" && c.lists[0][0] != "off"))

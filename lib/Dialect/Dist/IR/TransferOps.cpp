@@ -198,3 +198,39 @@ LogicalResult StartShiftOp::verify() {
            << out.getNumElements() << "; a shift sends and receives as many";
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// OneSidedMatmulOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult OneSidedMatmulOp::verify() {
+  DistTensorType a = getTensorA(), b = getTensorB(), c = getTensorC();
+  if (failed(verifyElementType(*this, a, getA(), "A tile")) ||
+      failed(verifyElementType(*this, b, getB(), "B tile")) ||
+      failed(verifyElementType(*this, c, getC(), "C tile")))
+    return failure();
+  for (DistTensorType t : {a, b, c})
+    if (t.getRank() != 2 || t.isSparse())
+      return emitOpError("takes dense matrices, got ") << t;
+  if (a.getShape()[0] != c.getShape()[0] ||
+      b.getShape()[1] != c.getShape()[1] || a.getShape()[1] != b.getShape()[0])
+    return emitOpError("the shapes do not multiply: A is ")
+           << a.getShape()[0] << "x" << a.getShape()[1] << ", B "
+           << b.getShape()[0] << "x" << b.getShape()[1] << ", C "
+           << c.getShape()[0] << "x" << c.getShape()[1];
+  if (a.getLayout().getGrid() != c.getLayout().getGrid() ||
+      b.getLayout().getGrid() != c.getLayout().getGrid())
+    return emitOpError("A, B and C must be on one grid");
+  if (getPrefetch() < 1 || getPrefetch() > kMaxPrefetch)
+    return emitOpError("prefetch depth ")
+           << getPrefetch() << " is not between 1 and " << kMaxPrefetch;
+  return success();
+}
+
+LogicalResult
+OneSidedMatmulOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  for (DistTensorType t : {getTensorA(), getTensorB(), getTensorC()})
+    if (failed(verifyTensorGrid(*this, t, symbols)))
+      return failure();
+  return success();
+}

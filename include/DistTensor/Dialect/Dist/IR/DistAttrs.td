@@ -69,6 +69,16 @@ def Dist_SparsePart : I32EnumAttr<"SparsePart",
   let cppNamespace = "::mlir::dist";
 }
 
+def Dist_Stationary : I32EnumAttr<"Stationary",
+    "the tensor of a one-sided product that does not move "
+    "(dist.onesided_matmul)", [
+      I32EnumAttrCase<"A", 0>,
+      I32EnumAttrCase<"B", 1>,
+      I32EnumAttrCase<"C", 2>
+    ]> {
+  let cppNamespace = "::mlir::dist";
+}
+
 def Dist_DimDistAttr : Dist_Attr<"DimDist", "dim"> {
   let summary = "distribution of one tensor dimension over mesh modes";
   let description = [{

@@ -54,6 +54,9 @@ constexpr int64_t kMaxDims = 8;
 /// 32-bit): a leaf substituted by a BLAS kernel needs every size it passes
 /// within this.
 constexpr int64_t kMaxBlasSize = 2147483647; // INT32_MAX
+/// Deepest prefetch of the one-sided lowering (gets in flight ahead of the
+/// slice being multiplied; each holds a slice buffer).
+constexpr int64_t kMaxPrefetch = 16;
 
 /// a * b, or nothing on overflow of `limit` (a, b >= 0).
 inline std::optional<int64_t> mulWithin(int64_t a, int64_t b, int64_t limit) {

@@ -568,5 +568,6 @@ def Dist_LocalTileOp : Dist_Op<"local_tile", [Pure]> {
 include "DistTensor/Dialect/Dist/IR/DistTransferOps.td"
 include "DistTensor/Dialect/Dist/IR/DistKernelOps.td"
 include "DistTensor/Dialect/Dist/IR/DistSparseOps.td"
+include "DistTensor/Dialect/Dist/IR/DistOneSidedOps.td"
 
 #endif // DIST_OPS_TD

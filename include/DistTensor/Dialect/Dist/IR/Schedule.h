@@ -28,26 +28,30 @@ class ScheduleAttr;
 /// One decoded scheduling command.
 struct ScheduleCommand {
   enum class Kind {
-    Divide,      // divide(i, io, ii, parts)
-    Split,       // split(i, io, ii, chunk)
-    Reorder,     // reorder({vars})
-    Collapse,    // collapse(i, j, f) / fuse(i, j, f)
-    Distribute,  // distribute(v) or distribute({vars})
+    Divide,         // divide(i, io, ii, parts)
+    Split,          // split(i, io, ii, chunk)
+    Reorder,        // reorder({vars})
+    Collapse,       // collapse(i, j, f) / fuse(i, j, f)
+    Distribute,     // distribute(v) or distribute({vars})
     DistributeOnto, // distribute({targets}, {dist}, {local}, Grid(..) | @m)
-    Communicate, // communicate(T | {T..}, v)
-    Rotate,      // rotate(t, {vars}, r)
-    Parallelize, // parallelize(v)
-    Substitute,  // substitute({vars}, kernel)
-    Overlap      // overlap(on | off)
+    Communicate,    // communicate(T | {T..}, v)
+    Rotate,         // rotate(t, {vars}, r)
+    Parallelize,    // parallelize(v)
+    Substitute,     // substitute({vars}, kernel)
+    Overlap,        // overlap(on | off)
+    Stationary,     // stationary(T | auto): the one-sided lowering
+    Prefetch,       // prefetch(depth): the one-sided lowering
+    Offset          // offset(on | off): the one-sided lowering
   };
   Kind kind;
   /// Variable lists in the order of the command's arguments: for divide /
   /// split {i}, {io}, {ii}; reorder {vars}; collapse {i}, {j}, {f};
   /// distribute {vars}; distribute-onto {targets}, {dist}, {local};
   /// communicate {tensors}, {v}; rotate {t}, {vars}, {r}; parallelize {v};
-  /// substitute {vars}; overlap {on | off}.
+  /// substitute {vars}; overlap {on | off}; stationary {T | auto};
+  /// offset {on | off}; prefetch: none (the depth is `factor`).
   llvm::SmallVector<llvm::SmallVector<std::string>, 3> lists;
-  /// divide / split factor.
+  /// divide / split factor; prefetch depth.
   int64_t factor = 0;
   /// distribute-onto: grid extents (from Grid(...) or the named machine).
   llvm::SmallVector<int64_t> gridShape;
@@ -124,7 +128,16 @@ struct LoopNest {
   /// Grid used by compound distribute commands (empty when none).
   llvm::SmallVector<int64_t> gridShape;
   std::string machine;
+  /// The one-sided lowering's commands (docs/onesided.md): the stationary
+  /// tensor ("auto": the cost model chooses), the prefetch depth, and
+  /// whether the iteration offset is used. Any of them selects the
+  /// one-sided lowering.
+  std::optional<std::string> stationary;
+  std::optional<int64_t> prefetch;
+  std::optional<bool> offset;
 
+  /// Whether the schedule selects the one-sided lowering.
+  bool isOneSided() const { return stationary || prefetch || offset; }
   /// Index of the loop named `name`, or -1.
   int indexOf(llvm::StringRef name) const;
   /// True if `var` is a statement variable or derives from `origin`.

@@ -1,0 +1,34 @@
+// RUN: dist-opt %s --convert-dist-to-runtime | FileCheck %s
+// dist.onesided_matmul becomes one distrt_onesided_matmul call: the grid
+// handle, the dtype code (f64: 1), each tensor's layout descriptor and tile
+// pointer, then the stationary code (DISTRT_STATIONARY_B: 1), offset,
+// prefetch and accumulate.
+
+dist.grid @m [2, 2]
+!A = !dist.tensor<7x5xf64, #dist.layout<@m, "xy -> x*">>
+!B = !dist.tensor<5x9xf64, #dist.layout<@m, "xy -> *y">>
+!C = !dist.tensor<7x9xf64, #dist.layout<@m, "xy -> xy">>
+
+// The descriptors: [ndims, per dim: n, kind, block, naxes, axes..., nfixed].
+// CHECK-DAG: llvm.mlir.global internal constant @[[DA:__dist_desc_[0-9]+]](dense<[2, 7, 1, 0, 1, 0, 5, 0, 0, 0, 0]> : tensor<11xi64>)
+// CHECK-DAG: llvm.mlir.global internal constant @[[DB:__dist_desc_[0-9]+]](dense<[2, 5, 0, 0, 0, 9, 1, 0, 1, 1, 0]> : tensor<11xi64>)
+// CHECK-DAG: llvm.mlir.global internal constant @[[DC:__dist_desc_[0-9]+]](dense<[2, 7, 1, 0, 1, 0, 9, 1, 0, 1, 1, 0]> : tensor<12xi64>)
+// CHECK-LABEL: func.func @mm(
+// CHECK: %[[G:.*]] = llvm.call @distrt_grid_lookup
+// CHECK: %[[T:.*]] = llvm.mlir.constant(1 : i64) : i64
+// CHECK: %[[PA:.*]] = llvm.mlir.addressof @[[DA]]
+// CHECK: %[[A:.*]] = llvm.inttoptr
+// CHECK: %[[PB:.*]] = llvm.mlir.addressof @[[DB]]
+// CHECK: %[[B:.*]] = llvm.inttoptr
+// CHECK: %[[PC:.*]] = llvm.mlir.addressof @[[DC]]
+// CHECK: %[[C:.*]] = llvm.inttoptr
+// CHECK: %[[S:.*]] = llvm.mlir.constant(1 : i64) : i64
+// CHECK: %[[O:.*]] = llvm.mlir.constant(0 : i64) : i64
+// CHECK: %[[P:.*]] = llvm.mlir.constant(4 : i64) : i64
+// CHECK: %[[ACC:.*]] = llvm.mlir.constant(1 : i64) : i64
+// CHECK: llvm.call @distrt_onesided_matmul(%[[G]], %[[T]], %[[PA]], %[[A]], %[[PB]], %[[B]], %[[PC]], %[[C]], %[[S]], %[[O]], %[[P]], %[[ACC]])
+func.func @mm(%a: memref<?xf64>, %b: memref<?xf64>, %c: memref<?xf64>) {
+  dist.onesided_matmul %a, %b accumulate into %c stationary B prefetch 4 offset false
+      as !A, !B, !C : memref<?xf64>, memref<?xf64>, memref<?xf64>
+  return
+}

@@ -1,0 +1,174 @@
+// RUN: dist-opt %s -split-input-file -verify-diagnostics
+// What the verifier rejects about one-sided schedules (stationary,
+// prefetch, offset; docs/onesided.md), with the reason: the commands'
+// arguments and repetitions, loop commands beside them, and the products
+// and layouts the one-sided lowering does not take.
+
+dist.grid @m [2, 2]
+!A = !dist.tensor<7x5xf64, #dist.layout<@m, "xy -> x*">>
+!B = !dist.tensor<5x9xf64, #dist.layout<@m, "xy -> *y">>
+!C = !dist.tensor<7x9xf64, #dist.layout<@m, "xy -> xy">>
+func.func @f(%c: !C, %a: !A, %b: !B) {
+  // expected-error @+1 {{schedule: stationary(D): 'D' is not a tensor of the statement; write stationary(T) with T one of its tensors, or stationary(auto)}}
+  dist.compute "C(i,j) = A(i,k) * B(k,j)" (C = %c, A = %a, B = %b)
+      schedule [stationary(D)] : !C, !A, !B
+  return
+}
+
+// -----
+
+dist.grid @m [2, 2]
+!A = !dist.tensor<7x5xf64, #dist.layout<@m, "xy -> x*">>
+!B = !dist.tensor<5x9xf64, #dist.layout<@m, "xy -> *y">>
+!C = !dist.tensor<7x9xf64, #dist.layout<@m, "xy -> xy">>
+func.func @f(%c: !C, %a: !A, %b: !B) {
+  // expected-error @+1 {{stationary(B): the schedule already has a stationary command}}
+  dist.compute "C(i,j) = A(i,k) * B(k,j)" (C = %c, A = %a, B = %b)
+      schedule [stationary(A), stationary(B)] : !C, !A, !B
+  return
+}
+
+// -----
+
+dist.grid @m [2, 2]
+!A = !dist.tensor<7x5xf64, #dist.layout<@m, "xy -> x*">>
+!B = !dist.tensor<5x9xf64, #dist.layout<@m, "xy -> *y">>
+!C = !dist.tensor<7x9xf64, #dist.layout<@m, "xy -> xy">>
+func.func @f(%c: !C, %a: !A, %b: !B) {
+  // expected-error @+1 {{prefetch(0): the prefetch depth must be between 1 and 16, got 0}}
+  dist.compute "C(i,j) = A(i,k) * B(k,j)" (C = %c, A = %a, B = %b)
+      schedule [prefetch(0)] : !C, !A, !B
+  return
+}
+
+// -----
+
+dist.grid @m [2, 2]
+!A = !dist.tensor<7x5xf64, #dist.layout<@m, "xy -> x*">>
+!B = !dist.tensor<5x9xf64, #dist.layout<@m, "xy -> *y">>
+!C = !dist.tensor<7x9xf64, #dist.layout<@m, "xy -> xy">>
+func.func @f(%c: !C, %a: !A, %b: !B) {
+  // expected-error @+1 {{prefetch(3): the schedule already has a prefetch command}}
+  dist.compute "C(i,j) = A(i,k) * B(k,j)" (C = %c, A = %a, B = %b)
+      schedule [prefetch(2), prefetch(3)] : !C, !A, !B
+  return
+}
+
+// -----
+
+dist.grid @m [2, 2]
+!A = !dist.tensor<7x5xf64, #dist.layout<@m, "xy -> x*">>
+!B = !dist.tensor<5x9xf64, #dist.layout<@m, "xy -> *y">>
+!C = !dist.tensor<7x9xf64, #dist.layout<@m, "xy -> xy">>
+func.func @f(%c: !C, %a: !A, %b: !B) {
+  // expected-error @+1 {{offset(off): the schedule already has an offset command}}
+  dist.compute "C(i,j) = A(i,k) * B(k,j)" (C = %c, A = %a, B = %b)
+      schedule [offset(on), offset(off)] : !C, !A, !B
+  return
+}
+
+// -----
+
+dist.grid @m [2, 2]
+!A = !dist.tensor<7x5xf64, #dist.layout<@m, "xy -> x*">>
+!B = !dist.tensor<5x9xf64, #dist.layout<@m, "xy -> *y">>
+!C = !dist.tensor<7x9xf64, #dist.layout<@m, "xy -> xy">>
+func.func @f(%c: !C, %a: !A, %b: !B) {
+  // expected-error @+1 {{distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2)): the one-sided lowering (stationary, prefetch, offset) takes no loop commands}}
+  dist.compute "C(i,j) = A(i,k) * B(k,j)" (C = %c, A = %a, B = %b)
+      schedule [stationary(C), distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2))] : !C, !A, !B
+  return
+}
+
+// -----
+
+dist.grid @m [2, 2]
+!A = !dist.tensor<7x5xf64, #dist.layout<@m, "xy -> x*">>
+!B = !dist.tensor<5x9xf64, #dist.layout<@m, "xy -> *y">>
+!C = !dist.tensor<7x9xf64, #dist.layout<@m, "xy -> xy">>
+func.func @f(%c: !C, %a: !A, %b: !B) {
+  // expected-error @+1 {{reorder({k, i, j}): the one-sided lowering (stationary, prefetch, offset) takes no loop commands}}
+  dist.compute "C(i,j) = A(i,k) * B(k,j)" (C = %c, A = %a, B = %b)
+      schedule [reorder({k, i, j}), offset(on)] : !C, !A, !B
+  return
+}
+
+// -----
+
+dist.grid @m [2, 2]
+!A = !dist.tensor<7x5xf64, #dist.layout<@m, "xy -> x*">>
+!B = !dist.tensor<9x5xf64, #dist.layout<@m, "xy -> y*">>
+!C = !dist.tensor<7x9xf64, #dist.layout<@m, "xy -> xy">>
+func.func @f(%c: !C, %a: !A, %b: !B) {
+  // expected-error @+1 {{one-sided product cannot be lowered: the statement must read C(i,j) = A(i,k) * B(k,j) (the operands in either order, no transposed accesses)}}
+  dist.compute "C(i,j) = A(i,k) * B(j,k)" (C = %c, A = %a, B = %b)
+      schedule [stationary(C)] : !C, !A, !B
+  return
+}
+
+// -----
+
+dist.grid @m [2, 2]
+!A = !dist.tensor<7x5xf64, #dist.layout<@m, "xy -> x*">>
+!B = !dist.tensor<5x9xf64, #dist.layout<@m, "xy -> *y">>
+!C = !dist.tensor<7x9xf64, #dist.layout<@m, "xy -> xy">>
+func.func @f(%c: !C, %a: !A, %b: !B) {
+  // expected-error @+1 {{one-sided product cannot be lowered: it computes matrix products C(i,j) = A(i,k) * B(k,j) or C(i,j) += A(i,k) * B(k,j), without constant factors, signs or sums}}
+  dist.compute "C(i,j) = 2 * A(i,k) * B(k,j)" (C = %c, A = %a, B = %b)
+      schedule [stationary(C)] : !C, !A, !B
+  return
+}
+
+// -----
+
+dist.grid @m [2, 2]
+dist.grid @n [4]
+!A = !dist.tensor<7x5xf64, #dist.layout<@m, "xy -> x*">>
+!B = !dist.tensor<5x9xf64, #dist.layout<@n, [(), (0) blocked]>>
+!C = !dist.tensor<7x9xf64, #dist.layout<@m, "xy -> xy">>
+func.func @f(%c: !C, %a: !A, %b: !B) {
+  // expected-error @+1 {{one-sided product cannot be lowered: 'B' is on grid @n, not on C's grid @m; put A, B and C on one grid}}
+  dist.compute "C(i,j) = A(i,k) * B(k,j)" (C = %c, A = %a, B = %b)
+      schedule [stationary(C)] : !C, !A, !B
+  return
+}
+
+// -----
+
+dist.grid @m [2, 2]
+!A = !dist.tensor<7x5xi32, #dist.layout<@m, "xy -> x*">>
+!B = !dist.tensor<5x9xi32, #dist.layout<@m, "xy -> *y">>
+!C = !dist.tensor<7x9xi32, #dist.layout<@m, "xy -> xy">>
+func.func @f(%c: !C, %a: !A, %b: !B) {
+  // expected-error @+1 {{one-sided product cannot be lowered: 'A' has element type integer; the one-sided lowering's GEMMs take f32 or f64}}
+  dist.compute "C(i,j) = A(i,k) * B(k,j)" (C = %c, A = %a, B = %b)
+      schedule [stationary(C)] : !C, !A, !B
+  return
+}
+
+// -----
+
+dist.grid @m [2, 2]
+!A = !dist.tensor<8x8xf64, #dist.layout<@m, [(0) blocked, (1) blocked skew(0)]>>
+!B = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> *y">>
+!C = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> xy">>
+func.func @f(%c: !C, %a: !A, %b: !B) {
+  // expected-error @+1 {{one-sided product cannot be lowered: 'A' has a skewed layout; the one-sided lowering takes blocked, cyclic and block-cyclic dimensions without skew}}
+  dist.compute "C(i,j) = A(i,k) * B(k,j)" (C = %c, A = %a, B = %b)
+      schedule [stationary(A)] : !C, !A, !B
+  return
+}
+
+// -----
+
+dist.grid @m [4]
+#CSR = #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed)}>
+!A = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> x">, #CSR>
+!B = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> *">>
+!C = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> x">>
+func.func @f(%c: !C, %a: !A, %b: !B) {
+  // expected-error @+1 {{one-sided product cannot be lowered: 'A' is sparse; the one-sided lowering takes dense tensors}}
+  dist.compute "C(i,j) = A(i,k) * B(k,j)" (C = %c, A = %a, B = %b)
+      schedule [stationary(C)] : !C, !A, !B
+  return
+}
