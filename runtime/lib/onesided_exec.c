@@ -308,6 +308,10 @@ static void products_and_push(os_plan *p, const char *rdata,
                                      : rdata + where[2 * t + x] * p->es;
         ld[x] = where[2 * t + x] < 0 ? bl.ld : ival(p, c, x, 1)->len;
       }
+      if (p->stationary == DISTRT_STATIONARY_C) { /* into acc */
+        product(p, c, ab[0], ld[0], ab[1], ld[1], NULL, NULL, 0);
+        continue;
+      }
       char *part = local ? tmp : sdata + k.epos[r] * p->es;
       product(p, c, ab[0], ld[0], ab[1], ld[1], part, NULL, 0);
       if (local) {
