@@ -556,8 +556,8 @@ struct distrt_bwin {
   MPI_Win win;
 };
 
-static distrt_bwin *mpi_win_create(const char *op, distrt_bcomm *c,
-                                   void *base, int64_t bytes, int64_t esize) {
+static distrt_bwin *mpi_win_create(const char *op, distrt_bcomm *c, void *base,
+                                   int64_t bytes, int64_t esize) {
   distrt_bwin *w = (distrt_bwin *)malloc(sizeof *w);
   if (!w)
     distrt_fatal(op, "out of memory allocating a window handle");
@@ -566,8 +566,8 @@ static distrt_bwin *mpi_win_create(const char *op, distrt_bcomm *c,
   /* Only MPI_SUM accumulates of one basic type per window. */
   MPICHK(op, "MPI_Info_set",
          MPI_Info_set(info, "accumulate_ops", "same_op_no_op"));
-  int rc = MPI_Win_create(bytes > 0 ? base : NULL, (MPI_Aint)bytes,
-                          (int)esize, info, c->comm, &w->win);
+  int rc = MPI_Win_create(bytes > 0 ? base : NULL, (MPI_Aint)bytes, (int)esize,
+                          info, c->comm, &w->win);
   MPI_Info_free(&info);
   if (rc != MPI_SUCCESS) {
     char msg[MPI_MAX_ERROR_STRING + 1];
@@ -623,17 +623,16 @@ static distrt_breq *mpi_rget(const char *op, distrt_bwin *w, void *dst,
   distrt_breq *r = new_req(op);
   MPI_Datatype t = mpi_type(dtype), v = block_type(op, rows, cols, ld, t);
   MPICHK(op, "MPI_Rget",
-         MPI_Rget(dst, (int)(rows * cols), t, (int)target, (MPI_Aint)disp, 1,
-                  v, w->win, &r->req[0]));
+         MPI_Rget(dst, (int)(rows * cols), t, (int)target, (MPI_Aint)disp, 1, v,
+                  w->win, &r->req[0]));
   MPICHK(op, "MPI_Type_free", MPI_Type_free(&v));
   r->n = 1;
   return r;
 }
 
 static distrt_breq *mpi_raccumulate(const char *op, distrt_bwin *w,
-                                    const void *src, int64_t rows,
-                                    int64_t cols, int64_t dtype,
-                                    int64_t target, int64_t disp,
+                                    const void *src, int64_t rows, int64_t cols,
+                                    int64_t dtype, int64_t target, int64_t disp,
                                     int64_t ld) {
   distrt_breq *r = new_req(op);
   MPI_Datatype t = mpi_type(dtype), v = block_type(op, rows, cols, ld, t);

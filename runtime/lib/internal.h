@@ -153,9 +153,9 @@ struct distrt_backend {
   void (*win_free)(const char *op, distrt_bwin *w);
   void (*win_sync)(const char *op, distrt_bwin *w);
   void (*win_flush)(const char *op, distrt_bwin *w);
-  distrt_breq *(*rget)(const char *op, distrt_bwin *w, void *dst,
-                       int64_t rows, int64_t cols, int64_t dtype,
-                       int64_t target, int64_t disp, int64_t ld);
+  distrt_breq *(*rget)(const char *op, distrt_bwin *w, void *dst, int64_t rows,
+                       int64_t cols, int64_t dtype, int64_t target,
+                       int64_t disp, int64_t ld);
   distrt_breq *(*raccumulate)(const char *op, distrt_bwin *w, const void *src,
                               int64_t rows, int64_t cols, int64_t dtype,
                               int64_t target, int64_t disp, int64_t ld);
@@ -238,8 +238,7 @@ void distrt_grid_free_all(const char *op);
 /* Called (collectively) by distrt_grid_free / finalize for every grid about
  * to be released, before its communicators are freed: the layers above
  * release what they keep per grid (the one-sided windows).  One hook. */
-void distrt_grid_set_release_hook(void (*hook)(const char *op,
-                                               distrt_grid *g));
+void distrt_grid_set_release_hook(void (*hook)(const char *op, distrt_grid *g));
 
 /* This process's tile of a tensor given by a layout descriptor
  * (layout_desc.c), for code outside the layout files (io.c).  Local index l

@@ -49,13 +49,17 @@ static void setup_operand(os_plan *p, int x, const int64_t *desc,
   const distrt_grid *g = p->g;
   parse_layout_as(p->op, g, desc, os_names[x], 0, &X->L);
   if (X->L.ndims != 2)
-    distrt_fatal(p->op, "%s layout has %lld dimensions; expected 2",
-                 os_names[x], (long long)X->L.ndims);
+    distrt_fatal_collective(p->op,
+                            "%s layout is %lld-D; expected a 2-D "
+                            "layout",
+                            os_names[x], (long long)X->L.ndims);
   for (int d = 0; d < 2; ++d)
     if (X->L.skew[d])
-      distrt_fatal(p->op, "%s layout: dimension %d is skewed; the one-sided "
-                          "matmul needs unskewed layouts (redistribute first)",
-                   os_names[x], d);
+      distrt_fatal_collective(
+          p->op,
+          "%s layout: dimension %d is skewed; the one-sided "
+          "matmul needs unskewed layouts (redistribute first)",
+          os_names[x], d);
   int64_t stride[2];
   X->holder = is_holder(&X->L, g->coords);
   tile_shape(g, &X->L, g->coords, X->ext, stride);
@@ -77,12 +81,12 @@ static void check_args(os_plan *p) {
   os_opnd *A = &p->X[OS_A], *B = &p->X[OS_B], *C = &p->X[OS_C];
   if (A->L.n[0] != C->L.n[0] || A->L.n[1] != B->L.n[0] ||
       B->L.n[1] != C->L.n[1])
-    distrt_fatal(op,
-                 "extents do not match: A is %lld x %lld, B is %lld x %lld, "
-                 "C is %lld x %lld (expected M x K, K x N, M x N)",
-                 (long long)A->L.n[0], (long long)A->L.n[1],
-                 (long long)B->L.n[0], (long long)B->L.n[1],
-                 (long long)C->L.n[0], (long long)C->L.n[1]);
+    distrt_fatal_collective(
+        op,
+        "extents do not match: A is %lld x %lld, B is %lld x %lld, "
+        "C is %lld x %lld (expected M x K, K x N, M x N)",
+        (long long)A->L.n[0], (long long)A->L.n[1], (long long)B->L.n[0],
+        (long long)B->L.n[1], (long long)C->L.n[0], (long long)C->L.n[1]);
   for (int x = 0; x < 2; ++x)
     if (C->size > 0 && p->X[x].size > 0)
       distrt_check_no_overlap(op, "C", C->tile, C->size * p->es, os_names[x],
@@ -151,8 +155,7 @@ static void build_intervals(os_plan *p, int x) {
 static int mine(const os_plan *p, int o, int x, int64_t t) {
   const os_opnd *X = &p->X[o];
   int d = X->idx[0] == x ? 0 : 1;
-  return X->L.kind[d] == K_NONE ||
-         owner_q(&X->L, d, p->iv[x][t].lo) == X->q[d];
+  return X->L.kind[d] == K_NONE || owner_q(&X->L, d, p->iv[x][t].lo) == X->q[d];
 }
 
 /* This process's cells: the stationary operand's blocks it holds, times
@@ -224,9 +227,11 @@ static int want_twosided(const char *op, const distrt_grid *g) {
   const char *why = NULL;
   if (env && *env && strcmp(env, "onesided") != 0) {
     if (strcmp(env, "twosided") != 0)
-      distrt_fatal(op, "DISTRT_ONESIDED must be onesided or twosided, got "
-                       "'%s'",
-                   env);
+      distrt_fatal_collective(
+          op,
+          "DISTRT_ONESIDED must be onesided or twosided, got "
+          "'%s'",
+          env);
     why = "DISTRT_ONESIDED=twosided";
   }
   const struct distrt_backend *be = distrt_g.be;
@@ -333,25 +338,29 @@ static void finish(os_plan *p, int64_t accumulate) {
 void distrt_onesided_matmul(distrt_grid *g, int64_t dtype,
                             const int64_t *desc_a, const void *a,
                             const int64_t *desc_b, const void *b,
-                            const int64_t *desc_c, void *c,
-                            int64_t stationary, int64_t offset,
-                            int64_t prefetch, int64_t accumulate) {
+                            const int64_t *desc_c, void *c, int64_t stationary,
+                            int64_t offset, int64_t prefetch,
+                            int64_t accumulate) {
   const char *op = "distrt_onesided_matmul";
   distrt_require_init(op);
   distrt_grid_check(op, g);
   if (dtype != DISTRT_F32 && dtype != DISTRT_F64)
-    distrt_fatal(op, "dtype is %lld (%s); expected DISTRT_F32 or DISTRT_F64",
-                 (long long)dtype, distrt_dtype_name(dtype));
+    distrt_fatal_collective(
+        op, "dtype is %lld (%s); expected DISTRT_F32 or DISTRT_F64",
+        (long long)dtype, distrt_dtype_name(dtype));
   if (stationary < DISTRT_STATIONARY_A || stationary > DISTRT_STATIONARY_C)
-    distrt_fatal(op, "stationary is %lld; expected DISTRT_STATIONARY_A (0), "
-                     "_B (1) or _C (2)",
-                 (long long)stationary);
+    distrt_fatal_collective(
+        op,
+        "stationary is %lld; expected DISTRT_STATIONARY_A (0), "
+        "_B (1) or _C (2)",
+        (long long)stationary);
   if (prefetch < 1)
-    distrt_fatal(op, "prefetch is %lld; expected at least 1",
-                 (long long)prefetch);
+    distrt_fatal_collective(op, "prefetch is %lld; expected at least 1",
+                            (long long)prefetch);
   if ((offset != 0 && offset != 1) || (accumulate != 0 && accumulate != 1))
-    distrt_fatal(op, "offset is %lld and accumulate %lld; expected 0 or 1",
-                 (long long)offset, (long long)accumulate);
+    distrt_fatal_collective(
+        op, "offset is %lld and accumulate %lld; expected 0 or 1",
+        (long long)offset, (long long)accumulate);
   os_plan p;
   memset(&p, 0, sizeof p);
   p.op = op;

@@ -42,8 +42,8 @@ static void gemm(const os_plan *p, int64_t m, int64_t n, int64_t k,
     distrt_gemm_f64(m, n, k, 1.0, (const double *)a, lda, (const double *)b,
                     ldb, beta, (double *)c, ldc);
   else
-    distrt_gemm_f32(m, n, k, 1.0, (const float *)a, lda, (const float *)b,
-                    ldb, beta, (float *)c, ldc);
+    distrt_gemm_f32(m, n, k, 1.0, (const float *)a, lda, (const float *)b, ldb,
+                    beta, (float *)c, ldc);
 }
 
 static void wait_comm(distrt_breq **r) {
@@ -66,8 +66,8 @@ static void product(os_plan *p, const os_cell *c, const char *a, int64_t lda,
                 *J = &p->iv[OS_J][c->iv[OS_J]];
   const os_opnd *C = &p->X[OS_C];
   if (p->stationary == DISTRT_STATIONARY_C) {
-    int64_t off = local_of(&C->L, 0, I->lo) * C->ext[1] +
-                  local_of(&C->L, 1, J->lo);
+    int64_t off =
+        local_of(&C->L, 0, I->lo) * C->ext[1] + local_of(&C->L, 1, J->lo);
     gemm(p, I->len, J->len, K->len, a, lda, b, ldb, 1.0, p->acc + off * p->es,
          C->ext[1]);
     return;
@@ -93,12 +93,12 @@ static void product(os_plan *p, const os_cell *c, const char *a, int64_t lda,
 /*===-- one-sided --------------------------------------------------------===*/
 
 typedef struct {
-  char *buf[2];         /* fetched A / B blocks */
-  distrt_breq *get[2];  /* their gets in flight */
-  const char *ptr[2];   /* the blocks: fetched or in place */
+  char *buf[2];        /* fetched A / B blocks */
+  distrt_breq *get[2]; /* their gets in flight */
+  const char *ptr[2];  /* the blocks: fetched or in place */
   int64_t ld[2];
-  char *part;           /* product buffer (A or B stationary) */
-  distrt_breq *acc;     /* its accumulate in flight */
+  char *part;       /* product buffer (A or B stationary) */
+  distrt_breq *acc; /* its accumulate in flight */
 } os_slot;
 
 static void issue(os_plan *p, const os_cell *c, os_slot *s) {
@@ -112,9 +112,9 @@ static void issue(os_plan *p, const os_cell *c, os_slot *s) {
       continue;
     }
     distrt_profile_enter(DISTRT_PROF_COMM);
-    s->get[x] = distrt_g.be->rget(p->op, p->X[x].win, s->buf[x], R->len,
-                                  Cl->len, p->dtype, loc.rank, loc.disp,
-                                  loc.ld);
+    s->get[x] =
+        distrt_g.be->rget(p->op, p->X[x].win, s->buf[x], R->len, Cl->len,
+                          p->dtype, loc.rank, loc.disp, loc.ld);
     distrt_profile_leave();
     s->ptr[x] = s->buf[x];
     s->ld[x] = Cl->len;
@@ -148,8 +148,8 @@ void os_run_onesided(os_plan *p) {
     os_slot *s = &slot[t % nslot];
     wait_comm(&s->get[0]);
     wait_comm(&s->get[1]);
-    product(p, &p->cells[t], s->ptr[0], s->ld[0], s->ptr[1], s->ld[1],
-            s->part, &s->acc, 1);
+    product(p, &p->cells[t], s->ptr[0], s->ld[0], s->ptr[1], s->ld[1], s->part,
+            &s->acc, 1);
   }
   for (int64_t s = 0; s < nslot; ++s) {
     wait_comm(&slot[s].acc);
@@ -175,7 +175,7 @@ static int64_t prefix(const int64_t *cnt, int64_t *off, int64_t n) {
 }
 
 typedef struct {
-  int64_t *cnt, *off, *pos; /* per peer: fields */
+  int64_t *cnt, *off, *pos;    /* per peer: fields */
   int64_t *ecnt, *eoff, *epos; /* per peer: elements */
 } os_counts;
 
@@ -252,10 +252,9 @@ static char *fetch_all(os_plan *p, int64_t **where) {
     for (int64_t end = i + rcnt[s]; i < end; i += REQ_FIELDS) {
       const os_opnd *X = &p->X[rreq[i]];
       int64_t rows = rreq[i + 2], cols = rreq[i + 4];
-      const char *src =
-          X->tile + (local_of(&X->L, 0, rreq[i + 1]) * X->ext[1] +
-                     local_of(&X->L, 1, rreq[i + 3])) *
-                        p->es;
+      const char *src = X->tile + (local_of(&X->L, 0, rreq[i + 1]) * X->ext[1] +
+                                   local_of(&X->L, 1, rreq[i + 3])) *
+                                      p->es;
       for (int64_t r = 0; r < rows; ++r, out += cols * p->es)
         memcpy(out, src + r * X->ext[1] * p->es, (size_t)(cols * p->es));
       scnt[s] += rows * cols;

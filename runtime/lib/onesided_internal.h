@@ -1,4 +1,5 @@
-/*===- onesided_internal.h - distrt internals of the one-sided GEMM -*- C -*-===*
+/*===- onesided_internal.h - distrt internals of the one-sided GEMM -*- C
+ *-*-===*
  *
  * Not installed.  distrt_onesided_matmul ("Slicing Is All You Need": one
  * universal one-sided algorithm) is split over

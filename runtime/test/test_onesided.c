@@ -50,8 +50,12 @@ static void add(const char *name, int64_t k0, int64_t b0, int64_t n0,
   specs[nspecs++] = s;
 }
 
-enum { NO = DISTRT_KIND_NONE, BL = DISTRT_KIND_BLOCKED,
-       CY = DISTRT_KIND_CYCLIC, BC = DISTRT_KIND_BLOCK_CYCLIC };
+enum {
+  NO = DISTRT_KIND_NONE,
+  BL = DISTRT_KIND_BLOCKED,
+  CY = DISTRT_KIND_CYCLIC,
+  BC = DISTRT_KIND_BLOCK_CYCLIC
+};
 
 static void make_specs(int64_t ndims, const int64_t *dims) {
   nspecs = 0;
@@ -115,7 +119,7 @@ static void my_tile(const spec *s, int64_t n0, int64_t n1, int64_t ndims,
       mul *= dims[ax];
     }
     Q = mul;
-    int64_t b = s->kind[d] == BL ? (n[d] + Q - 1) / Q
+    int64_t b = s->kind[d] == BL   ? (n[d] + Q - 1) / Q
                 : s->kind[d] == CY ? 1
                 : s->kind[d] == BC ? s->block[d]
                                    : n[d];
@@ -136,8 +140,12 @@ static void free_tile(tile_t *t) {
 }
 
 /* The formulas: small integers. */
-static double va(int64_t i, int64_t k) { return (double)((i * 3 + k * 5) % 7 - 3); }
-static double vb(int64_t k, int64_t j) { return (double)((k * 2 + j * 7) % 5 - 2); }
+static double va(int64_t i, int64_t k) {
+  return (double)((i * 3 + k * 5) % 7 - 3);
+}
+static double vb(int64_t k, int64_t j) {
+  return (double)((k * 2 + j * 7) % 5 - 2);
+}
 static double vc(int64_t i, int64_t j) { return (double)((i + 2 * j) % 4 - 1); }
 
 static void *fill(const tile_t *t, int64_t dtype,
@@ -160,8 +168,8 @@ static int64_t reported;
 
 /* One case; returns 1 if this process saw no mismatch. */
 static int run_case(distrt_grid *g, int64_t ndims, const int64_t *dims,
-                    const spec *sa, const spec *sb, const spec *sc,
-                    int64_t st, int64_t t) {
+                    const spec *sa, const spec *sb, const spec *sc, int64_t st,
+                    int64_t t) {
   int64_t flags = t % 8, acc = flags & 1, offset = (flags >> 1) & 1;
   int64_t prefetch = t % 7 == 3 ? 4 : 1 + ((flags >> 2) & 1);
   const int64_t *sz = sizes[(t / 8 + t) % NSIZES];
@@ -182,8 +190,8 @@ static int run_case(distrt_grid *g, int64_t ndims, const int64_t *dims,
   distrt_onesided_matmul(g, dtype, da, a, db, b, dc, c, st, offset, prefetch,
                          acc);
   if (twice)
-    distrt_onesided_matmul(g, dtype, da, a, db, b, dc, c, st, !offset,
-                           prefetch, 1);
+    distrt_onesided_matmul(g, dtype, da, a, db, b, dc, c, st, !offset, prefetch,
+                           1);
   int ok = 1;
   for (int64_t r = 0; r < tc.cnt[0] && ok; ++r)
     for (int64_t q = 0; q < tc.cnt[1] && ok; ++q) {
@@ -203,10 +211,9 @@ static int run_case(distrt_grid *g, int64_t ndims, const int64_t *dims,
                  "%s acc %lld offset %lld prefetch %lld%s: C(%lld,%lld) = %g, "
                  "expected %g",
                  (long long)t, sa->name, sb->name, sc->name, "ABC"[st],
-                 (long long)M, (long long)K, (long long)N,
-                 tu_dtype_name(dtype), (long long)acc, (long long)offset,
-                 (long long)prefetch, twice ? " twice" : "", (long long)i,
-                 (long long)j, got, want);
+                 (long long)M, (long long)K, (long long)N, tu_dtype_name(dtype),
+                 (long long)acc, (long long)offset, (long long)prefetch,
+                 twice ? " twice" : "", (long long)i, (long long)j, got, want);
         else
           EXPECT(0, "case %lld failed", (long long)t);
       }
@@ -278,8 +285,9 @@ static int error_case(const char *name) {
   } else if (strcmp(name, "null-tile") == 0) {
     distrt_onesided_matmul(g, dtype, da, NULL, db, b, dc, c, st, 0, 1, 0);
   } else if (strcmp(name, "skew") == 0) {
-    int64_t ds[] = {2, 6, DISTRT_DESC_KIND(BL, 0), 0, 1, 0,
-                    4, DISTRT_DESC_KIND(NO, 1), 0, 0, 0};
+    int64_t ds[] = {2, 6, DISTRT_DESC_KIND(BL, 0), 0, 1,
+                    0, 4, DISTRT_DESC_KIND(NO, 1), 0, 0,
+                    0};
     memcpy(da, ds, sizeof ds);
   } else {
     fprintf(stderr, "unknown error case '%s'\n", name);
@@ -312,8 +320,8 @@ int main(int argc, char **argv) {
   int64_t words = distrt_onesided_words();
   distrt_allreduce(tu_world(), 1, &words, 1, DISTRT_I64, DISTRT_SUM);
   if (tu_rank() == 0)
-    printf("onesided: %lld rank%s: %lld cases, %s words moved\n",
-           (long long)P, P == 1 ? "" : "s", (long long)cases,
+    printf("onesided: %lld rank%s: %lld cases, %s words moved\n", (long long)P,
+           P == 1 ? "" : "s", (long long)cases,
            words > 0 ? "some" : (P == 1 ? "no" : "NO"));
   return tu_finish();
 }

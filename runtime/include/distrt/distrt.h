@@ -345,9 +345,9 @@ void distrt_free(void *p);
 void distrt_onesided_matmul(distrt_grid *g, int64_t dtype,
                             const int64_t *desc_a, const void *a,
                             const int64_t *desc_b, const void *b,
-                            const int64_t *desc_c, void *c,
-                            int64_t stationary, int64_t offset,
-                            int64_t prefetch, int64_t accumulate);
+                            const int64_t *desc_c, void *c, int64_t stationary,
+                            int64_t offset, int64_t prefetch,
+                            int64_t accumulate);
 /** Elements this process has moved in distrt_onesided_matmul so far:
  *  remote gets plus remote accumulates (local blocks are not counted). */
 int64_t distrt_onesided_words(void);
