@@ -258,20 +258,22 @@ static void prepare(os_plan *p, int64_t accumulate) {
   if (rma) {
     void *base[OS_MAX_SLOTS];
     int64_t bytes[OS_MAX_SLOTS];
-    int scratch[OS_MAX_SLOTS] = {0};
+    int scratch[OS_MAX_SLOTS] = {0}, role[OS_MAX_SLOTS];
     distrt_bwin *w[OS_MAX_SLOTS];
     int n = 0;
     for (int x = 0; x < 2; ++x)
       if (x != p->stationary) {
         base[n] = p->X[x].tile;
+        role[n] = x;
         bytes[n++] = p->X[x].size * p->es;
       }
     if (useacc) {
       base[n] = NULL;
       scratch[n] = 1;
+      role[n] = OS_C;
       bytes[n++] = cbytes;
     }
-    os_windows(p->op, p->g, n, base, bytes, scratch, p->es, w);
+    os_windows(p->op, p->g, n, base, bytes, role, scratch, p->es, w);
     n = 0;
     for (int x = 0; x < 2; ++x)
       if (x != p->stationary)

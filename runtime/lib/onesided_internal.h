@@ -85,14 +85,15 @@ DISTRT_HIDDEN void os_add_block(const os_plan *p, char *dst, int64_t ld,
 
 /* Window cache (onesided_win.c).  Up to OS_MAX_SLOTS windows per call:
  * slot s exposes bytes[s] bytes at base[s] (base NULL with `scratch`: a
- * runtime-owned buffer of that size, returned in base[s]).  Collective over
- * the grid: either every process reuses its cached window for a slot, or
- * every process creates a new one. */
+ * runtime-owned buffer of that size, returned in base[s]); role[s] (the
+ * operand) is part of the key, so that processes holding nothing (size 0)
+ * find the right window.  Collective over the grid: either every process
+ * reuses its cached window for a slot, or every process creates one. */
 enum { OS_MAX_SLOTS = 3 };
 DISTRT_HIDDEN void os_windows(const char *op, distrt_grid *g, int nslots,
                               void **base, const int64_t *bytes,
-                              const int *scratch, int64_t esize,
-                              distrt_bwin **wins);
+                              const int *role, const int *scratch,
+                              int64_t esize, distrt_bwin **wins);
 /* Trims the cache after a call (the same decision on every process). */
 DISTRT_HIDDEN void os_windows_trim(const char *op, distrt_grid *g);
 /* The grid release hook: frees the grid's windows (collective). */

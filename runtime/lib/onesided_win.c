@@ -26,6 +26,7 @@ typedef struct os_entry {
   struct os_entry *next;
   void *base;
   int64_t bytes, esize;
+  int role;    /* what the caller exposes in it (part of the key) */
   int scratch; /* base is a runtime-owned buffer, freed with the entry */
   int64_t seq, stamp;
   distrt_bwin *win;
@@ -46,16 +47,16 @@ static struct distrt_oswin *cache_of(const char *op, distrt_grid *g) {
 }
 
 static os_entry *lookup(struct distrt_oswin *c, void *base, int64_t bytes,
-                        int scratch, int64_t esize) {
+                        int role, int scratch, int64_t esize) {
   for (os_entry *e = c->head; e; e = e->next)
-    if (e->scratch == scratch && e->bytes == bytes && e->esize == esize &&
-        (scratch || e->base == base))
+    if (e->role == role && e->scratch == scratch && e->bytes == bytes &&
+        e->esize == esize && (scratch || e->base == base))
       return e;
   return NULL;
 }
 
 static os_entry *create(const char *op, distrt_grid *g, void *base,
-                        int64_t bytes, int scratch, int64_t esize) {
+                        int64_t bytes, int role, int scratch, int64_t esize) {
   struct distrt_oswin *c = g->wins;
   os_entry *e = calloc(1, sizeof *e);
   if (!e)
@@ -65,6 +66,7 @@ static os_entry *create(const char *op, distrt_grid *g, void *base,
   e->base = base;
   e->bytes = bytes;
   e->esize = esize;
+  e->role = role;
   e->scratch = scratch;
   e->win = distrt_g.be->win_create(op, g->icomm, base, bytes, esize);
   e->seq = ++c->seq;
@@ -84,13 +86,13 @@ static void destroy(const char *op, os_entry *e) {
 }
 
 void os_windows(const char *op, distrt_grid *g, int nslots, void **base,
-                const int64_t *bytes, const int *scratch, int64_t esize,
-                distrt_bwin **wins) {
+                const int64_t *bytes, const int *role, const int *scratch,
+                int64_t esize, distrt_bwin **wins) {
   struct distrt_oswin *c = cache_of(op, g);
   os_entry *found[OS_MAX_SLOTS];
   int64_t v[2 * OS_MAX_SLOTS];
   for (int s = 0; s < nslots; ++s) {
-    found[s] = lookup(c, base[s], bytes[s], scratch[s], esize);
+    found[s] = lookup(c, base[s], bytes[s], role[s], scratch[s], esize);
     int64_t seq = found[s] ? found[s]->seq : -1;
     v[2 * s] = seq;
     v[2 * s + 1] = -seq;
@@ -100,7 +102,7 @@ void os_windows(const char *op, distrt_grid *g, int nslots, void **base,
     int64_t hi = v[2 * s], lo = -v[2 * s + 1];
     os_entry *e = found[s];
     if (!(lo == hi && lo >= 0))
-      e = create(op, g, base[s], bytes[s], scratch[s], esize);
+      e = create(op, g, base[s], bytes[s], role[s], scratch[s], esize);
     e->stamp = ++c->clock;
     base[s] = e->base;
     wins[s] = e->win;
