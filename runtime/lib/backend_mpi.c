@@ -545,6 +545,105 @@ static void mpi_wait(const char *op, distrt_breq *r) {
   free(r);
 }
 
+/*===-- one-sided (RMA) --------------------------------------------------===*/
+
+/* Windows over user memory (MPI_Win_create), passive target: one lock_all
+ * epoch from creation to free.  With Open MPI 4.1 the component is osc/rdma
+ * (Debian's openmpi-mca-params.conf excludes pt2pt and ucx); over the
+ * shared-memory btl it reads and updates the target's memory directly, so
+ * no progress is needed at the target (works oversubscribed). */
+struct distrt_bwin {
+  MPI_Win win;
+};
+
+static distrt_bwin *mpi_win_create(const char *op, distrt_bcomm *c, void *base,
+                                   int64_t bytes, int64_t esize) {
+  distrt_bwin *w = (distrt_bwin *)malloc(sizeof *w);
+  if (!w)
+    distrt_fatal(op, "out of memory allocating a window handle");
+  MPI_Info info;
+  MPICHK(op, "MPI_Info_create", MPI_Info_create(&info));
+  /* Only MPI_SUM accumulates of one basic type per window. */
+  MPICHK(op, "MPI_Info_set",
+         MPI_Info_set(info, "accumulate_ops", "same_op_no_op"));
+  int rc = MPI_Win_create(bytes > 0 ? base : NULL, (MPI_Aint)bytes, (int)esize,
+                          info, c->comm, &w->win);
+  MPI_Info_free(&info);
+  if (rc != MPI_SUCCESS) {
+    char msg[MPI_MAX_ERROR_STRING + 1];
+    int len = 0;
+    if (MPI_Error_string(rc, msg, &len) != MPI_SUCCESS)
+      len = 0;
+    msg[len] = '\0';
+    distrt_fatal(op,
+                 "MPI_Win_create failed (error %d): %s; this MPI has no "
+                 "usable one-sided component for this communicator (with "
+                 "Open MPI try OMPI_MCA_osc=rdma or pt2pt), or set "
+                 "DISTRT_ONESIDED=twosided",
+                 rc, len ? msg : "unknown MPI error");
+  }
+  MPICHK(op, "MPI_Win_set_errhandler",
+         MPI_Win_set_errhandler(w->win, MPI_ERRORS_RETURN));
+  MPICHK(op, "MPI_Win_lock_all", MPI_Win_lock_all(MPI_MODE_NOCHECK, w->win));
+  return w;
+}
+
+static void mpi_win_free(const char *op, distrt_bwin *w) {
+  if (!w)
+    return;
+  if (mpi_up) {
+    MPICHK(op, "MPI_Win_unlock_all", MPI_Win_unlock_all(w->win));
+    MPICHK(op, "MPI_Win_free", MPI_Win_free(&w->win));
+  }
+  free(w);
+}
+
+static void mpi_win_sync(const char *op, distrt_bwin *w) {
+  MPICHK(op, "MPI_Win_sync", MPI_Win_sync(w->win));
+}
+
+static void mpi_win_flush(const char *op, distrt_bwin *w) {
+  MPICHK(op, "MPI_Win_flush_all", MPI_Win_flush_all(w->win));
+}
+
+/* The target's rows x cols block, rows `ld` apart (committed; freed by the
+ * caller after the call that uses it: MPI keeps what it needs). */
+static MPI_Datatype block_type(const char *op, int64_t rows, int64_t cols,
+                               int64_t ld, MPI_Datatype t) {
+  MPI_Datatype v;
+  MPICHK(op, "MPI_Type_vector",
+         MPI_Type_vector((int)rows, (int)cols, (int)ld, t, &v));
+  MPICHK(op, "MPI_Type_commit", MPI_Type_commit(&v));
+  return v;
+}
+
+static distrt_breq *mpi_rget(const char *op, distrt_bwin *w, void *dst,
+                             int64_t rows, int64_t cols, int64_t dtype,
+                             int64_t target, int64_t disp, int64_t ld) {
+  distrt_breq *r = new_req(op);
+  MPI_Datatype t = mpi_type(dtype), v = block_type(op, rows, cols, ld, t);
+  MPICHK(op, "MPI_Rget",
+         MPI_Rget(dst, (int)(rows * cols), t, (int)target, (MPI_Aint)disp, 1, v,
+                  w->win, &r->req[0]));
+  MPICHK(op, "MPI_Type_free", MPI_Type_free(&v));
+  r->n = 1;
+  return r;
+}
+
+static distrt_breq *mpi_raccumulate(const char *op, distrt_bwin *w,
+                                    const void *src, int64_t rows, int64_t cols,
+                                    int64_t dtype, int64_t target, int64_t disp,
+                                    int64_t ld) {
+  distrt_breq *r = new_req(op);
+  MPI_Datatype t = mpi_type(dtype), v = block_type(op, rows, cols, ld, t);
+  MPICHK(op, "MPI_Raccumulate",
+         MPI_Raccumulate(src, (int)(rows * cols), t, (int)target,
+                         (MPI_Aint)disp, 1, v, MPI_SUM, w->win, &r->req[0]));
+  MPICHK(op, "MPI_Type_free", MPI_Type_free(&v));
+  r->n = 1;
+  return r;
+}
+
 const struct distrt_backend distrt_backend_mpi = {
     .name = "mpi",
     .init = mpi_init,
@@ -580,4 +679,10 @@ const struct distrt_backend distrt_backend_mpi = {
     .iallgather = mpi_iallgather,
     .ipermute = mpi_ipermute,
     .wait = mpi_wait,
+    .win_create = mpi_win_create,
+    .win_free = mpi_win_free,
+    .win_sync = mpi_win_sync,
+    .win_flush = mpi_win_flush,
+    .rget = mpi_rget,
+    .raccumulate = mpi_raccumulate,
 };

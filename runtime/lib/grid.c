@@ -149,8 +149,17 @@ distrt_grid *distrt_grid_lookup(distrt_grid **slot, int64_t ndims,
   return g;
 }
 
+static void (*release_hook)(const char *op, distrt_grid *g);
+
+void distrt_grid_set_release_hook(void (*hook)(const char *op,
+                                               distrt_grid *g)) {
+  release_hook = hook;
+}
+
 static void grid_release(const char *op, distrt_grid *g) {
   const struct distrt_backend *be = distrt_g.be;
+  if (release_hook)
+    release_hook(op, g);
   for (int i = 0; i < DISTRT_NUM_MASKS; ++i)
     if (g->sub[i]) {
       be->comm_free(op, g->sub[i]);

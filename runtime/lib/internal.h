@@ -40,6 +40,7 @@
 
 /* Opaque backend objects (distrt_bcomm, a communicator: error.h). */
 typedef struct distrt_breq distrt_breq; /* an in-flight operation */
+typedef struct distrt_bwin distrt_bwin; /* a one-sided (RMA) window */
 
 struct distrt_backend {
   const char *name;
@@ -134,6 +135,30 @@ struct distrt_backend {
                            int64_t tag);
   /* Complete and release a request. */
   void (*wait)(const char *op, distrt_breq *r);
+
+  /* One-sided (RMA) operations, passive target; NULL when the backend has
+   * none (distrt_onesided_matmul then uses its two-sided fallback).
+   * win_create: collective over c; exposes `bytes` bytes at `base` (0 and
+   * NULL allowed) with displacement unit `esize` and opens a lock_all
+   * epoch that lasts until win_free (collective).  win_sync: makes local
+   * stores to the exposed memory and remote updates agree (call before a
+   * synchronisation).  The block transfers move rows x cols elements: at
+   * the origin contiguous (row-major), at the target rows of `cols`
+   * elements `ld` apart from element displacement `disp`.  rget completes
+   * (wait) when the data has arrived; raccumulate (MPI_SUM) when the origin
+   * buffer may be reused; win_flush completes every operation of this
+   * process on the window at every target. */
+  distrt_bwin *(*win_create)(const char *op, distrt_bcomm *c, void *base,
+                             int64_t bytes, int64_t esize);
+  void (*win_free)(const char *op, distrt_bwin *w);
+  void (*win_sync)(const char *op, distrt_bwin *w);
+  void (*win_flush)(const char *op, distrt_bwin *w);
+  distrt_breq *(*rget)(const char *op, distrt_bwin *w, void *dst, int64_t rows,
+                       int64_t cols, int64_t dtype, int64_t target,
+                       int64_t disp, int64_t ld);
+  distrt_breq *(*raccumulate)(const char *op, distrt_bwin *w, const void *src,
+                              int64_t rows, int64_t cols, int64_t dtype,
+                              int64_t target, int64_t disp, int64_t ld);
 };
 
 /* Backend tables (backend_*.c). */
@@ -155,6 +180,7 @@ struct distrt_grid {
   distrt_bcomm *comm;  /* user point to point */
   distrt_bcomm *icomm; /* internal: parent of sub-communicators, gathers */
   distrt_bcomm *sub[DISTRT_NUM_MASKS]; /* cached, by axis mask */
+  struct distrt_oswin *wins; /* cached one-sided windows (onesided_win.c) */
   struct distrt_grid *prev, *next;     /* list of live grids */
 };
 
@@ -209,6 +235,10 @@ int64_t distrt_grid_mask_rank(const distrt_grid *g, int64_t axes);
 /* Cached communicator for `axes` (created on first use). */
 distrt_bcomm *distrt_grid_sub(const char *op, distrt_grid *g, int64_t axes);
 void distrt_grid_free_all(const char *op);
+/* Called (collectively) by distrt_grid_free / finalize for every grid about
+ * to be released, before its communicators are freed: the layers above
+ * release what they keep per grid (the one-sided windows).  One hook. */
+void distrt_grid_set_release_hook(void (*hook)(const char *op, distrt_grid *g));
 
 /* This process's tile of a tensor given by a layout descriptor
  * (layout_desc.c), for code outside the layout files (io.c).  Local index l

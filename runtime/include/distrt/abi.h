@@ -103,6 +103,14 @@ enum {
   (2 + DISTRT_MAX_DIMS * (DISTRT_DESC_DIM_AXES + DISTRT_MAX_DIMS) +            \
    DISTRT_DESC_FIXED_FIELDS * DISTRT_MAX_DIMS)
 
+/** Stationary operand of distrt_onesided_matmul (the `stationary`
+ * argument): the operand whose blocks never move. */
+enum {
+  DISTRT_STATIONARY_A = 0,
+  DISTRT_STATIONARY_B = 1,
+  DISTRT_STATIONARY_C = 2
+};
+
 /* Sparse matrices (distrt/sparse.h): the compiler passes these codes as
  * the dist.sparse_part part and the dist.generate kind (static_asserts in
  * lib/Dialect/Dist/IR/DistDialect.cpp). */

@@ -327,6 +327,32 @@ void *distrt_alloc(int64_t bytes);
 void distrt_free(void *p);
 
 /*===----------------------------------------------------------------------===*
+ * One-sided distributed matrix multiply ("Slicing", docs/runtime.md)
+ *===----------------------------------------------------------------------===*/
+
+/** C (+)= A * B for 2-D tensors on grid g, each with its own layout
+ *  descriptor (abi.h; unskewed, any kinds, replicated and fixed axes
+ *  allowed) and local tile: A is M x K, B is K x N, C is M x N.  dtype is
+ *  DISTRT_F32 or DISTRT_F64.  `stationary` (DISTRT_STATIONARY_A / _B / _C)
+ *  names the operand whose blocks stay in place: the others' blocks are
+ *  read with one-sided gets from the nearest replica and, unless C is
+ *  stationary, partial products are added into C's holders with one-sided
+ *  accumulates.  offset (0/1): start each process's loop at a position
+ *  derived from its rank.  prefetch (>= 1): gets in flight ahead of the
+ *  block product being computed.  accumulate 0: C = A * B, 1: C += A * B;
+ *  every replica of C ends with the same values.  Collective over g.
+ *  DISTRT_ONESIDED=twosided selects the two-sided fallback. */
+void distrt_onesided_matmul(distrt_grid *g, int64_t dtype,
+                            const int64_t *desc_a, const void *a,
+                            const int64_t *desc_b, const void *b,
+                            const int64_t *desc_c, void *c, int64_t stationary,
+                            int64_t offset, int64_t prefetch,
+                            int64_t accumulate);
+/** Elements this process has moved in distrt_onesided_matmul so far:
+ *  remote gets plus remote accumulates (local blocks are not counted). */
+int64_t distrt_onesided_words(void);
+
+/*===----------------------------------------------------------------------===*
  * Local GEMM, row-major: C[m x n] = alpha * A[m x k] * B[k x n] + beta * C.
  * lda >= max(1,k), ldb >= max(1,n), ldc >= max(1,n).  Uses cblas (OpenBLAS).
  *===----------------------------------------------------------------------===*/

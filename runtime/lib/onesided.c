@@ -1,0 +1,395 @@
+/*
+ * onesided.c - distrt_onesided_matmul: C (+)= A * B with one universal
+ * one-sided algorithm ("Slicing Is All You Need"), for any layouts of A, B
+ * and C on one grid.
+ *
+ * Slicing: each loop index (i: rows of A and C, k: columns of A and rows of
+ * B, j: columns of B and C) is cut at every block boundary of every layout
+ * that partitions it.  A cell (an i-, a k- and a j-interval) then lies in
+ * one block of each operand, so each operand's part of it is a contiguous
+ * rectangle in one tile of each of its holders.
+ *
+ * Work: the cells whose block of the stationary operand S this process
+ * holds (all intervals of the third, "free" index).  When S is replicated
+ * (grid axes S does not use) its replicas split those cells: replica rho of
+ * r takes every r-th one in a canonical order.  The other operands' blocks
+ * are read from their nearest holder (the owner digits on partitioned axes,
+ * the fixed coordinate on fixed axes, this process's own coordinates on
+ * replicated axes; no communication needed to find it), without a get when
+ * this process holds them.  With S = C the products go straight into the
+ * C tile (or a temporary when C is replicated: the replicas' partial sums
+ * are then added with an allreduce over C's replicating axes, and the old
+ * value of C, for accumulate = 1, is added once, after that).  With S = A
+ * or B each partial product is added (accumulate, MPI_SUM) into one holder
+ * of its C block, the nearest; the targets are a zeroed runtime buffer of
+ * the C tile's shape, summed over C's replicating axes at the end and then
+ * copied (or added) into C, so every replica of C ends equal.
+ *
+ * Everything is derived from coordinates and descriptors: no per-process
+ * tables; the work and memory are those of this process's cells.
+ */
+#include "onesided_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int64_t words_total; /* distrt_onesided_words */
+
+int64_t distrt_onesided_words(void) { return words_total; }
+
+/*===-- validation and operands ------------------------------------------===*/
+
+static const char *const os_names[3] = {"A", "B", "C"};
+
+static void setup_operand(os_plan *p, int x, const int64_t *desc,
+                          const void *tile) {
+  static const int64_t idx[3][2] = {{OS_I, OS_K}, {OS_K, OS_J}, {OS_I, OS_J}};
+  os_opnd *X = &p->X[x];
+  const distrt_grid *g = p->g;
+  parse_layout_as(p->op, g, desc, os_names[x], 0, &X->L);
+  if (X->L.ndims != 2)
+    distrt_fatal_collective(p->op,
+                            "%s layout is %lld-D; expected a 2-D "
+                            "layout",
+                            os_names[x], (long long)X->L.ndims);
+  for (int d = 0; d < 2; ++d)
+    if (X->L.skew[d])
+      distrt_fatal_collective(
+          p->op,
+          "%s layout: dimension %d is skewed; the one-sided "
+          "matmul needs unskewed layouts (redistribute first)",
+          os_names[x], d);
+  int64_t stride[2];
+  X->holder = is_holder(&X->L, g->coords);
+  tile_shape(g, &X->L, g->coords, X->ext, stride);
+  X->size = X->holder ? X->ext[0] * X->ext[1] : 0;
+  digits_of(g, &X->L, g->coords, X->q);
+  X->idx[0] = idx[x][0];
+  X->idx[1] = idx[x][1];
+  X->repl = 0;
+  for (int64_t a = 0; a < g->ndims; ++a)
+    if (X->L.role[a] == -1)
+      X->repl |= (int64_t)1 << a;
+  X->tile = (char *)(uintptr_t)tile;
+  if (X->size > 0)
+    distrt_check_buf(p->op, os_names[x], tile, X->size);
+}
+
+static void check_args(os_plan *p) {
+  const char *op = p->op;
+  os_opnd *A = &p->X[OS_A], *B = &p->X[OS_B], *C = &p->X[OS_C];
+  if (A->L.n[0] != C->L.n[0] || A->L.n[1] != B->L.n[0] ||
+      B->L.n[1] != C->L.n[1])
+    distrt_fatal_collective(
+        op,
+        "extents do not match: A is %lld x %lld, B is %lld x %lld, "
+        "C is %lld x %lld (expected M x K, K x N, M x N)",
+        (long long)A->L.n[0], (long long)A->L.n[1], (long long)B->L.n[0],
+        (long long)B->L.n[1], (long long)C->L.n[0], (long long)C->L.n[1]);
+  for (int x = 0; x < 2; ++x)
+    if (C->size > 0 && p->X[x].size > 0)
+      distrt_check_no_overlap(op, "C", C->tile, C->size * p->es, os_names[x],
+                              p->X[x].tile, p->X[x].size * p->es);
+}
+
+void os_locate(const os_plan *p, int x, int64_t r, int64_t c, os_loc *out) {
+  const os_opnd *X = &p->X[x];
+  const layout_t *L = &X->L;
+  const distrt_grid *g = p->g;
+  int64_t co[LMAX], e[2] = {r, c}, ext[2];
+  for (int64_t a = 0; a < g->ndims; ++a)
+    co[a] = g->coords[a];
+  for (int64_t i = 0; i < L->nfixed; ++i)
+    co[L->faxis[i]] = L->fcoord[i];
+  for (int d = 0; d < 2; ++d) {
+    int64_t q = L->kind[d] == K_NONE ? 0 : owner_q(L, d, e[d]);
+    ext[d] = local_extent(L, d, q);
+    for (int64_t i = 0; i < L->naxes[d]; ++i) {
+      int64_t a = L->axes[d][i];
+      co[a] = q % g->dims[a];
+      q /= g->dims[a];
+    }
+  }
+  out->rank = distrt_grid_rank_of(g, co);
+  out->ld = ext[1];
+  out->disp = local_of(L, 0, r) * ext[1] + local_of(L, 1, c);
+}
+
+/*===-- slices and cells -------------------------------------------------===*/
+
+/* Intervals of loop index x: cut at every block boundary of the layouts
+ * that partition it. */
+static void build_intervals(os_plan *p, int x) {
+  int64_t n = 0, count = 0;
+  for (int o = 0; o < 3; ++o)
+    for (int d = 0; d < 2; ++d)
+      if (p->X[o].idx[d] == x)
+        n = p->X[o].L.n[d];
+  for (int pass = 0; pass < 2; ++pass) {
+    count = 0;
+    for (int64_t lo = 0; lo < n;) {
+      int64_t hi = n;
+      for (int o = 0; o < 3; ++o)
+        for (int d = 0; d < 2; ++d) {
+          const layout_t *L = &p->X[o].L;
+          if (p->X[o].idx[d] != x || L->kind[d] == K_NONE)
+            continue;
+          int64_t cut = (lo / L->bsz[d] + 1) * L->bsz[d];
+          if (cut < hi)
+            hi = cut;
+        }
+      if (pass == 1)
+        p->iv[x][count] = (os_ival){lo, hi - lo};
+      ++count;
+      lo = hi;
+    }
+    if (pass == 0)
+      p->iv[x] = xmalloc(p->op, (int64_t)sizeof(os_ival) * count);
+  }
+  p->niv[x] = count;
+}
+
+/* Whether interval t of loop index x lies in this process's tile of
+ * operand o (the index is one of its dimensions). */
+static int mine(const os_plan *p, int o, int x, int64_t t) {
+  const os_opnd *X = &p->X[o];
+  int d = X->idx[0] == x ? 0 : 1;
+  return X->L.kind[d] == K_NONE || owner_q(&X->L, d, p->iv[x][t].lo) == X->q[d];
+}
+
+/* This process's cells: the stationary operand's blocks it holds, times
+ * every interval of the free index, split among the stationary operand's
+ * replicas; free index outermost.  With `offset` the list starts at the
+ * first cell whose free interval is at or after one derived from the
+ * grid rank. */
+static void build_cells(os_plan *p, int64_t offset) {
+  int s = (int)p->stationary;
+  const os_opnd *S = &p->X[s];
+  int x0 = S->idx[0], x1 = S->idx[1], f = 3 - x0 - x1;
+  int64_t nrep = distrt_grid_mask_size(p->g, S->repl);
+  int64_t rho = distrt_grid_mask_rank(p->g, S->repl);
+  p->ncells = 0;
+  p->cells = NULL;
+  if (!S->holder)
+    return;
+  int64_t cap = 0, t = 0;
+  for (int pass = 0; pass < 2; ++pass, t = 0) {
+    int64_t n = 0;
+    for (int64_t a = 0; a < p->niv[f]; ++a)
+      for (int64_t b = 0; b < p->niv[x0]; ++b) {
+        if (!mine(p, s, x0, b))
+          continue;
+        for (int64_t c = 0; c < p->niv[x1]; ++c) {
+          if (!mine(p, s, x1, c) || t++ % nrep != rho)
+            continue;
+          if (pass == 1) {
+            p->cells[n].iv[f] = a;
+            p->cells[n].iv[x0] = b;
+            p->cells[n].iv[x1] = c;
+          }
+          ++n;
+        }
+      }
+    if (pass == 0) {
+      cap = n;
+      p->cells = xmalloc(p->op, (int64_t)sizeof(os_cell) * cap);
+    }
+    p->ncells = n;
+  }
+  if (!offset || p->ncells == 0)
+    return;
+  int64_t want = p->g->rank % p->niv[f], start = 0;
+  while (start < p->ncells && p->cells[start].iv[f] < want)
+    ++start;
+  if (start == p->ncells)
+    return;
+  os_cell *rot = xmalloc(p->op, (int64_t)sizeof(os_cell) * p->ncells);
+  for (int64_t i = 0; i < p->ncells; ++i)
+    rot[i] = p->cells[(start + i) % p->ncells];
+  free(p->cells);
+  p->cells = rot;
+}
+
+/*===-- the call ---------------------------------------------------------===*/
+
+void os_add_block(const os_plan *p, char *dst, int64_t ld, const char *src,
+                  int64_t rows, int64_t cols) {
+  for (int64_t r = 0; r < rows; ++r)
+    add_row(dst + r * ld * p->es, src + r * cols * p->es, cols, p->dtype);
+}
+
+/* DISTRT_ONESIDED: unset, "" or "onesided": one-sided; "twosided": the
+ * fallback.  A backend without RMA falls back too. */
+static int want_twosided(const char *op, const distrt_grid *g) {
+  static int said;
+  const char *env = getenv("DISTRT_ONESIDED");
+  const char *why = NULL;
+  if (env && *env && strcmp(env, "onesided") != 0) {
+    if (strcmp(env, "twosided") != 0)
+      distrt_fatal_collective(
+          op,
+          "DISTRT_ONESIDED must be onesided or twosided, got "
+          "'%s'",
+          env);
+    why = "DISTRT_ONESIDED=twosided";
+  }
+  const struct distrt_backend *be = distrt_g.be;
+  if (!why && (!be->win_create || !be->rget || !be->raccumulate))
+    why = "the backend has no one-sided operations";
+  if (why && !said && g->rank == 0) {
+    fprintf(stderr,
+            "distrt: %s: one-sided path unavailable (%s); using the "
+            "two-sided fallback\n",
+            op, why);
+    fflush(stderr);
+  }
+  said = 1;
+  return why != NULL;
+}
+
+/* Windows and the accumulation target; then the entry synchronisation. */
+static void prepare(os_plan *p, int64_t accumulate) {
+  os_opnd *C = &p->X[OS_C];
+  int64_t cbytes = C->size * p->es;
+  int64_t crep = distrt_grid_mask_size(p->g, C->repl);
+  int useacc = p->stationary != DISTRT_STATIONARY_C;
+  int rma = !p->twosided && p->g->size > 1;
+  if (rma) {
+    void *base[OS_MAX_SLOTS];
+    int64_t bytes[OS_MAX_SLOTS];
+    int scratch[OS_MAX_SLOTS] = {0}, role[OS_MAX_SLOTS];
+    distrt_bwin *w[OS_MAX_SLOTS];
+    int n = 0;
+    for (int x = 0; x < 2; ++x)
+      if (x != p->stationary) {
+        base[n] = p->X[x].tile;
+        role[n] = x;
+        bytes[n++] = p->X[x].size * p->es;
+      }
+    if (useacc) {
+      base[n] = NULL;
+      scratch[n] = 1;
+      role[n] = OS_C;
+      bytes[n++] = cbytes;
+    }
+    os_windows(p->op, p->g, n, base, bytes, role, scratch, p->es, w);
+    n = 0;
+    for (int x = 0; x < 2; ++x)
+      if (x != p->stationary)
+        p->X[x].win = w[n++];
+    if (useacc) {
+      p->acc = base[n];
+      p->acc_win = w[n];
+    }
+  } else if (useacc) {
+    p->acc = xmalloc(p->op, cbytes);
+  }
+  if (useacc) {
+    memset(p->acc, 0, (size_t)cbytes);
+    p->self = xmalloc(p->op, cbytes);
+    memset(p->self, 0, (size_t)cbytes);
+  } else if (crep > 1) {
+    p->acc = xmalloc(p->op, cbytes);
+    memset(p->acc, 0, (size_t)cbytes);
+  } else {
+    p->acc = C->tile;
+    if (!accumulate && cbytes > 0)
+      memset(C->tile, 0, (size_t)cbytes);
+  }
+  for (int x = 0; x < 2; ++x)
+    if (p->X[x].win)
+      distrt_g.be->win_sync(p->op, p->X[x].win);
+  if (p->acc_win)
+    distrt_g.be->win_sync(p->op, p->acc_win);
+  /* Every process has entered: its A and B are final, its target zeroed. */
+  if (p->g->size > 1)
+    distrt_g.be->barrier(p->op, p->g->icomm);
+}
+
+/* After the cells: every accumulate has landed; sum the replicas of C and
+ * write C. */
+static void finish(os_plan *p, int64_t accumulate) {
+  os_opnd *C = &p->X[OS_C];
+  const struct distrt_backend *be = distrt_g.be;
+  if (p->acc_win)
+    be->win_flush(p->op, p->acc_win);
+  if (p->g->size > 1)
+    be->barrier(p->op, p->g->icomm);
+  if (p->acc_win)
+    be->win_sync(p->op, p->acc_win);
+  if (p->self)
+    os_add_block(p, p->acc, C->ext[1], p->self, C->holder ? C->ext[0] : 0,
+                 C->ext[1]);
+  if (p->acc != C->tile) {
+    if (distrt_grid_mask_size(p->g, C->repl) > 1 && C->size > 0)
+      be->allreduce(p->op, distrt_grid_sub(p->op, p->g, C->repl), p->acc,
+                    C->size, p->dtype, DISTRT_SUM);
+    if (C->size > 0) {
+      if (accumulate)
+        add_row(C->tile, p->acc, C->size, p->dtype);
+      else
+        memcpy(C->tile, p->acc, (size_t)(C->size * p->es));
+    }
+    if (!p->acc_win)
+      free(p->acc);
+  }
+  free(p->self);
+}
+
+void distrt_onesided_matmul(distrt_grid *g, int64_t dtype,
+                            const int64_t *desc_a, const void *a,
+                            const int64_t *desc_b, const void *b,
+                            const int64_t *desc_c, void *c, int64_t stationary,
+                            int64_t offset, int64_t prefetch,
+                            int64_t accumulate) {
+  const char *op = "distrt_onesided_matmul";
+  distrt_require_init(op);
+  distrt_grid_check(op, g);
+  if (dtype != DISTRT_F32 && dtype != DISTRT_F64)
+    distrt_fatal_collective(
+        op, "dtype is %lld (%s); expected DISTRT_F32 or DISTRT_F64",
+        (long long)dtype, distrt_dtype_name(dtype));
+  if (stationary < DISTRT_STATIONARY_A || stationary > DISTRT_STATIONARY_C)
+    distrt_fatal_collective(
+        op,
+        "stationary is %lld; expected DISTRT_STATIONARY_A (0), "
+        "_B (1) or _C (2)",
+        (long long)stationary);
+  if (prefetch < 1)
+    distrt_fatal_collective(op, "prefetch is %lld; expected at least 1",
+                            (long long)prefetch);
+  if ((offset != 0 && offset != 1) || (accumulate != 0 && accumulate != 1))
+    distrt_fatal_collective(
+        op, "offset is %lld and accumulate %lld; expected 0 or 1",
+        (long long)offset, (long long)accumulate);
+  os_plan p;
+  memset(&p, 0, sizeof p);
+  p.op = op;
+  p.g = g;
+  p.dtype = dtype;
+  p.es = distrt_dtype_size(op, dtype);
+  p.stationary = stationary;
+  p.prefetch = prefetch;
+  setup_operand(&p, OS_A, desc_a, a);
+  setup_operand(&p, OS_B, desc_b, b);
+  setup_operand(&p, OS_C, desc_c, c);
+  check_args(&p);
+  distrt_grid_set_release_hook(os_windows_release);
+  p.twosided = want_twosided(op, g);
+  for (int x = 0; x < 3; ++x)
+    build_intervals(&p, x);
+  build_cells(&p, offset);
+  prepare(&p, accumulate);
+  if (p.twosided)
+    os_run_twosided(&p);
+  else
+    os_run_onesided(&p);
+  finish(&p, accumulate);
+  if (!p.twosided)
+    os_windows_trim(op, g);
+  words_total += p.words;
+  for (int x = 0; x < 3; ++x)
+    free(p.iv[x]);
+  free(p.cells);
+}

@@ -1,0 +1,327 @@
+/* distrt-test-onesided: distrt_onesided_matmul (the one-sided "Slicing"
+ * matrix multiply) on every grid the rank count allows.
+ *
+ *   distrt-test-onesided [quick]   every case ("quick": every 7th)
+ *   distrt-test-onesided error NAME  one error case, which must end the job
+ *                                    (prints "UNEXPECTED success" otherwise)
+ *
+ * Grids: 1 rank [1]; 2: [2], [1x2], [2x1]; 3: [3]; 4: [4], [2x2]; 6: [6],
+ * [2x3], [3x2] (others: the 1-D grid).  Layouts of A, B and C, each chosen
+ * independently from the grid's list below (row / column blocked, 2-D
+ * blocked, block-cyclic, cyclic, replicated, blocked over one axis and
+ * replicated over the other, fixed on one axis), times stationary A / B /
+ * C; accumulate, offset, prefetch (1, 2 or 4), the sizes (M x K x N with
+ * extents that do not divide, and 1s) and f32 / f64 vary from case to case
+ * so that every combination of them occurs.  Every 4th case calls twice on
+ * the same buffers (the window cache's reuse) and expects the second call
+ * to have added once more.
+ *
+ * The test builds each tile itself (its own owner computation, by brute
+ * force over the global indices) from integer formulas, computes the
+ * product with its own triple loop and compares every element of every
+ * process's C tile, every replica included; sums are exact in f32. */
+#include "test_util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*===-- layouts ----------------------------------------------------------===*/
+
+typedef struct {
+  const char *name;
+  int64_t kind[2], block[2], naxes[2], axes[2][2];
+  int64_t nfixed, faxis, fcoord;
+} spec;
+
+static int nspecs;
+static spec specs[16];
+
+static void add(const char *name, int64_t k0, int64_t b0, int64_t n0,
+                int64_t a00, int64_t a01, int64_t k1, int64_t b1, int64_t n1,
+                int64_t a10, int64_t a11) {
+  spec s;
+  memset(&s, 0, sizeof s);
+  s.name = name;
+  s.kind[0] = k0, s.block[0] = b0, s.naxes[0] = n0;
+  s.axes[0][0] = a00, s.axes[0][1] = a01;
+  s.kind[1] = k1, s.block[1] = b1, s.naxes[1] = n1;
+  s.axes[1][0] = a10, s.axes[1][1] = a11;
+  specs[nspecs++] = s;
+}
+
+enum {
+  NO = DISTRT_KIND_NONE,
+  BL = DISTRT_KIND_BLOCKED,
+  CY = DISTRT_KIND_CYCLIC,
+  BC = DISTRT_KIND_BLOCK_CYCLIC
+};
+
+static void make_specs(int64_t ndims, const int64_t *dims) {
+  nspecs = 0;
+  if (ndims == 1) {
+    add("row", BL, 0, 1, 0, 0, NO, 0, 0, 0, 0);
+    add("col", NO, 0, 0, 0, 0, BL, 0, 1, 0, 0);
+    add("bc2row", BC, 2, 1, 0, 0, NO, 0, 0, 0, 0);
+    add("bc3col", NO, 0, 0, 0, 0, BC, 3, 1, 0, 0);
+    add("cyccol", NO, 0, 0, 0, 0, CY, 0, 1, 0, 0);
+    add("repl", NO, 0, 0, 0, 0, NO, 0, 0, 0, 0);
+    return;
+  }
+  add("row", BL, 0, 2, 0, 1, NO, 0, 0, 0, 0);
+  add("col", NO, 0, 0, 0, 0, BL, 0, 2, 1, 0);
+  add("2d", BL, 0, 1, 0, 0, BL, 0, 1, 1, 0);
+  add("bc", BC, 2, 1, 0, 0, BC, 3, 1, 1, 0);
+  add("repl", NO, 0, 0, 0, 0, NO, 0, 0, 0, 0);
+  add("row0", BL, 0, 1, 0, 0, NO, 0, 0, 0, 0);  /* replicated over axis 1 */
+  add("cyc1", NO, 0, 0, 0, 0, CY, 0, 1, 1, 0);  /* replicated over axis 0 */
+  add("fixed", BC, 2, 1, 0, 0, NO, 0, 0, 0, 0); /* on axis 1 = last */
+  specs[nspecs - 1].nfixed = 1;
+  specs[nspecs - 1].faxis = 1;
+  specs[nspecs - 1].fcoord = dims[1] - 1;
+}
+
+static void make_desc(const spec *s, int64_t n0, int64_t n1, int64_t *d) {
+  int64_t pos = 0, n[2] = {n0, n1};
+  d[pos++] = 2;
+  for (int i = 0; i < 2; ++i) {
+    d[pos++] = n[i];
+    d[pos++] = s->kind[i];
+    d[pos++] = s->block[i];
+    d[pos++] = s->naxes[i];
+    for (int a = 0; a < s->naxes[i]; ++a)
+      d[pos++] = s->axes[i][a];
+  }
+  d[pos++] = s->nfixed;
+  if (s->nfixed) {
+    d[pos++] = s->faxis;
+    d[pos++] = s->fcoord;
+  }
+}
+
+/* The test's own tile: per dimension, the global indices this process
+ * holds, in local order (brute force over 0..n-1). */
+typedef struct {
+  int64_t cnt[2];
+  int64_t *glob[2];
+  int holder;
+} tile_t;
+
+static void my_tile(const spec *s, int64_t n0, int64_t n1, int64_t ndims,
+                    const int64_t *dims, const int64_t *co, tile_t *t) {
+  int64_t n[2] = {n0, n1};
+  t->holder = !s->nfixed || co[s->faxis] == s->fcoord;
+  for (int d = 0; d < 2; ++d) {
+    int64_t Q = 1, q = 0, mul = 1;
+    for (int a = 0; a < s->naxes[d]; ++a) {
+      int64_t ax = s->axes[d][a];
+      q += co[ax] * mul;
+      mul *= dims[ax];
+    }
+    Q = mul;
+    int64_t b = s->kind[d] == BL   ? (n[d] + Q - 1) / Q
+                : s->kind[d] == CY ? 1
+                : s->kind[d] == BC ? s->block[d]
+                                   : n[d];
+    t->glob[d] = malloc(sizeof(int64_t) * (size_t)n[d]);
+    t->cnt[d] = 0;
+    for (int64_t e = 0; e < n[d]; ++e)
+      if (s->kind[d] == NO || (e / b) % Q == q)
+        t->glob[d][t->cnt[d]++] = e;
+    (void)ndims;
+  }
+  if (!t->holder)
+    t->cnt[0] = t->cnt[1] = 0;
+}
+
+static void free_tile(tile_t *t) {
+  free(t->glob[0]);
+  free(t->glob[1]);
+}
+
+/* The formulas: small integers. */
+static double va(int64_t i, int64_t k) {
+  return (double)((i * 3 + k * 5) % 7 - 3);
+}
+static double vb(int64_t k, int64_t j) {
+  return (double)((k * 2 + j * 7) % 5 - 2);
+}
+static double vc(int64_t i, int64_t j) { return (double)((i + 2 * j) % 4 - 1); }
+
+static void *fill(const tile_t *t, int64_t dtype,
+                  double (*f)(int64_t, int64_t)) {
+  int64_t n = t->cnt[0] * t->cnt[1];
+  void *buf = malloc((size_t)(n > 0 ? n : 1) * (size_t)tu_esize(dtype));
+  for (int64_t r = 0; r < t->cnt[0]; ++r)
+    for (int64_t c = 0; c < t->cnt[1]; ++c)
+      tu_set(buf, dtype, r * t->cnt[1] + c, f(t->glob[0][r], t->glob[1][c]));
+  return buf;
+}
+
+/*===-- the cases --------------------------------------------------------===*/
+
+static const int64_t sizes[][3] = {{7, 5, 9}, {1, 5, 9}, {7, 1, 9}, {7, 5, 1},
+                                   {4, 6, 2}, {7, 5, 9}, {2, 1, 3}};
+#define NSIZES ((int64_t)(sizeof sizes / sizeof sizes[0]))
+
+static int64_t reported;
+
+/* One case; returns 1 if this process saw no mismatch. */
+static int run_case(distrt_grid *g, int64_t ndims, const int64_t *dims,
+                    const spec *sa, const spec *sb, const spec *sc, int64_t st,
+                    int64_t t) {
+  int64_t flags = t % 8, acc = flags & 1, offset = (flags >> 1) & 1;
+  int64_t prefetch = t % 7 == 3 ? 4 : 1 + ((flags >> 2) & 1);
+  const int64_t *sz = sizes[(t / 8 + t) % NSIZES];
+  int64_t M = sz[0], K = sz[1], N = sz[2];
+  int64_t dtype = t % 5 == 4 ? DISTRT_F32 : DISTRT_F64;
+  int twice = t % 4 == 1;
+  int64_t co[8], da[64], db[64], dc[64];
+  tu_coords(ndims, dims, distrt_grid_rank(g), co);
+  make_desc(sa, M, K, da);
+  make_desc(sb, K, N, db);
+  make_desc(sc, M, N, dc);
+  tile_t ta, tb, tc;
+  my_tile(sa, M, K, ndims, dims, co, &ta);
+  my_tile(sb, K, N, ndims, dims, co, &tb);
+  my_tile(sc, M, N, ndims, dims, co, &tc);
+  void *a = fill(&ta, dtype, va), *b = fill(&tb, dtype, vb);
+  void *c = fill(&tc, dtype, vc);
+  distrt_onesided_matmul(g, dtype, da, a, db, b, dc, c, st, offset, prefetch,
+                         acc);
+  if (twice)
+    distrt_onesided_matmul(g, dtype, da, a, db, b, dc, c, st, !offset, prefetch,
+                           1);
+  int ok = 1;
+  for (int64_t r = 0; r < tc.cnt[0] && ok; ++r)
+    for (int64_t q = 0; q < tc.cnt[1] && ok; ++q) {
+      int64_t i = tc.glob[0][r], j = tc.glob[1][q];
+      double want = 0;
+      for (int64_t k = 0; k < K; ++k)
+        want += va(i, k) * vb(k, j);
+      want *= twice ? 2 : 1;
+      if (acc)
+        want += vc(i, j);
+      double got = tu_get(c, dtype, r * tc.cnt[1] + q);
+      if (got != want) {
+        ok = 0;
+        if (reported++ < 20)
+          EXPECT(0,
+                 "case %lld: A %s, B %s, C %s, stationary %c, %lldx%lldx%lld "
+                 "%s acc %lld offset %lld prefetch %lld%s: C(%lld,%lld) = %g, "
+                 "expected %g",
+                 (long long)t, sa->name, sb->name, sc->name, "ABC"[st],
+                 (long long)M, (long long)K, (long long)N, tu_dtype_name(dtype),
+                 (long long)acc, (long long)offset, (long long)prefetch,
+                 twice ? " twice" : "", (long long)i, (long long)j, got, want);
+        else
+          EXPECT(0, "case %lld failed", (long long)t);
+      }
+    }
+  free(a);
+  free(b);
+  free(c);
+  free_tile(&ta);
+  free_tile(&tb);
+  free_tile(&tc);
+  return ok;
+}
+
+static int64_t run_grid(int64_t ndims, const int64_t *dims, int quick) {
+  distrt_grid *g = distrt_grid_create(ndims, dims);
+  make_specs(ndims, dims);
+  int64_t t = 0, cases = 0;
+  for (int la = 0; la < nspecs; ++la)
+    for (int lb = 0; lb < nspecs; ++lb)
+      for (int lc = 0; lc < nspecs; ++lc)
+        for (int64_t st = 0; st < 3; ++st, ++t) {
+          if (quick && t % 7 != 0)
+            continue;
+          run_case(g, ndims, dims, &specs[la], &specs[lb], &specs[lc], st, t);
+          ++cases;
+        }
+  char name[64];
+  if (ndims == 1)
+    snprintf(name, sizeof name, "[%lld]", (long long)dims[0]);
+  else
+    snprintf(name, sizeof name, "[%lldx%lld]", (long long)dims[0],
+             (long long)dims[1]);
+  tu_section("onesided grid %s: %lld cases", name, (long long)cases);
+  distrt_grid_free(g);
+  return cases;
+}
+
+/*===-- errors -----------------------------------------------------------===*/
+
+static int error_case(const char *name) {
+  tu_init("distrt-test-onesided");
+  distrt_grid *g = tu_world();
+  int64_t P = tu_size();
+  int64_t da[64], db[64], dc[64];
+  spec s;
+  memset(&s, 0, sizeof s);
+  s.kind[0] = BL, s.naxes[0] = 1; /* rows blocked over axis 0 */
+  make_desc(&s, 6, 4, da);
+  make_desc(&s, 4, 5, db);
+  make_desc(&s, 6, 5, dc);
+  static double a[64], b[64], c[64];
+  int64_t dtype = DISTRT_F64, st = DISTRT_STATIONARY_C, prefetch = 1;
+  (void)P;
+  if (strcmp(name, "dtype") == 0)
+    dtype = DISTRT_I32;
+  else if (strcmp(name, "stationary") == 0)
+    st = 3;
+  else if (strcmp(name, "prefetch") == 0)
+    prefetch = 0;
+  else if (strcmp(name, "extents") == 0)
+    make_desc(&s, 5, 5, db); /* K = 5, A has K = 4 */
+  else if (strcmp(name, "ndims") == 0) {
+    int64_t d1[] = {1, 6, BL, 0, 1, 0, 0};
+    memcpy(da, d1, sizeof d1);
+  } else if (strcmp(name, "null-desc") == 0) {
+    distrt_onesided_matmul(g, dtype, da, a, NULL, b, dc, c, st, 0, 1, 0);
+  } else if (strcmp(name, "null-grid") == 0) {
+    distrt_onesided_matmul(NULL, dtype, da, a, db, b, dc, c, st, 0, 1, 0);
+  } else if (strcmp(name, "null-tile") == 0) {
+    distrt_onesided_matmul(g, dtype, da, NULL, db, b, dc, c, st, 0, 1, 0);
+  } else if (strcmp(name, "skew") == 0) {
+    int64_t ds[] = {2, 6, DISTRT_DESC_KIND(BL, 0), 0, 1,
+                    0, 4, DISTRT_DESC_KIND(NO, 1), 0, 0,
+                    0};
+    memcpy(da, ds, sizeof ds);
+  } else {
+    fprintf(stderr, "unknown error case '%s'\n", name);
+    distrt_finalize();
+    return 2;
+  }
+  distrt_onesided_matmul(g, dtype, da, a, db, b, dc, c, st, 0, prefetch, 0);
+  printf("UNEXPECTED success\n");
+  distrt_finalize();
+  return 1;
+}
+
+int main(int argc, char **argv) {
+  if (argc == 3 && strcmp(argv[1], "error") == 0)
+    return error_case(argv[2]);
+  int quick = argc == 2 && strcmp(argv[1], "quick") == 0;
+  if (argc > 2 || (argc == 2 && !quick)) {
+    fprintf(stderr, "usage: distrt-test-onesided [quick] | error NAME\n");
+    return 2;
+  }
+  tu_init("distrt-test-onesided");
+  int64_t P = tu_size(), cases = 0;
+  int64_t one[1] = {P};
+  cases += run_grid(1, one, quick);
+  for (int64_t p0 = 1; p0 <= P; ++p0)
+    if (P % p0 == 0 && P > 1 && (P == 2 || (p0 > 1 && p0 < P))) {
+      int64_t two[2] = {p0, P / p0};
+      cases += run_grid(2, two, quick);
+    }
+  int64_t words = distrt_onesided_words();
+  distrt_allreduce(tu_world(), 1, &words, 1, DISTRT_I64, DISTRT_SUM);
+  if (tu_rank() == 0)
+    printf("onesided: %lld rank%s: %lld cases, %s words moved\n", (long long)P,
+           P == 1 ? "" : "s", (long long)cases,
+           words > 0 ? "some" : (P == 1 ? "no" : "NO"));
+  return tu_finish();
+}
