@@ -30,6 +30,12 @@ static_assert((int)mlir::dist::SparsePart::all == DISTRT_SPMAT_ALL &&
                       DISTRT_SPMAT_OFFDIAG,
               "SparsePart (DistAttrs.td) must match DISTRT_SPMAT_* (abi.h)");
 
+static_assert(static_cast<int>(Stationary::A) == DISTRT_STATIONARY_A &&
+                  static_cast<int>(Stationary::B) == DISTRT_STATIONARY_B &&
+                  static_cast<int>(Stationary::C) == DISTRT_STATIONARY_C,
+              "Stationary (DistAttrs.td) must match DISTRT_STATIONARY_* "
+              "(abi.h)");
+
 #include "DistTensor/Dialect/Dist/IR/DistOpsDialect.cpp.inc"
 #include "DistTensor/Dialect/Dist/IR/DistEnums.cpp.inc"
 
