@@ -26,6 +26,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import bench_onesided  # noqa: E402
 EXAMPLES = os.path.join(ROOT, "examples")
 DISTAL = os.path.join(EXAMPLES, "distal")
 
@@ -75,6 +77,10 @@ FULL = dict(
     sparse_reps=20,
     sparse_verify="files",  # --verify on the file matrices only
     sparse_triad_n=1 << 25,
+    # One-sided products (bench_onesided.py): n, rank counts, timed calls.
+    onesided_sizes=[4096],
+    onesided_ranks=[2, 4],
+    onesided_reps=3,
     compile_reps=5,
     # Seconds spent waiting for quiet and re-measuring disturbed runs, at most.
     retry_budget=900,
@@ -112,6 +118,9 @@ QUICK = dict(
     sparse_reps=3,
     sparse_verify="all",
     sparse_triad_n=1 << 22,
+    onesided_sizes=[256],
+    onesided_ranks=[2, 4],
+    onesided_reps=2,
     compile_reps=1,
     retry_budget=0,
     timeout=300,
@@ -1351,10 +1360,12 @@ def main():
                     "(default: a temporary directory, removed afterwards)")
     ap.add_argument("--out", default=os.path.join(HERE, "results"),
                     help="where results.csv and meta.json go")
-    ap.add_argument("--only", default="check,gemm,kernels,matvec,compile,sparse",
+    ap.add_argument("--only", default="check,gemm,kernels,matvec,compile,sparse,onesided",
                     help="comma-separated subset of check,gemm,kernels,"
-                    "matvec,compile,sparse (sparse: dist, PETSc and Tpetra "
-                    "SpMV / SpMM and an MPI triad)")
+                    "matvec,compile,sparse,onesided (sparse: dist, PETSc and "
+                    "Tpetra SpMV / SpMM and an MPI triad; onesided: the "
+                    "one-sided product against redistribute-then-SUMMA and "
+                    "the Fig. 9 algorithms)")
     ap.add_argument("--wait-quiet", type=float, default=None,
                     help="wait at most this many seconds for other processes "
                     "to go quiet before starting (default 300 full, 0 quick)")
@@ -1405,6 +1416,8 @@ def main():
         if "sparse" in only:
             suite.build_sparse_baselines()
             suite.sparse()
+        if "onesided" in only:
+            bench_onesided.run(suite, log, summarize)
     finally:
         suite.ratios()
         duration = time.time() - start

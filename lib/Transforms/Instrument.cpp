@@ -91,6 +91,25 @@ struct DistInstrumentPass
       return failure();
     Location loc = op.getLoc();
     OpBuilder b(op->getContext());
+    // Timed like a computation when both tensors are on one grid (a
+    // barrier over it brackets the redistribution).
+    FlatSymbolRefAttr grid = dt.getLayout().getGrid();
+    if (timing && st.getLayout().getGrid() == grid) {
+      auto gridOp = SymbolTable::lookupNearestSymbolFrom<GridOp>(op, grid);
+      int64_t gridRank = gridOp.getLevel(0).getShape().size();
+      b.setInsertionPoint(op);
+      Value timer = startTiming(b, loc, grid, gridRank);
+      b.setInsertionPointAfter(op);
+      std::string name;
+      llvm::raw_string_ostream os(name);
+      os << "redistribute " << (op.getSum() ? "(sum) " : "");
+      llvm::interleave(st.getShape(), os, "x");
+      os << (st.getRank() ? " " : "scalar ") << st.getLayout() << " -> "
+         << dt.getLayout();
+      stopTiming(b, loc, grid, gridRank, timer, name);
+    }
+    if (!check)
+      return success();
     b.setInsertionPointAfter(op);
     if (!op.getSum()) {
       checkRedistribute(b, loc, st, dt, s, d);
@@ -122,7 +141,7 @@ struct DistInstrumentPass
     SPMDBuilder rt(module, options, costModel);
     SmallVector<Operation *> ops;
     module.walk([&](Operation *op) {
-      if (isa<ComputeOp>(op) || (check && isa<RedistributeOp>(op)))
+      if (isa<ComputeOp, RedistributeOp>(op))
         ops.push_back(op);
     });
     for (Operation *op : ops) {

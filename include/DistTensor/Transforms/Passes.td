@@ -136,7 +136,10 @@ def DistInstrument : Pass<"dist-instrument", "ModuleOp"> {
 
     With `timing`, the time of each computation is printed: the clock runs
     from a barrier over the grid before it to a barrier after it, and the
-    maximum over the ranks is reported.
+    maximum over the ranks is reported. So is the time of each
+    redistribution between two tensors on one grid, under the name
+    `redistribute SHAPE SOURCE-LAYOUT -> DEST-LAYOUT` (`(sum)` for a
+    partial sum), including those `dist-insert-redistributions` added.
   }];
   let options = [
     Option<"check", "check", "bool", /*default=*/"false",

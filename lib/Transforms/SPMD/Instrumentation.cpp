@@ -56,6 +56,14 @@ void spmd::stopTiming(OpBuilder &b, Location loc, FlatSymbolRefAttr grid,
   ReportTimeOp::create(b, loc, text, secs, grid.getValue());
 }
 
+void spmd::stopTiming(OpBuilder &b, Location loc, FlatSymbolRefAttr grid,
+                      int64_t gridRank, Value timer, StringRef name) {
+  BarrierOp::create(b, loc, grid.getValue(), allAxes(gridRank));
+  Value end = WtimeOp::create(b, loc, b.getF64Type());
+  Value secs = arith::SubFOp::create(b, loc, end, timer);
+  ReportTimeOp::create(b, loc, name, secs, grid.getValue());
+}
+
 //===----------------------------------------------------------------------===//
 // The reference check of computations
 //===----------------------------------------------------------------------===//

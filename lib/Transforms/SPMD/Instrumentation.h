@@ -36,6 +36,9 @@ Value startTiming(OpBuilder &b, Location loc, FlatSymbolRefAttr grid,
 /// over the ranks).
 void stopTiming(OpBuilder &b, Location loc, FlatSymbolRefAttr grid,
                 int64_t gridRank, Value timer, const IndexStatement &stmt);
+/// The same, reporting the time under `name` (a redistribution's).
+void stopTiming(OpBuilder &b, Location loc, FlatSymbolRefAttr grid,
+                int64_t gridRank, Value timer, StringRef name);
 
 /// Whole copies, on rank 0, of every input and (for `+=`) of the output
 /// as they are before the computation (buffers of the tensors' shapes).
