@@ -16,6 +16,7 @@ import os
 import statistics
 import sys
 
+import report_onesided
 import report_sparse
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -899,6 +900,8 @@ def page(rows, meta, made, doc):
     # -- compile ---------------------------------------------------------
     for line in report_sparse.sparse_section(rows, made, table):
         w(line)
+    for line in report_onesided.onesided_section(rows, table):
+        w(line)
 
     comp = sel(rows, suite="compile")
     w("## Compile time")
@@ -1251,12 +1254,14 @@ def main():
                     help="default: docs/performance/ next to the page")
     args = ap.parse_args()
     rows, meta = load(args.results)
-    # The sparse suite may have its own run (bench.py --only sparse --out
-    # results/sparse): its rows join the page when the main run has none.
-    sparse_dir = os.path.join(args.results, "sparse")
-    if (not any(r["suite"] == "sparse" for r in rows)
-            and os.path.exists(os.path.join(sparse_dir, "results.csv"))):
-        rows += load(sparse_dir)[0]
+    # The sparse and one-sided suites may have their own runs (bench.py
+    # --only sparse --out results/sparse, and likewise onesided): their rows
+    # join the page when the main run has none.
+    for suite in ("sparse", "onesided"):
+        sub = os.path.join(args.results, suite)
+        if (not any(r["suite"] == suite for r in rows)
+                and os.path.exists(os.path.join(sub, "results.csv"))):
+            rows += load(sub)[0]
     meta["_results"] = os.path.abspath(args.results)
     docdir = os.path.dirname(os.path.abspath(args.doc))
     plotdir = args.plots or os.path.join(docdir, os.path.splitext(os.path.basename(args.doc))[0])
