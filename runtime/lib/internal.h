@@ -211,7 +211,8 @@ void distrt_profile_enter(int category);
 void distrt_profile_leave(void);
 /* The backend `be`, or a copy whose transfers (and communicator
  * creation) charge DISTRT_PROF_COMM and whose barrier charges
- * DISTRT_PROF_BARRIER. */
+ * DISTRT_PROF_BARRIER; its transfers, rget and raccumulate also count the
+ * words this rank moves (distrt_profile_words). */
 const struct distrt_backend *
 distrt_profile_backend(const struct distrt_backend *be);
 /* Ends the current timed computation (distrt_report_time). */

@@ -21,6 +21,15 @@
  * generated code, anything between calls).  distrt_finalize prints one line
  * per rank (rank 0 gathers); with DISTRT_PROFILE=calls, every timed
  * computation also prints one line per rank when it ends.
+ *
+ * Words: the same wrappers count the elements each rank moves (P.words,
+ * distrt_profile_words): what it receives from other processes
+ * (collectives by the data a rank receives: the wrappers below,
+ * docs/runtime.md#profile) plus, one-sided, what it gets (rget) and what it
+ * pushes (raccumulate).  Integer adds only.  The profile's own gathers (the
+ * reports) are not counted.  With DISTRT_PROFILE=calls each per-call line
+ * is followed by "dist: words call N rank R NAME: W"; the summary ends
+ * with "dist: words rank R: W" lines.
  *===----------------------------------------------------------------------===*/
 
 #define _POSIX_C_SOURCE 200809L
@@ -43,6 +52,10 @@ static struct {
   double mark[DISTRT_PROF_N]; /* acc at the start of the computation */
   double run_start;
   double acc[DISTRT_PROF_N];
+  /* Words (elements) this rank moved: since distrt_init (`words`), at the
+   * start of the current computation (`word_mark`), in the last one and in
+   * all of them (`last_words`, `kernel_words`). */
+  int64_t words, word_mark, last_words, kernel_words;
   int stack[PROF_MAX_DEPTH];
   int depth;
   double last;
@@ -82,13 +95,23 @@ void distrt_profile_leave(void) {
   P.last = now;
 }
 
-/*===-- communication: a backend table that times every transfer ----------===*/
+/*===-- communication: a backend table that times and counts transfers ----===*/
 
 static const struct distrt_backend *real;
 static struct distrt_backend timed;
 
+/* Words per operation: the elements this rank receives from the other
+ * members of c (p = comm_size(c)).  allreduce counts `count`, a lower
+ * bound (ring and recursive-doubling algorithms move up to 2x); reduce
+ * counts `count` on the root; reduce-scatter `count` from each other
+ * member.  A communicator of one process moves nothing. */
+static int64_t others(distrt_bcomm *c) { return real->comm_size(c) - 1; }
+static int is_me(distrt_bcomm *c, int64_t r) { return real->comm_rank(c) == r; }
+
 static void prof_allreduce(const char *op, distrt_bcomm *c, void *buf,
                            int64_t count, int64_t dtype, int64_t rop) {
+  if (others(c) > 0)
+    P.words += count;
   distrt_profile_enter(DISTRT_PROF_COMM);
   real->allreduce(op, c, buf, count, dtype, rop);
   distrt_profile_leave();
@@ -97,6 +120,8 @@ static void prof_allreduce(const char *op, distrt_bcomm *c, void *buf,
 static void prof_reduce(const char *op, distrt_bcomm *c, void *buf,
                         int64_t count, int64_t dtype, int64_t rop,
                         int64_t root) {
+  if (others(c) > 0 && is_me(c, root))
+    P.words += count;
   distrt_profile_enter(DISTRT_PROF_COMM);
   real->reduce(op, c, buf, count, dtype, rop, root);
   distrt_profile_leave();
@@ -104,6 +129,8 @@ static void prof_reduce(const char *op, distrt_bcomm *c, void *buf,
 
 static void prof_bcast(const char *op, distrt_bcomm *c, void *buf,
                        int64_t count, int64_t dtype, int64_t root) {
+  if (!is_me(c, root))
+    P.words += count;
   distrt_profile_enter(DISTRT_PROF_COMM);
   real->bcast(op, c, buf, count, dtype, root);
   distrt_profile_leave();
@@ -111,6 +138,7 @@ static void prof_bcast(const char *op, distrt_bcomm *c, void *buf,
 
 static void prof_allgather(const char *op, distrt_bcomm *c, const void *send,
                            void *recv, int64_t count, int64_t dtype) {
+  P.words += count * others(c);
   distrt_profile_enter(DISTRT_PROF_COMM);
   real->allgather(op, c, send, recv, count, dtype);
   distrt_profile_leave();
@@ -119,6 +147,7 @@ static void prof_allgather(const char *op, distrt_bcomm *c, const void *send,
 static void prof_reduce_scatter(const char *op, distrt_bcomm *c,
                                 const void *send, void *recv, int64_t count,
                                 int64_t dtype, int64_t rop) {
+  P.words += count * others(c);
   distrt_profile_enter(DISTRT_PROF_COMM);
   real->reduce_scatter(op, c, send, recv, count, dtype, rop);
   distrt_profile_leave();
@@ -128,6 +157,7 @@ static void prof_reduce_scatter_v(const char *op, distrt_bcomm *c,
                                   const void *send, void *recv,
                                   const int64_t *counts, int64_t dtype,
                                   int64_t rop) {
+  P.words += counts[real->comm_rank(c)] * others(c);
   distrt_profile_enter(DISTRT_PROF_COMM);
   real->reduce_scatter_v(op, c, send, recv, counts, dtype, rop);
   distrt_profile_leave();
@@ -135,6 +165,7 @@ static void prof_reduce_scatter_v(const char *op, distrt_bcomm *c,
 
 static void prof_alltoall(const char *op, distrt_bcomm *c, const void *send,
                           void *recv, int64_t count, int64_t dtype) {
+  P.words += count * others(c);
   distrt_profile_enter(DISTRT_PROF_COMM);
   real->alltoall(op, c, send, recv, count, dtype);
   distrt_profile_leave();
@@ -143,6 +174,10 @@ static void prof_alltoall(const char *op, distrt_bcomm *c, const void *send,
 static void prof_alltoallv(const char *op, distrt_bcomm *c, const void *send,
                            const int64_t *scounts, void *recv,
                            const int64_t *rcounts, int64_t dtype) {
+  for (int64_t i = 0, n = real->comm_size(c), me = real->comm_rank(c); i < n;
+       ++i)
+    if (i != me)
+      P.words += rcounts[i];
   distrt_profile_enter(DISTRT_PROF_COMM);
   real->alltoallv(op, c, send, scounts, recv, rcounts, dtype);
   distrt_profile_leave();
@@ -151,6 +186,8 @@ static void prof_alltoallv(const char *op, distrt_bcomm *c, const void *send,
 static void prof_gather(const char *op, distrt_bcomm *c, const void *send,
                         void *recv, int64_t count, int64_t dtype,
                         int64_t root) {
+  if (is_me(c, root))
+    P.words += count * others(c);
   distrt_profile_enter(DISTRT_PROF_COMM);
   real->gather(op, c, send, recv, count, dtype, root);
   distrt_profile_leave();
@@ -159,6 +196,8 @@ static void prof_gather(const char *op, distrt_bcomm *c, const void *send,
 static void prof_scatter(const char *op, distrt_bcomm *c, const void *send,
                          void *recv, int64_t count, int64_t dtype,
                          int64_t root) {
+  if (!is_me(c, root))
+    P.words += count;
   distrt_profile_enter(DISTRT_PROF_COMM);
   real->scatter(op, c, send, recv, count, dtype, root);
   distrt_profile_leave();
@@ -198,6 +237,8 @@ static void prof_send(const char *op, distrt_bcomm *c, const void *buf,
 
 static void prof_recv(const char *op, distrt_bcomm *c, void *buf, int64_t count,
                       int64_t dtype, int64_t src, int64_t tag) {
+  if (!is_me(c, src))
+    P.words += count;
   distrt_profile_enter(DISTRT_PROF_COMM);
   real->recv(op, c, buf, count, dtype, src, tag);
   distrt_profile_leave();
@@ -207,6 +248,8 @@ static void prof_sendrecv(const char *op, distrt_bcomm *c, const void *send,
                           int64_t scount, int64_t dest, void *recv,
                           int64_t rcount, int64_t src, int64_t dtype,
                           int64_t tag) {
+  if (!is_me(c, src))
+    P.words += rcount;
   distrt_profile_enter(DISTRT_PROF_COMM);
   real->sendrecv(op, c, send, scount, dest, recv, rcount, src, dtype, tag);
   distrt_profile_leave();
@@ -215,6 +258,8 @@ static void prof_sendrecv(const char *op, distrt_bcomm *c, const void *send,
 static void prof_sendrecv_replace(const char *op, distrt_bcomm *c, void *buf,
                                   int64_t count, int64_t dtype, int64_t dest,
                                   int64_t src, int64_t tag) {
+  if (!is_me(c, src))
+    P.words += count;
   distrt_profile_enter(DISTRT_PROF_COMM);
   real->sendrecv_replace(op, c, buf, count, dtype, dest, src, tag);
   distrt_profile_leave();
@@ -222,6 +267,8 @@ static void prof_sendrecv_replace(const char *op, distrt_bcomm *c, void *buf,
 
 static distrt_breq *prof_ibcast(const char *op, distrt_bcomm *c, void *buf,
                                 int64_t count, int64_t dtype, int64_t root) {
+  if (!is_me(c, root))
+    P.words += count;
   distrt_profile_enter(DISTRT_PROF_COMM);
   distrt_breq *r = real->ibcast(op, c, buf, count, dtype, root);
   distrt_profile_leave();
@@ -230,6 +277,8 @@ static distrt_breq *prof_ibcast(const char *op, distrt_bcomm *c, void *buf,
 
 static distrt_breq *prof_iallreduce(const char *op, distrt_bcomm *c, void *buf,
                                     int64_t count, int64_t dtype, int64_t rop) {
+  if (others(c) > 0)
+    P.words += count;
   distrt_profile_enter(DISTRT_PROF_COMM);
   distrt_breq *r = real->iallreduce(op, c, buf, count, dtype, rop);
   distrt_profile_leave();
@@ -240,6 +289,8 @@ static distrt_breq *prof_isendrecv(const char *op, distrt_bcomm *c,
                                    const void *send, int64_t dest, void *recv,
                                    int64_t src, int64_t count, int64_t dtype,
                                    int64_t tag) {
+  if (!is_me(c, src))
+    P.words += count;
   distrt_profile_enter(DISTRT_PROF_COMM);
   distrt_breq *r =
       real->isendrecv(op, c, send, dest, recv, src, count, dtype, tag);
@@ -250,6 +301,7 @@ static distrt_breq *prof_isendrecv(const char *op, distrt_bcomm *c,
 static distrt_breq *prof_iallgather(const char *op, distrt_bcomm *c,
                                     const void *send, void *recv, int64_t count,
                                     int64_t dtype) {
+  P.words += count * others(c);
   distrt_profile_enter(DISTRT_PROF_COMM);
   distrt_breq *r = real->iallgather(op, c, send, recv, count, dtype);
   distrt_profile_leave();
@@ -260,6 +312,8 @@ static distrt_breq *prof_ipermute(const char *op, distrt_bcomm *c,
                                   const void *send, int64_t scount,
                                   int64_t dest, void *recv, int64_t rcount,
                                   int64_t src, int64_t dtype, int64_t tag) {
+  if (src >= 0 && !is_me(c, src))
+    P.words += rcount;
   distrt_profile_enter(DISTRT_PROF_COMM);
   distrt_breq *r =
       real->ipermute(op, c, send, scount, dest, recv, rcount, src, dtype, tag);
@@ -271,6 +325,24 @@ static void prof_wait(const char *op, distrt_breq *r) {
   distrt_profile_enter(DISTRT_PROF_COMM);
   real->wait(op, r);
   distrt_profile_leave();
+}
+
+/* One-sided: the callers (onesided_exec.c) charge these to DISTRT_PROF_COMM
+ * themselves and never target their own rank (local blocks are used in
+ * place); the wrappers only count. */
+static distrt_breq *prof_rget(const char *op, distrt_bwin *w, void *dst,
+                              int64_t rows, int64_t cols, int64_t dtype,
+                              int64_t target, int64_t disp, int64_t ld) {
+  P.words += rows * cols;
+  return real->rget(op, w, dst, rows, cols, dtype, target, disp, ld);
+}
+
+static distrt_breq *prof_raccumulate(const char *op, distrt_bwin *w,
+                                     const void *src, int64_t rows,
+                                     int64_t cols, int64_t dtype,
+                                     int64_t target, int64_t disp, int64_t ld) {
+  P.words += rows * cols;
+  return real->raccumulate(op, w, src, rows, cols, dtype, target, disp, ld);
 }
 
 const struct distrt_backend *
@@ -302,6 +374,10 @@ distrt_profile_backend(const struct distrt_backend *be) {
   timed.iallgather = prof_iallgather;
   timed.ipermute = prof_ipermute;
   timed.wait = prof_wait;
+  if (be->rget)
+    timed.rget = prof_rget;
+  if (be->raccumulate)
+    timed.raccumulate = prof_raccumulate;
   return &timed;
 }
 
@@ -316,6 +392,7 @@ void distrt_profile_kernel_begin(void) {
   P.kernels = 1;
   P.in_kernel = 1;
   memcpy(P.mark, P.acc, sizeof P.mark);
+  P.word_mark = P.words;
   P.kernel_start = distrt_wtime();
 }
 
@@ -324,8 +401,12 @@ void distrt_profile_kernel_end(void) {
     return;
   P.last_kernel = distrt_wtime() - P.kernel_start;
   P.kernel_total += P.last_kernel;
+  P.last_words = P.words - P.word_mark;
+  P.kernel_words += P.last_words;
   P.in_kernel = 0;
 }
+
+int64_t distrt_profile_words(void) { return P.on ? P.words : 0; }
 
 /* One rank's split of `total` seconds, from the seconds `v` charged to
  * each category (DISTRT_PROF_*).  Inside timed computations (`kernels`)
@@ -354,28 +435,38 @@ void distrt_profile_call_report(const char *op, distrt_grid *g,
                                 const char *name) {
   if (!P.per_call)
     return;
-  double mine[1 + DISTRT_PROF_N];
+  /* Per rank: the wall time, the categories, the words (exact as a double
+   * below 2^53). */
+  enum { N = 2 + DISTRT_PROF_N };
+  double mine[N];
   mine[0] = P.last_kernel;
   for (int c = 0; c < DISTRT_PROF_N; ++c)
     mine[1 + c] = P.acc[c] - P.mark[c];
-  const int n = 1 + DISTRT_PROF_N;
+  mine[1 + DISTRT_PROF_N] = (double)P.last_words;
+  const int n = N;
   double *all = NULL;
   if (g->rank == 0) {
     all = (double *)malloc(sizeof(double) * n * (size_t)g->size);
     if (!all)
       distrt_fatal(op, "out of memory gathering the profile");
   }
+  int64_t words = P.words; /* the report's own gather is not counted */
   if (g->size == 1)
     memcpy(all, mine, sizeof mine);
   else
     distrt_g.be->gather(op, g->icomm, mine, all, n, DISTRT_F64, 0);
+  P.words = words;
   if (g->rank == 0) {
+    const char *nm = name ? name : "kernel";
     for (int64_t r = 0; r < g->size; ++r) {
-      struct prof_split s = split_of(all[n * r], all + n * r + 1, 1);
+      const double *v = all + n * r;
+      struct prof_split s = split_of(v[0], v + 1, 1);
       printf("dist: profile call %lld rank %lld %s: total %.6f compute %.6f "
              "comm %.6f barrier %.6f packing %.6f gemm %.6f\n",
-             (long long)P.calls, (long long)r, name ? name : "kernel",
-             s.total, s.compute, s.comm, s.barrier, s.pack, s.gemm);
+             (long long)P.calls, (long long)r, nm, s.total, s.compute, s.comm,
+             s.barrier, s.pack, s.gemm);
+      printf("dist: words call %lld rank %lld %s: %lld\n", (long long)P.calls,
+             (long long)r, nm, (long long)v[1 + DISTRT_PROF_N]);
     }
     fflush(stdout);
   }
@@ -386,16 +477,21 @@ void distrt_profile_call_report(const char *op, distrt_grid *g,
 void distrt_profile_report(const char *op) {
   /* Every rank takes part when any has profiling on. */
   double on = P.on ? 1.0 : 0.0;
+  int64_t words = P.words; /* the report's own traffic is not counted */
   distrt_g.be->allreduce(op, distrt_g.world, &on, 1, DISTRT_F64, DISTRT_MAX);
+  P.words = words;
   if (on == 0.0)
     return;
   int64_t nr = distrt_g.world_size;
-  const int n = 2 + DISTRT_PROF_N;
-  double mine[2 + DISTRT_PROF_N];
+  /* Per rank: total, the categories, the mode, the words. */
+  enum { N = 3 + DISTRT_PROF_N };
+  const int n = N;
+  double mine[N];
   mine[0] = P.kernels ? P.kernel_total : distrt_wtime() - P.run_start;
   for (int c = 0; c < DISTRT_PROF_N; ++c)
     mine[1 + c] = P.acc[c];
   mine[1 + DISTRT_PROF_N] = P.kernels ? 1.0 : 0.0;
+  mine[2 + DISTRT_PROF_N] = (double)(P.kernels ? P.kernel_words : P.words);
   double *all = NULL;
   if (distrt_g.world_rank == 0) {
     all = (double *)malloc(sizeof(double) * n * (size_t)nr);
@@ -406,6 +502,7 @@ void distrt_profile_report(const char *op) {
     memcpy(all, mine, sizeof mine);
   else
     distrt_g.be->gather(op, distrt_g.world, mine, all, n, DISTRT_F64, 0);
+  P.words = words;
   if (distrt_g.world_rank != 0)
     return;
   /* Rank 0's mode decides the columns (every rank runs the same
@@ -434,6 +531,14 @@ void distrt_profile_report(const char *op) {
       printf(" %10.6f %5.1f%%", s.other, s.other * pct);
     printf("\n");
   }
+  /* The words, over the same extent as the total (separate lines: the
+   * table's rows keep their columns). */
+  printf("dist: words: elements each rank received from others (+ one-sided "
+         "accumulates pushed), %s\n",
+         kernels ? "in the timed computations" : "from distrt_init on");
+  for (int64_t r = 0; r < nr; ++r)
+    printf("dist: words rank %lld: %lld\n", (long long)r,
+           (long long)all[n * r + 2 + DISTRT_PROF_N]);
   fflush(stdout);
   free(all);
 }

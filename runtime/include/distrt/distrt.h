@@ -352,6 +352,17 @@ void distrt_onesided_matmul(distrt_grid *g, int64_t dtype,
  *  remote gets plus remote accumulates (local blocks are not counted). */
 int64_t distrt_onesided_words(void);
 
+/** Profile (DISTRT_PROFILE set): the elements this process has moved since
+ *  distrt_init, counted by the profiled backend: what it receives from
+ *  other processes (collectives by the data a process receives: bcast and
+ *  scatter `count` on non-roots, gather count * (p - 1) and reduce `count`
+ *  on the root, allreduce `count` (a lower bound), allgather, alltoall and
+ *  reduce-scatter count * (p - 1), the -v forms their counts from others,
+ *  point to point the received count) plus its one-sided gets and
+ *  accumulates (so it includes distrt_onesided_words()).  The profile's
+ *  own reports are not counted.  0 when profiling is off. */
+int64_t distrt_profile_words(void);
+
 /*===----------------------------------------------------------------------===*
  * Local GEMM, row-major: C[m x n] = alpha * A[m x k] * B[k x n] + beta * C.
  * lda >= max(1,k), ldb >= max(1,n), ldc >= max(1,n).  Uses cblas (OpenBLAS).
