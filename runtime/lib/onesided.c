@@ -170,7 +170,7 @@ static int mine(const os_plan *p, int o, int x, int64_t t) {
 }
 
 /* The panel budget in bytes: DISTRT_ONESIDED_PANEL_BYTES, else twice the
- * stationary tile, at least 32 MiB. */
+ * stationary tile, at least 64 MiB. */
 static int64_t panel_budget(const os_plan *p) {
   const char *env = getenv("DISTRT_ONESIDED_PANEL_BYTES");
   if (env && *env) {
@@ -184,7 +184,7 @@ static int64_t panel_budget(const os_plan *p) {
     return (int64_t)v;
   }
   int64_t b = 2 * p->X[p->stationary].size * p->es;
-  return b > ((int64_t)32 << 20) ? b : (int64_t)32 << 20;
+  return b > ((int64_t)64 << 20) ? b : (int64_t)64 << 20;
 }
 
 void os_panel_shape(const os_plan *p, const os_panel *d, int64_t len,
@@ -240,12 +240,17 @@ int64_t os_pieces(const os_plan *p, const os_panel *d, const os_chunk *ch,
 
 /* The panels, the segments of the free index and this process's chunks:
  * the chunk width is what the budget allows for the ring of nslot slots
- * (each: the gathered panels and the product panel, with as much again
- * for staging), at most the free extent (split among the replicas).  The
+ * (each: the gathered panels and the product panel), at most the free
+ * extent (split among the replicas).  Staging is counted for the panels
+ * whose rows run over the chunk (their pieces are narrower than the panel);
+ * the others need it only for chunks of several segments and get it then
+ * (at most as much again).  The
  * width depends only on the stationary tile's extents, the prefetch and
  * the budget, so the replicas of a tile agree on the chunks and split them
  * (replica rho takes every nrep-th).  With `offset` the list starts at the
- * first chunk at or after the free interval derived from the grid rank. */
+ * first chunk at or after position rank * n / P of the free index (n its
+ * extent, P the grid size), so that the processes start on different parts
+ * of the operands (and so, usually, at different holders). */
 static void build_chunks(os_plan *p, int64_t offset) {
   int s = (int)p->stationary;
   const os_opnd *S = &p->X[s];
@@ -281,9 +286,9 @@ static void build_chunks(os_plan *p, int64_t offset) {
   int64_t rho = distrt_grid_mask_rank(p->g, S->repl);
   int64_t per = 0; /* elements of one column of the ring's panels */
   for (int i = 0; i < p->npan; ++i)
-    per += 2 * S->ext[p->pan[i].ds];
+    per += (p->pan[i].fdim == 0 ? 2 : 1) * S->ext[p->pan[i].ds];
   if (s != OS_C)
-    per += 2 * S->ext[p->out.ds];
+    per += (p->out.fdim == 0 ? 2 : 1) * S->ext[p->out.ds];
   int64_t budget = panel_budget(p), nslot = p->prefetch + 1, w = 1;
   for (;;) {
     w = per > 0 ? budget / (nslot * per * p->es) : nf;
@@ -328,7 +333,7 @@ static void build_chunks(os_plan *p, int64_t offset) {
   }
   if (!offset || p->nchunks == 0)
     return;
-  int64_t want = p->iv[f][p->g->rank % p->niv[f]].lo, start = 0;
+  int64_t want = p->g->rank * nf / p->g->size, start = 0;
   while (start < p->nchunks && p->chunks[start].lo < want)
     ++start;
   if (start == p->nchunks)

@@ -114,7 +114,17 @@ typedef struct {
   distrt_breq **req;  /* per piece: its get / accumulate in flight */
   const char *ptr;    /* the panel: buf or in place */
   int64_t ld;
+  int64_t scap;       /* elements of stage */
 } os_pslot;
+
+/* Makes room for `need` elements of staging (nothing of it in flight). */
+static void stage_room(const os_plan *p, os_pslot *s, int64_t need) {
+  if (need <= s->scap)
+    return;
+  free(s->stage);
+  s->stage = xmalloc(p->op, need * p->es);
+  s->scap = need;
+}
 
 typedef struct {
   os_pslot g[2]; /* gathered panels */
@@ -125,7 +135,10 @@ static void pslot_alloc(const os_plan *p, const os_panel *d, os_pslot *s) {
   int64_t rows, cols, np = max_pieces(p, d);
   os_panel_shape(p, d, p->width, &rows, &cols);
   s->buf = xmalloc(p->op, rows * cols * p->es);
-  s->stage = xmalloc(p->op, rows * cols * p->es);
+  s->stage = NULL;
+  s->scap = 0;
+  if (d->fdim == 0)
+    stage_room(p, s, rows * cols);
   s->pc = xmalloc(p->op, (int64_t)sizeof(os_piece) * np);
   s->req = calloc((size_t)np, sizeof *s->req);
   if (!s->req)
@@ -157,6 +170,11 @@ static void gather(os_plan *p, const os_panel *d, const os_chunk *ch,
   s->ptr = s->buf;
   s->ld = cols;
   int64_t st = 0;
+  for (int64_t i = 0; i < s->npc; ++i)
+    if (s->pc[i].rank != p->g->rank && s->pc[i].cols != cols)
+      st += s->pc[i].rows * s->pc[i].cols;
+  stage_room(p, s, st);
+  st = 0;
   for (int64_t i = 0; i < s->npc; ++i) {
     os_piece *q = &s->pc[i];
     char *dst = s->buf + (q->prow * cols + q->pcol) * p->es;
@@ -195,6 +213,11 @@ static void scatter(os_plan *p, const os_chunk *ch, os_pslot *s) {
   int64_t rows, cols, st = 0;
   os_panel_shape(p, &p->out, ch->len, &rows, &cols);
   s->npc = os_pieces(p, &p->out, ch, s->pc);
+  for (int64_t i = 0; i < s->npc; ++i)
+    if (s->pc[i].rank != p->g->rank && s->pc[i].cols != cols)
+      st += s->pc[i].rows * s->pc[i].cols;
+  stage_room(p, s, st);
+  st = 0;
   for (int64_t i = 0; i < s->npc; ++i) {
     const os_piece *q = &s->pc[i];
     const char *src = s->buf + (q->prow * cols + q->pcol) * p->es;
