@@ -5,28 +5,39 @@
  *
  * Slicing: each loop index (i: rows of A and C, k: columns of A and rows of
  * B, j: columns of B and C) is cut at every block boundary of every layout
- * that partitions it.  A cell (an i-, a k- and a j-interval) then lies in
- * one block of each operand, so each operand's part of it is a contiguous
+ * that partitions it.  An interval of each of two indices then lies in one
+ * block of the operand that has both, so its part is a contiguous
  * rectangle in one tile of each of its holders.
  *
- * Work: the cells whose block of the stationary operand S this process
- * holds (all intervals of the third, "free" index).  When S is replicated
- * (grid axes S does not use) its replicas split those cells: replica rho of
- * r takes every r-th one in a canonical order.  The other operands' blocks
- * are read from their nearest holder (the owner digits on partitioned axes,
+ * Panels: the stationary operand S fixes two indices; the third, the
+ * "free" index f, is split into chunks (consecutive intervals, or parts of
+ * one, up to a width the panel budget allows).  Per chunk this process
+ * gathers, for each other input operand, the panel [S's local index x
+ * chunk]: every element it needs from that operand for the chunk, dense in
+ * S's local order (the local tile of any layout is a dense array, so "all
+ * my rows x all my columns" is one matrix), fetched piece by piece (one
+ * piece per S-interval and segment, adjacent pieces from one holder
+ * merged) from the nearest holder (the owner digits on partitioned axes,
  * the fixed coordinate on fixed axes, this process's own coordinates on
  * replicated axes; no communication needed to find it), without a get when
- * this process holds them.  With S = C the products go straight into the
- * C tile (or a temporary when C is replicated: the replicas' partial sums
- * are then added with an allreduce over C's replicating axes, and the old
- * value of C, for accumulate = 1, is added once, after that).  With S = A
- * or B each partial product is added (accumulate, MPI_SUM) into one holder
- * of its C block, the nearest; the targets are a zeroed runtime buffer of
- * the C tile's shape, summed over C's replicating axes at the end and then
- * copied (or added) into C, so every replica of C ends equal.
+ * this process holds them.  Then ONE GEMM per chunk: C tile += Apanel *
+ * Bpanel (S = C), or the product panel Ppanel = A tile * Bpanel (S = A) /
+ * Apanel * B tile (S = B), whose pieces are added (accumulate, MPI_SUM)
+ * into the nearest holder of their C block.  Every remote element this
+ * process needs is so fetched once (per chunk it belongs to), and every
+ * product element is sent once.  When S is replicated (grid axes S does
+ * not use) its replicas split the chunks: replica rho of r takes every
+ * r-th.  With S = C the products go straight into the C tile (or a
+ * temporary when C is replicated: the replicas' partial sums are then
+ * added with an allreduce over C's replicating axes, and the old value of
+ * C, for accumulate = 1, is added once, after that).  With S = A or B the
+ * targets are a zeroed runtime buffer of the C tile's shape, summed over
+ * C's replicating axes at the end and then copied (or added) into C, so
+ * every replica of C ends equal.
  *
  * Everything is derived from coordinates and descriptors: no per-process
- * tables; the work and memory are those of this process's cells.
+ * tables; the work is that of this process's chunks, the memory the
+ * prefetch ring of panels (bounded by the budget).
  */
 #include "onesided_internal.h"
 
@@ -158,65 +169,188 @@ static int mine(const os_plan *p, int o, int x, int64_t t) {
   return X->L.kind[d] == K_NONE || owner_q(&X->L, d, p->iv[x][t].lo) == X->q[d];
 }
 
-/* This process's cells: the stationary operand's blocks it holds, times
- * every interval of the free index, split among the stationary operand's
- * replicas; free index outermost.  With `offset` the list starts at the
- * first cell whose free interval is at or after one derived from the
- * grid rank. */
-static void build_cells(os_plan *p, int64_t offset) {
-  int s = (int)p->stationary;
-  const os_opnd *S = &p->X[s];
-  int x0 = S->idx[0], x1 = S->idx[1], f = 3 - x0 - x1;
-  int64_t nrep = distrt_grid_mask_size(p->g, S->repl);
-  int64_t rho = distrt_grid_mask_rank(p->g, S->repl);
-  p->ncells = 0;
-  p->cells = NULL;
-  if (!S->holder)
-    return;
-  int64_t cap = 0, t = 0;
-  for (int pass = 0; pass < 2; ++pass, t = 0) {
-    int64_t n = 0;
-    for (int64_t a = 0; a < p->niv[f]; ++a)
-      for (int64_t b = 0; b < p->niv[x0]; ++b) {
-        if (!mine(p, s, x0, b))
+/* The panel budget in bytes: DISTRT_ONESIDED_PANEL_BYTES, else twice the
+ * stationary tile, at least 64 MiB. */
+static int64_t panel_budget(const os_plan *p) {
+  const char *env = getenv("DISTRT_ONESIDED_PANEL_BYTES");
+  if (env && *env) {
+    char *end = NULL;
+    long long v = strtoll(env, &end, 10);
+    if (*end || v < 1)
+      distrt_fatal_collective(p->op,
+                              "DISTRT_ONESIDED_PANEL_BYTES='%s' is not a "
+                              "positive integer",
+                              env);
+    return (int64_t)v;
+  }
+  int64_t b = 2 * p->X[p->stationary].size * p->es;
+  return b > ((int64_t)64 << 20) ? b : (int64_t)64 << 20;
+}
+
+void os_panel_shape(const os_plan *p, const os_panel *d, int64_t len,
+                    int64_t *rows, int64_t *cols) {
+  int64_t el = p->X[p->stationary].ext[d->ds];
+  *rows = d->fdim == 0 ? len : el;
+  *cols = d->fdim == 0 ? el : len;
+}
+
+int64_t os_pieces(const os_plan *p, const os_panel *d, const os_chunk *ch,
+                  os_piece *out) {
+  const os_opnd *S = &p->X[p->stationary];
+  int64_t n = 0, nseg = ch->s1 - ch->s0;
+  for (int64_t u = 0; u < p->nmine[d->ds]; ++u) {
+    const os_ival *E = &p->iv[d->e][p->mine[d->ds][u]];
+    int64_t eoff = local_of(&S->L, d->ds, E->lo);
+    for (int64_t s = ch->s0; s < ch->s1; ++s) {
+      const os_ival *F = &p->seg[s];
+      os_piece q;
+      os_loc loc;
+      if (d->fdim == 0) {
+        q.rows = F->len, q.cols = E->len, q.prow = F->lo - ch->lo, q.pcol = eoff;
+        os_locate(p, d->x, F->lo, E->lo, &loc);
+      } else {
+        q.rows = E->len, q.cols = F->len, q.prow = eoff, q.pcol = F->lo - ch->lo;
+        os_locate(p, d->x, E->lo, F->lo, &loc);
+      }
+      q.rank = loc.rank, q.disp = loc.disp, q.ld = loc.ld, q.stage = -1;
+      /* Merge into a recent piece when the union is one rectangle both in
+       * the panel and in the holder's tile. */
+      int merged = 0;
+      for (int64_t b = n - 1; b >= 0 && b >= n - 1 - nseg && !merged; --b) {
+        os_piece *r = &out[b];
+        if (r->rank != q.rank || r->ld != q.ld)
           continue;
-        for (int64_t c = 0; c < p->niv[x1]; ++c) {
-          if (!mine(p, s, x1, c) || t++ % nrep != rho)
-            continue;
-          if (pass == 1) {
-            p->cells[n].iv[f] = a;
-            p->cells[n].iv[x0] = b;
-            p->cells[n].iv[x1] = c;
-          }
-          ++n;
+        if (r->pcol == q.pcol && r->cols == q.cols &&
+            r->prow + r->rows == q.prow && r->disp + r->rows * r->ld == q.disp) {
+          r->rows += q.rows;
+          merged = 1;
+        } else if (r->prow == q.prow && r->rows == q.rows &&
+                   r->pcol + r->cols == q.pcol && r->disp + r->cols == q.disp &&
+                   q.ld > 0 && r->disp / q.ld == q.disp / q.ld) {
+          r->cols += q.cols;
+          merged = 1;
         }
       }
-    if (pass == 0) {
-      cap = n;
-      p->cells = xmalloc(p->op, (int64_t)sizeof(os_cell) * cap);
+      if (!merged)
+        out[n++] = q;
     }
-    p->ncells = n;
   }
-  if (!offset || p->ncells == 0)
+  return n;
+}
+
+/* The panels, the segments of the free index and this process's chunks:
+ * the chunk width is what the budget allows for the ring of nslot slots
+ * (each: the gathered panels and the product panel), at most the free
+ * extent (split among the replicas).  Staging is counted for the panels
+ * whose rows run over the chunk (their pieces are narrower than the panel);
+ * the others need it only for chunks of several segments and get it then
+ * (at most as much again).  The
+ * width depends only on the stationary tile's extents, the prefetch and
+ * the budget, so the replicas of a tile agree on the chunks and split them
+ * (replica rho takes every nrep-th).  With `offset` the list starts at the
+ * first chunk at or after position rank * n / P of the free index (n its
+ * extent, P the grid size), so that the processes start on different parts
+ * of the operands (and so, usually, at different holders). */
+static void build_chunks(os_plan *p, int64_t offset) {
+  int s = (int)p->stationary;
+  const os_opnd *S = &p->X[s];
+  int f = 3 - (int)S->idx[0] - (int)S->idx[1];
+  p->f = f;
+  p->npan = 0;
+  for (int x = 0; x < 3; ++x) {
+    if (x == s)
+      continue;
+    os_panel d;
+    d.x = x;
+    d.fdim = p->X[x].idx[0] == f ? 0 : 1;
+    d.e = (int)p->X[x].idx[1 - d.fdim];
+    d.ds = S->idx[0] == d.e ? 0 : 1;
+    if (x == OS_C)
+      p->out = d;
+    else
+      p->pan[p->npan++] = d;
+  }
+  for (int d = 0; d < 2; ++d) {
+    int x = (int)S->idx[d];
+    p->mine[d] = xmalloc(p->op, (int64_t)sizeof(int64_t) * (p->niv[x] + 1));
+    p->nmine[d] = 0;
+    if (S->holder)
+      for (int64_t t = 0; t < p->niv[x]; ++t)
+        if (mine(p, s, x, t))
+          p->mine[d][p->nmine[d]++] = t;
+  }
+  int64_t nf = 0;
+  for (int64_t t = 0; t < p->niv[f]; ++t)
+    nf += p->iv[f][t].len;
+  int64_t nrep = distrt_grid_mask_size(p->g, S->repl);
+  int64_t rho = distrt_grid_mask_rank(p->g, S->repl);
+  int64_t per = 0; /* elements of one column of the ring's panels */
+  for (int i = 0; i < p->npan; ++i)
+    per += (p->pan[i].fdim == 0 ? 2 : 1) * S->ext[p->pan[i].ds];
+  if (s != OS_C)
+    per += (p->out.fdim == 0 ? 2 : 1) * S->ext[p->out.ds];
+  int64_t budget = panel_budget(p), nslot = p->prefetch + 1, w = 1;
+  for (;;) {
+    w = per > 0 ? budget / (nslot * per * p->es) : nf;
+    if (w >= 128 || nslot <= 2)
+      break;
+    nslot = 2;
+  }
+  int64_t cap = nrep > 1 ? (nf + nrep - 1) / nrep : nf;
+  if (w > cap)
+    w = cap;
+  if (w < 1)
+    w = 1;
+  p->width = w;
+  p->nslot = nslot;
+  /* Segments: each interval split into near-equal parts of at most w. */
+  p->nseg = 0;
+  for (int64_t t = 0; t < p->niv[f]; ++t)
+    p->nseg += (p->iv[f][t].len + w - 1) / w;
+  p->seg = xmalloc(p->op, (int64_t)sizeof(os_ival) * (p->nseg + 1));
+  int64_t ns = 0;
+  for (int64_t t = 0; t < p->niv[f]; ++t) {
+    int64_t lo = p->iv[f][t].lo, len = p->iv[f][t].len;
+    int64_t parts = (len + w - 1) / w;
+    for (int64_t q = 0; q < parts; ++q) {
+      int64_t a = lo + len * q / parts, b = lo + len * (q + 1) / parts;
+      p->seg[ns++] = (os_ival){a, b - a};
+    }
+  }
+  /* Chunks: consecutive segments, greedily, up to w; then this replica's. */
+  p->chunks = xmalloc(p->op, (int64_t)sizeof(os_chunk) * (p->nseg + 1));
+  p->nchunks = 0;
+  if (S->size == 0)
     return;
-  int64_t want = p->g->rank % p->niv[f], start = 0;
-  while (start < p->ncells && p->cells[start].iv[f] < want)
+  int64_t nall = 0;
+  for (int64_t a = 0; a < p->nseg;) {
+    int64_t b = a, len = 0;
+    while (b < p->nseg && (b == a || len + p->seg[b].len <= w))
+      len += p->seg[b++].len;
+    if (nall++ % nrep == rho)
+      p->chunks[p->nchunks++] = (os_chunk){p->seg[a].lo, len, a, b};
+    a = b;
+  }
+  if (!offset || p->nchunks == 0)
+    return;
+  int64_t want = p->g->rank * nf / p->g->size, start = 0;
+  while (start < p->nchunks && p->chunks[start].lo < want)
     ++start;
-  if (start == p->ncells)
+  if (start == p->nchunks)
     return;
-  os_cell *rot = xmalloc(p->op, (int64_t)sizeof(os_cell) * p->ncells);
-  for (int64_t i = 0; i < p->ncells; ++i)
-    rot[i] = p->cells[(start + i) % p->ncells];
-  free(p->cells);
-  p->cells = rot;
+  os_chunk *rot = xmalloc(p->op, (int64_t)sizeof(os_chunk) * p->nchunks);
+  for (int64_t i = 0; i < p->nchunks; ++i)
+    rot[i] = p->chunks[(start + i) % p->nchunks];
+  free(p->chunks);
+  p->chunks = rot;
 }
 
 /*===-- the call ---------------------------------------------------------===*/
 
 void os_add_block(const os_plan *p, char *dst, int64_t ld, const char *src,
-                  int64_t rows, int64_t cols) {
+                  int64_t sld, int64_t rows, int64_t cols) {
   for (int64_t r = 0; r < rows; ++r)
-    add_row(dst + r * ld * p->es, src + r * cols * p->es, cols, p->dtype);
+    add_row(dst + r * ld * p->es, src + r * sld * p->es, cols, p->dtype);
 }
 
 /* DISTRT_ONESIDED: unset, "" or "onesided": one-sided; "twosided": the
@@ -319,8 +453,8 @@ static void finish(os_plan *p, int64_t accumulate) {
   if (p->acc_win)
     be->win_sync(p->op, p->acc_win);
   if (p->self)
-    os_add_block(p, p->acc, C->ext[1], p->self, C->holder ? C->ext[0] : 0,
-                 C->ext[1]);
+    os_add_block(p, p->acc, C->ext[1], p->self, C->ext[1],
+                 C->holder ? C->ext[0] : 0, C->ext[1]);
   if (p->acc != C->tile) {
     if (distrt_grid_mask_size(p->g, C->repl) > 1 && C->size > 0)
       be->allreduce(p->op, distrt_grid_sub(p->op, p->g, C->repl), p->acc,
@@ -379,7 +513,7 @@ void distrt_onesided_matmul(distrt_grid *g, int64_t dtype,
   p.twosided = want_twosided(op, g);
   for (int x = 0; x < 3; ++x)
     build_intervals(&p, x);
-  build_cells(&p, offset);
+  build_chunks(&p, offset);
   prepare(&p, accumulate);
   if (p.twosided)
     os_run_twosided(&p);
@@ -391,5 +525,8 @@ void distrt_onesided_matmul(distrt_grid *g, int64_t dtype,
   words_total += p.words;
   for (int x = 0; x < 3; ++x)
     free(p.iv[x]);
-  free(p.cells);
+  free(p.mine[0]);
+  free(p.mine[1]);
+  free(p.seg);
+  free(p.chunks);
 }

@@ -3,9 +3,10 @@
  *
  * Not installed.  distrt_onesided_matmul ("Slicing Is All You Need": one
  * universal one-sided algorithm) is split over
- *   onesided.c        the entry point: validation, the slices and this
- *                     process's cells, the final combination, the counter
- *   onesided_exec.c   running the cells: one-sided gets / accumulates with
+ *   onesided.c        the entry point: validation, the slices, this
+ *                     process's chunks and their panels' pieces, the final
+ *                     combination, the counter
+ *   onesided_exec.c   running the chunks: one-sided gets / accumulates with
  *                     prefetch, or the two-sided fallback
  *   onesided_win.c    the per-grid window cache
  * All functions here are hidden.
@@ -38,10 +39,28 @@ typedef struct {
   int64_t lo, len;
 } os_ival;
 
-/* A cell: interval indices of i, k and j. */
+/* A chunk of the free index: [lo, lo + len), made of the segments
+ * [s0, s1) (intervals of the free index, split to at most the chunk width;
+ * each lies in one block of every operand). */
 typedef struct {
-  int64_t iv[3];
-} os_cell;
+  int64_t lo, len, s0, s1;
+} os_chunk;
+
+/* A panel: the part of operand x a chunk needs (gathered: A or B) or
+ * produces (scattered: C with A or B stationary).  Its dimension `fdim`
+ * runs over the chunk, the other over the stationary operand's local
+ * index along loop index e (its dimension ds), in local order: the panel
+ * is dense and row-major, so one GEMM covers it. */
+typedef struct {
+  int x, fdim, e, ds;
+} os_panel;
+
+/* A rectangle of a panel (rows x cols at (prow, pcol)) and where it lives:
+ * the holder's rank, the element offset there and that tile's row length
+ * (adjacent pieces from one holder are merged). */
+typedef struct {
+  int64_t rank, disp, ld, rows, cols, prow, pcol, stage;
+} os_piece;
 
 /* Where a block of an operand lives. */
 typedef struct {
@@ -58,8 +77,18 @@ typedef struct {
   os_opnd X[3];
   os_ival *iv[3];
   int64_t niv[3];
-  os_cell *cells; /* this process's cells, in execution order */
-  int64_t ncells;
+  int f;            /* the free index (the one the stationary lacks) */
+  os_ival *seg;     /* its segments */
+  int64_t nseg;
+  os_chunk *chunks; /* this process's chunks, in execution order */
+  int64_t nchunks;
+  int64_t width;    /* the widest chunk */
+  int64_t nslot;    /* prefetch ring size the width was sized for */
+  int64_t *mine[2]; /* the stationary operand's intervals along its dim d */
+  int64_t nmine[2];
+  os_panel pan[2];  /* the gathered panels (A and/or B) */
+  int npan;
+  os_panel out;     /* with A or B stationary: the product panel (C) */
   /* Where products go: stationary C: `acc` is the C tile or a temporary of
    * its shape; stationary A / B: `acc` is the accumulation target of the
    * other processes (a window), `self` gets this process's own
@@ -74,14 +103,22 @@ typedef struct {
 /* Nearest holder of the block of operand x whose first element is (r, c). */
 DISTRT_HIDDEN void os_locate(const os_plan *p, int x, int64_t r, int64_t c,
                              os_loc *out);
-/* Runs this process's cells one-sided (gets with p->prefetch in flight,
+/* The rows / columns of panel d for a chunk of length len. */
+DISTRT_HIDDEN void os_panel_shape(const os_plan *p, const os_panel *d,
+                                  int64_t len, int64_t *rows, int64_t *cols);
+/* The pieces of panel d for chunk ch, into out (room for nmine[d->ds] *
+ * (ch->s1 - ch->s0)); returns their number. */
+DISTRT_HIDDEN int64_t os_pieces(const os_plan *p, const os_panel *d,
+                                const os_chunk *ch, os_piece *out);
+/* Runs this process's chunks (gets with p->prefetch in flight,
  * accumulates into acc_win) or, with p->twosided, with batched all-to-all
  * exchanges.  Collective (the fallback's exchanges). */
 DISTRT_HIDDEN void os_run_onesided(os_plan *p);
 DISTRT_HIDDEN void os_run_twosided(os_plan *p);
-/* dst[r * ld + c] += src[r * cols + c] for a rows x cols block. */
+/* dst[r * ld + c] += src[r * sld + c] for a rows x cols block. */
 DISTRT_HIDDEN void os_add_block(const os_plan *p, char *dst, int64_t ld,
-                                const char *src, int64_t rows, int64_t cols);
+                                const char *src, int64_t sld, int64_t rows,
+                                int64_t cols);
 
 /* Window cache (onesided_win.c).  Up to OS_MAX_SLOTS windows per call:
  * slot s exposes bytes[s] bytes at base[s] (base NULL with `scratch`: a

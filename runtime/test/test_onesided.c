@@ -14,12 +14,16 @@
  * extents that do not divide, and 1s) and f32 / f64 vary from case to case
  * so that every combination of them occurs.  Every 4th case calls twice on
  * the same buffers (the window cache's reuse) and expects the second call
- * to have added once more.
+ * to have added once more.  The panel budget
+ * (DISTRT_ONESIDED_PANEL_BYTES) is unset, 1 byte (chunks of width 1) or
+ * 300 bytes from case to case; a last section checks the word counter
+ * exactly (no remote element fetched twice).
  *
  * The test builds each tile itself (its own owner computation, by brute
  * force over the global indices) from integer formulas, computes the
  * product with its own triple loop and compares every element of every
  * process's C tile, every replica included; sums are exact in f32. */
+#define _POSIX_C_SOURCE 200809L
 #include "test_util.h"
 
 #include <stdio.h>
@@ -187,6 +191,12 @@ static int run_case(distrt_grid *g, int64_t ndims, const int64_t *dims,
   my_tile(sc, M, N, ndims, dims, co, &tc);
   void *a = fill(&ta, dtype, va), *b = fill(&tb, dtype, vb);
   void *c = fill(&tc, dtype, vc);
+  static const char *const budgets[3] = {NULL, "1", "300"};
+  const char *budget = budgets[((uint64_t)t * 2654435761u >> 9) % 3];
+  if (budget)
+    setenv("DISTRT_ONESIDED_PANEL_BYTES", budget, 1);
+  else
+    unsetenv("DISTRT_ONESIDED_PANEL_BYTES");
   distrt_onesided_matmul(g, dtype, da, a, db, b, dc, c, st, offset, prefetch,
                          acc);
   if (twice)
@@ -224,7 +234,55 @@ static int run_case(distrt_grid *g, int64_t ndims, const int64_t *dims,
   free_tile(&ta);
   free_tile(&tb);
   free_tile(&tc);
+  unsetenv("DISTRT_ONESIDED_PANEL_BYTES");
   return ok;
+}
+
+/* The word counter, exactly: grid [P], A rows blocked, B columns blocked,
+ * C rows block-cyclic (2), stationary C.  Each process gets the A rows of
+ * its C rows it does not hold (all K columns) and the B columns it does
+ * not hold (all K rows), each once, whatever the panel budget (the cells
+ * of the old slicing fetched the A rows once per B column block). */
+static void check_words(void) {
+  distrt_grid *g = tu_world();
+  int64_t P = tu_size(), dims[1] = {P}, co[1] = {tu_rank()};
+  make_specs(1, dims);
+  const spec *sa = &specs[0], *sb = &specs[1], *sc = &specs[2];
+  int64_t M = 13, K = 6, N = 9, da[64], db[64], dc[64];
+  make_desc(sa, M, K, da);
+  make_desc(sb, K, N, db);
+  make_desc(sc, M, N, dc);
+  tile_t ta, tb, tc;
+  my_tile(sa, M, K, 1, dims, co, &ta);
+  my_tile(sb, K, N, 1, dims, co, &tb);
+  my_tile(sc, M, N, 1, dims, co, &tc);
+  int64_t want = K * (N - tb.cnt[1]);
+  for (int64_t r = 0; r < tc.cnt[0]; ++r) {
+    int held = 0;
+    for (int64_t u = 0; u < ta.cnt[0]; ++u)
+      held |= ta.glob[0][u] == tc.glob[0][r];
+    want += held ? 0 : K;
+  }
+  void *a = fill(&ta, DISTRT_F64, va), *b = fill(&tb, DISTRT_F64, vb);
+  void *c = fill(&tc, DISTRT_F64, vc);
+  const char *budgets[2] = {NULL, "1"};
+  for (int i = 0; i < 2; ++i) {
+    if (budgets[i])
+      setenv("DISTRT_ONESIDED_PANEL_BYTES", budgets[i], 1);
+    int64_t before = distrt_onesided_words();
+    distrt_onesided_matmul(g, DISTRT_F64, da, a, db, b, dc, c,
+                           DISTRT_STATIONARY_C, 1, 2, 0);
+    int64_t got = distrt_onesided_words() - before;
+    EXPECT(got == want, "words: rank %lld moved %lld words, expected %lld",
+           (long long)tu_rank(), (long long)got, (long long)want);
+    unsetenv("DISTRT_ONESIDED_PANEL_BYTES");
+  }
+  free(a);
+  free(b);
+  free(c);
+  free_tile(&ta);
+  free_tile(&tb);
+  free_tile(&tc);
 }
 
 static int64_t run_grid(int64_t ndims, const int64_t *dims, int quick) {
@@ -317,6 +375,7 @@ int main(int argc, char **argv) {
       int64_t two[2] = {p0, P / p0};
       cases += run_grid(2, two, quick);
     }
+  check_words();
   int64_t words = distrt_onesided_words();
   distrt_allreduce(tu_world(), 1, &words, 1, DISTRT_I64, DISTRT_SUM);
   if (tu_rank() == 0)
