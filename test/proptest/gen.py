@@ -25,6 +25,9 @@ Integer statements use small integer constants and a bound on |result|
 About one computation in eight is a sparse product instead (SpMV / SpMM
 with a CSR matrix from dist.generate or from a MatrixMarket file written
 here and embedded in the program's header): see "sparse products" below.
+About one in ten of the others is a one-sided matrix product
+(C(i,j) = A(i,k) * B(k,j) with stationary / prefetch / offset, random
+layouts): see "one-sided products" below.
 """
 
 import argparse
@@ -144,6 +147,8 @@ class Computation:
         self.extra_type = {}        # name -> type text override (mistakes)
         self.sparse = ""            # "spmv" / "spmm" for sparse products
         self.files = {}             # file name -> text the program reads
+        self.onesided = False       # a one-sided product (generate_onesided)
+        self.expect = ""            # a substring the rejection must contain
 
     @property
     def ranks(self):
@@ -188,6 +193,10 @@ class Computation:
             lines.append("// proptest-options: " + " ".join(self.run_options()))
         if self.mistake:
             lines.append("// proptest-mistake: " + self.mistake)
+        if self.onesided:
+            lines.insert(1, "// proptest-onesided: " + ", ".join(self.schedule))
+        if self.expect:
+            lines.append("// proptest-expect-error: " + self.expect)
         for name in sorted(self.files):
             lines += embed_file(name, self.files[name])
         return lines
@@ -1170,11 +1179,200 @@ def generate_sparse(seed, index):
     return c
 
 
+# --- one-sided products -------------------------------------------------------------
+#
+# About one computation in ten (ONESIDED_FRACTION of the computations that
+# are not sparse, decided by a random stream of its own, so every other
+# (seed, index) gives the same dense or sparse program as before) is a
+# one-sided matrix product (docs/onesided.md): C(i,j) = A(i,k) * B(k,j) or
+# +=, the operands in either order, with random tensor and index names,
+# sizes 1-17 that do or do not divide the grid (size-1 dimensions
+# included), f32 or f64, on a 1-D or 2-D grid of 1-8 ranks, A, B and C each
+# with a random layout (every kind gen_layout writes: blocked, cyclic and
+# block-cyclic dimensions over any grid axes, replicated and fixed axes,
+# several axes per dimension; no skew), and a schedule of the one-sided
+# commands only: stationary(A | B | C | auto), prefetch(1..16),
+# offset(on | off), each at most once, in any order. Its values are
+# compared with the independent reference (oracle.py) and checked by
+# dist-run --check. About one in five carries a mistake the verifier must
+# refuse with a specific message (ONESIDED_MISTAKES: the expected substring
+# is written into the program's header, "// proptest-expect-error: ...",
+# and proptest.py fails a program whose rejection lacks it or that is
+# accepted).
+
+ONESIDED_FRACTION = 0.11
+ONESIDED_TENSORS = ["A", "B", "C", "D", "M", "W", "X", "Y", "Out", "Acc", "a", "b", "c", "T2"]
+ONESIDED_VARS = ["i", "j", "k", "l", "m", "n", "p", "q", "r", "s", "kk", "row", "col"]
+LOOP_COMMANDS_MSG = "the one-sided lowering (stationary, prefetch, offset) takes no loop commands"
+# mistake -> the substring the rejection must contain ("%s": filled in)
+ONESIDED_MISTAKES = {
+    "stationary-unknown": "stationary(%s): '%s' is not a tensor of the statement; write stationary(T)",
+    "prefetch-range": "prefetch(%d): the prefetch depth must be between 1 and 16, got %d",
+    "duplicate-command": "the schedule already has %s %s command",
+    "loop-command": LOOP_COMMANDS_MSG,
+    "transposed": "one-sided product cannot be lowered: the statement must read C(i,j) = A(i,k) * B(k,j) "
+                  "(the operands in either order, no transposed accesses)",
+    "scaled": "one-sided product cannot be lowered: it computes matrix products C(i,j) = A(i,k) * B(k,j) "
+              "or C(i,j) += A(i,k) * B(k,j), without constant factors, signs or sums",
+    "same-tensor": "one-sided product cannot be lowered: A, B and C must be three different tensors",
+    "integer-elements": "one-sided product cannot be lowered: '%s' has element type integer; "
+                        "the one-sided lowering's GEMMs take f32 or f64",
+    "skewed": "one-sided product cannot be lowered: '%s' has a skewed layout",
+}
+
+
+def onesided_extent(rng, grid):
+    r = rng.random()
+    if r < 0.12:
+        return 1
+    if r < 0.4:
+        p = rng.choice(grid + [prod(grid)])
+        return p * rng.randint(1, max(1, 17 // p))
+    return rng.randint(1, 17)
+
+
+def onesided_layout(rng, grid):
+    """A random layout of a matrix on grid without skew (the one-sided
+    lowering takes every other layout)."""
+    for _ in range(20):
+        lay = gen_layout(rng, 2, grid, None)
+        if "skew(" not in lay:
+            return lay
+    return '"xy -> %s"' % ("*" * len(grid))
+
+
+def generate_onesided(seed, index):
+    rng = random.Random("dist-proptest-onesided-program:%d:%d" % (seed, index))
+    c = Computation(seed, index)
+    c.onesided = True
+    n = wchoice(rng, [(1, 2), (2, 3), (3, 2), (4, 4), (5, 1), (6, 2), (7, 1), (8, 3)])
+    c.grid = rng.choice(factorizations(n, wchoice(rng, [(1, 4), (2, 5)])))
+    c.elt = rng.choice(["f64", "f32"])
+    mistake = ""
+    if rng.random() < 0.2:
+        mistake = rng.choice(sorted(ONESIDED_MISTAKES))
+        if mistake == "skewed" and len(c.grid) < 2:
+            mistake = "transposed"
+
+    cn, an, bn = rng.sample(ONESIDED_TENSORS, 3)
+    i, j, k = rng.sample(ONESIDED_VARS, 3)
+    M, K, N = (onesided_extent(rng, c.grid) for _ in range(3))
+    C = Tensor(cn, [i, j], [M, N])
+    A = Tensor(an, [i, k], [M, K])
+    B = Tensor(bn, [k, j], [K, N])
+    c.tensors = [C] + ([A, B] if rng.random() < 0.6 else [B, A])
+    for t in c.tensors:
+        t.layout = onesided_layout(rng, c.grid)
+    acc = lambda t: "%s(%s)" % (t.name, ",".join(t.indices))
+    op = " += " if rng.random() < 0.3 else " = "
+    swap = rng.random() < 0.3
+
+    # the schedule: the one-sided commands only, each at most once
+    names = [cn, an, bn]
+    cmds = []
+    if rng.random() < 0.85:
+        cmds.append("stationary(%s)" % wchoice(rng, [(an, 3), (bn, 3), (cn, 3), ("auto", 3)]))
+    if rng.random() < 0.5:
+        cmds.append("prefetch(%d)" % wchoice(rng, [(1, 3), (2, 3), (3, 2), (4, 1), (rng.randint(5, 16), 1)]))
+    if rng.random() < 0.4 or not cmds:
+        cmds.append("offset(%s)" % rng.choice(["on", "off"]))
+    rng.shuffle(cmds)
+
+    # one deliberate mistake, with the message it must be refused with
+    expect = ONESIDED_MISTAKES.get(mistake, "")
+    if mistake == "stationary-unknown":
+        bad = rng.choice([x for x in ONESIDED_TENSORS + ["Z", "Q"] if x not in names])
+        cmds = [x for x in cmds if not x.startswith("stationary")]
+        cmds.insert(rng.randint(0, len(cmds)), "stationary(%s)" % bad)
+        expect = expect % (bad, bad)
+    elif mistake == "prefetch-range":
+        d = rng.choice([0, 17, 32])
+        cmds = [x for x in cmds if not x.startswith("prefetch")]
+        cmds.insert(rng.randint(0, len(cmds)), "prefetch(%d)" % d)
+        expect = expect % (d, d)
+    elif mistake == "duplicate-command":
+        what = rng.choice(["stationary", "prefetch", "offset"])
+        first = "%s(%s)" % (what, {"stationary": rng.choice(names + ["auto"]), "prefetch": rng.randint(1, 4),
+                                   "offset": rng.choice(["on", "off"])}[what])
+        second = "%s(%s)" % (what, {"stationary": rng.choice(names + ["auto"]), "prefetch": rng.randint(1, 4),
+                                    "offset": rng.choice(["on", "off"])}[what])
+        cmds = [x for x in cmds if not x.startswith(what)]
+        cmds.insert(rng.randint(0, len(cmds)), first)
+        cmds.insert(rng.randint(cmds.index(first) + 1, len(cmds)), second)
+        expect = expect % ("an" if what == "offset" else "a", what)
+    elif mistake == "loop-command":
+        # a command that is valid on the statement's nest (i, j, k)
+        ts = [i, j][:len(c.grid)]
+        loop = rng.choice([
+            "split(%s, %so, %si, %d)" % (i, i, i, rng.randint(1, 4)),
+            "divide(%s, %so, %si, %d)" % (j, j, j, rng.randint(1, 3)),
+            "reorder({%s, %s, %s})" % (k, i, j),
+            "distribute({%s}, {%s}, {%s}, @%s)" % (", ".join(ts), ", ".join(v + "o" for v in ts),
+                                                   ", ".join(v + "i" for v in ts), c.gname),
+            "communicate(%s, %s)" % (rng.choice(names), rng.choice([i, j, k])),
+            "overlap(%s)" % rng.choice(["on", "off"]),
+            "parallelize(%s)" % rng.choice([i, j]),
+        ])
+        cmds.insert(rng.randint(0, len(cmds)), loop)
+    elif mistake == "transposed":
+        how = rng.choice(["A", "B", "C"])
+        if how == "A":
+            A.indices, A.shape = [k, i], [K, M]
+        elif how == "B":
+            B.indices, B.shape = [j, k], [N, K]
+        else:
+            C.indices, C.shape = [j, i], [N, M]
+    elif mistake == "same-tensor":
+        # A(i,k) * A(k,j): one square matrix twice
+        M = K = N = max(M, 2)
+        C.shape = [M, M]
+        A.shape = [M, M]
+        B = Tensor(an, [k, j], [M, M])
+        c.tensors = [C, A]
+        cmds = [x.replace("(%s)" % bn, "(%s)" % rng.choice([an, cn])) for x in cmds]
+    elif mistake == "integer-elements":
+        c.elt = rng.choice(["i32", "i64"])
+    elif mistake == "skewed":
+        t = rng.choice([C, A, B])
+        m = rng.randrange(2)
+        t.layout = "[(%d) %s, (%d) %s skew(%d)]" % (
+            m, rng.choice(["blocked", "cyclic", "block_cyclic(2)"]), 1 - m, rng.choice(["blocked", "cyclic"]), m) \
+            if rng.random() < 0.5 else \
+            "[(%d) %s skew(%d), (%d) %s]" % (m, rng.choice(["blocked", "cyclic"]), 1 - m, 1 - m, "blocked")
+    factors = [acc(A), acc(B)]
+    if swap:
+        factors.reverse()
+    rhs = " * ".join(factors)
+    if mistake == "scaled":
+        kind = rng.choice(["2 * ", "0.5 * ", "-", "sum"])
+        if kind == "sum":       # the product twice (the output may not be read)
+            rhs = rhs + " + " + rhs
+        else:
+            rhs = kind + rhs
+    c.stmt = acc(C) + op + rhs
+    if mistake == "integer-elements":
+        # the first tensor the matcher looks at: A (the operand that shares C's row index)
+        expect = ONESIDED_MISTAKES[mistake] % A.name
+    elif mistake == "skewed":
+        skewed = [x for x in (A, B, C) if "skew(" in x.layout][0]
+        expect = expect % skewed.name
+    for n_, t in enumerate(c.tensors):
+        t.seed = index * 10 + n_ + 1
+    c.schedule = cmds
+    c.mistake = mistake
+    c.expect = expect
+    c.insert = rng.random() < 0.9
+    c.overlap_opt = wchoice(rng, [("", 8), ("off", 1), ("on", 1)])
+    return c
+
+
 # --- one computation ------------------------------------------------------------
 
 def generate(seed, index):
     if random.Random("dist-proptest-sparse:%d:%d" % (seed, index)).random() < SPARSE_FRACTION:
         return generate_sparse(seed, index)
+    if random.Random("dist-proptest-onesided:%d:%d" % (seed, index)).random() < ONESIDED_FRACTION:
+        return generate_onesided(seed, index)
     rng = random.Random("dist-proptest:%d:%d" % (seed, index))
     c = Computation(seed, index)
     c.grid = gen_grid(rng)

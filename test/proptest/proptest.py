@@ -24,10 +24,16 @@ the seed and its index):
    batch is rerun one computation at a time so that every failure names one
    program.
 
-Ends with two lines scripts can read, the sparse products among the
-computations and all of them:
+A mistake that declares its error (a one-sided one: the header line
+"// proptest-expect-error: TEXT") must be rejected with a located
+diagnostic containing TEXT; its acceptance or another error is a FAILURE.
+
+Ends with three lines scripts can read, the sparse products among the
+computations, the one-sided products (all of them compared with the
+independent reference) and all of them:
 
   proptest: sparse: generated G, accepted A, rejected R (reason: n, ...), executed E, passed P (values vs the independent reference O, by --check only Q), failed F
+  proptest: onesided: generated G, accepted A, rejected R (reason: n, ...), executed E, passed P, failed F
   proptest: generated G, accepted A, rejected R (reason: n, ...), executed E, passed P, failed F
 
 preceded by one `proptest: FAIL ...` line per failure naming the seed, the
@@ -126,17 +132,21 @@ def pipeline_arg(options):
 
 # --- step 1: verification --------------------------------------------------------
 
-def verify(tools, path, options, timeout=120, sparse=False):
+def verify(tools, path, options, timeout=120, sparse=False, expect=""):
     """Returns ('accepted', '') | ('rejected', reason) | ('failure', what).
     A sparse product skips the communication cross-check: its communication
     is the matrix's exchange plan, built at run time, which the test pass
-    refuses to analyse (docs/sparse.md)."""
+    refuses to analyse (docs/sparse.md). With `expect` (a mistake that
+    declares its error: gen.py's one-sided mistakes), the computation must
+    be rejected with a located diagnostic containing that substring."""
     rc, out, err = sh([tools.opt, pipeline_arg(options), path, "-o", os.devnull], timeout=timeout)
     text = out + err
     if rc is None:
         return "failure", "dist-opt timed out after %d s" % timeout
     if rc < 0 or any(mk in text for mk in CRASH_MARKS):
         return "failure", "dist-opt crashed (status %s): %s" % (rc, first_line(text, CRASH_MARKS))
+    if rc == 0 and expect:
+        return "failure", "accepted, but the mistake must be rejected with: " + expect
     if rc == 0 and sparse:
         return "accepted", ""
     if rc == 0:
@@ -163,7 +173,16 @@ def verify(tools, path, options, timeout=120, sparse=False):
         return "failure", "dist-opt exited %d without an error diagnostic: %s" % (rc, text.strip()[:200])
     if rc != 1:
         return "failure", "dist-opt exited %d (expected 1) on: %s" % (rc, located[0])
+    if expect and not any(expect in m for m in located):
+        return "failure", "rejected with '%s', expected an error containing '%s'" % (located[0], expect)
     return "rejected", reason_key(located[0])
+
+
+def expected_error(text):
+    """The substring a program's header says its rejection must contain
+    (gen.Computation.header: "// proptest-expect-error: ..."), or ""."""
+    m = re.search(r"^// proptest-expect-error: (.*)$", text, re.M)
+    return m.group(1).strip() if m else ""
 
 
 def first_line(text, marks, count=1):
@@ -370,6 +389,10 @@ class Result:
         # independent reference, failed; rejection reasons
         self.sp = dict(generated=0, accepted=0, executed=0, passed=0, oracle=0, failed=0)
         self.sp_rejected = {}
+        # the one-sided products among them (gen.generate_onesided), all
+        # compared with the independent reference; rejection reasons
+        self.os = dict(generated=0, accepted=0, executed=0, passed=0, failed=0)
+        self.os_rejected = {}
 
     def summary(self):
         return "proptest: generated %d, accepted %d, rejected %d (%s), executed %d, passed %d, failed %d" % (
@@ -383,6 +406,13 @@ class Result:
                     sp["generated"], sp["accepted"], sum(self.sp_rejected.values()),
                     reasons_text(self.sp_rejected), sp["executed"], sp["passed"], sp["oracle"],
                     sp["passed"] - sp["oracle"], sp["failed"]))
+
+    def onesided_summary(self):
+        o = self.os
+        return ("proptest: onesided: generated %d, accepted %d, rejected %d (%s), executed %d, "
+                "passed %d, failed %d" % (
+                    o["generated"], o["accepted"], sum(self.os_rejected.values()),
+                    reasons_text(self.os_rejected), o["executed"], o["passed"], o["failed"]))
 
 
 def write_files(files, d):
@@ -511,7 +541,8 @@ def main_generate(a, tools):
     # 1. verification, J at a time
     accepted = []
     with cf.ThreadPoolExecutor(max_workers=a.jobs) as ex:
-        futs = [(c, ex.submit(verify, tools, paths[c.tag], c.run_options(), sparse=bool(c.sparse)))
+        futs = [(c, ex.submit(verify, tools, paths[c.tag], c.run_options(), sparse=bool(c.sparse),
+                              expect=c.expect))
                 for c in comps]
         for c, f in futs:
             kind, what = f.result()
@@ -521,6 +552,8 @@ def main_generate(a, tools):
                 res.rejected[what] = res.rejected.get(what, 0) + 1
                 if c.sparse:
                     res.sp_rejected[what] = res.sp_rejected.get(what, 0) + 1
+                if c.onesided:
+                    res.os_rejected[what] = res.os_rejected.get(what, 0) + 1
             else:
                 res.failures.append((c, "verify", what, paths[c.tag]))
     res.accepted = len(accepted)
@@ -547,11 +580,15 @@ def main_generate(a, tools):
                 res.executed += 1
                 if c.sparse:
                     res.sp["executed"] += 1
+                if c.onesided:
+                    res.os["executed"] += 1
                 if out.get(c.tag) is None:
                     res.passed += 1
                     if c.sparse:
                         res.sp["passed"] += 1
                         res.sp["oracle"] += oracle_judges(comp_of(c))
+                    if c.onesided:
+                        res.os["passed"] += 1
                 else:
                     res.failures.append((c, "run", out[c.tag], paths[c.tag]))
     t2 = time.time()
@@ -574,13 +611,17 @@ def main_generate(a, tools):
     res.sp["generated"] = sum(1 for c in comps if c.sparse)
     res.sp["accepted"] = sum(1 for c in accepted if c.sparse)
     res.sp["failed"] = sum(1 for f in res.failures if f[0] is not None and f[0].sparse)
+    res.os["generated"] = sum(1 for c in comps if c.onesided)
+    res.os["accepted"] = sum(1 for c in accepted if c.onesided)
+    res.os["failed"] = sum(1 for f in res.failures if f[0] is not None and f[0].onesided)
     line = res.summary()
     print(res.sparse_summary())
+    print(res.onesided_summary())
     print(line)
     if a.summary:
         os.makedirs(os.path.dirname(os.path.abspath(a.summary)), exist_ok=True)
         with open(a.summary, "w") as f:
-            f.write(res.sparse_summary() + "\n" + line + "\n")
+            f.write(res.sparse_summary() + "\n" + res.onesided_summary() + "\n" + line + "\n")
     if not a.work and not res.failures:
         shutil.rmtree(work, ignore_errors=True)
     return 1 if res.failures else 0
@@ -617,7 +658,8 @@ def main_files(a, tools):
         path = os.path.join(d, os.path.basename(f))
         shutil.copy(f, path)
         write_files(gen.embedded_files(text), d)
-        kind, what = verify(tools, path, options, sparse="// proptest-sparse:" in text)
+        kind, what = verify(tools, path, options, sparse="// proptest-sparse:" in text,
+                            expect=expected_error(text))
         if kind == "rejected":
             passed += 1
             print("proptest-corpus: PASS %s (rejected: %s)" % (f, what))
@@ -642,21 +684,23 @@ def main_files(a, tools):
 
 
 def main_merge(files):
-    """Adds up summary lines (one per shard; the sparse line, then the
-    total) into one of each."""
+    """Adds up summary lines (one per shard; the sparse line, the one-sided
+    line, then the total) into one of each."""
     tot = [0, 0, 0, 0, 0, 0]
     reasons = {}
     sp = Result()
     pat = re.compile(r"proptest: generated (\d+), accepted (\d+), rejected (\d+) \((.*)\), executed (\d+), passed (\d+), failed (\d+)")
     spat = re.compile(r"proptest: sparse: generated (\d+), accepted (\d+), rejected (\d+) \((.*)\), executed (\d+), "
                       r"passed (\d+) \(values vs the independent reference (\d+), by --check only \d+\), failed (\d+)")
+    opat = re.compile(r"proptest: onesided: generated (\d+), accepted (\d+), rejected (\d+) \((.*)\), executed (\d+), "
+                      r"passed (\d+), failed (\d+)")
 
     def add_reasons(rs, into):
         for kv in filter(None, rs.split(", ")):
             k, v = kv.rsplit(": ", 1)
             into[k] = into.get(k, 0) + int(v)
 
-    seen = sparse_seen = 0
+    seen = sparse_seen = onesided_seen = 0
     for f in files:
         try:
             with open(f) as fh:
@@ -673,6 +717,13 @@ def main_merge(files):
                                 [g, acc, e, p, o, fl]):
                     sp.sp[k] += int(v)
                 add_reasons(rs, sp.sp_rejected)
+            m = opat.match(other)
+            if m:
+                onesided_seen += 1
+                g, acc, _, rs, e, p, fl = m.groups()
+                for k, v in zip(["generated", "accepted", "executed", "passed", "failed"], [g, acc, e, p, fl]):
+                    sp.os[k] += int(v)
+                add_reasons(rs, sp.os_rejected)
         m = pat.match(line)
         if not m:
             continue
@@ -685,6 +736,8 @@ def main_merge(files):
         return 1
     if sparse_seen:
         print(sp.sparse_summary())
+    if onesided_seen:
+        print(sp.onesided_summary())
     print("proptest: generated %d, accepted %d, rejected %d (%s), executed %d, passed %d, failed %d" % (
         tot[0], tot[1], sum(reasons.values()), reasons_text(reasons), tot[2], tot[3], tot[4]))
     return 0
