@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The property test of the compiler (test/proptest): random computations
 # (statement, element type, layouts, machine, schedule; about one in eight
-# a sparse SpMV / SpMM) are verified with dist-opt; accepted ones are run
-# under MPI with --check in batches and compared with an independent
-# reference. Ends with two lines (the sparse products, then all):
+# a sparse SpMV / SpMM, about one in ten a one-sided matrix product) are
+# verified with dist-opt; accepted ones are run under MPI with --check in
+# batches and compared with an independent reference. Ends with three lines
+# (the sparse products, the one-sided ones, then all):
 #
 #   proptest: sparse: generated G, accepted A, rejected R (...), executed E, passed P (...), failed F
+#   proptest: onesided: generated G, accepted A, rejected R (...), executed E, passed P, failed F
 #   proptest: generated G, accepted A, rejected R (reason: n, ...), executed E, passed P, failed F
 #
 #   scripts/proptest.sh [--count N] [--seed S] [--jobs J] [--keep DIR] [other proptest.py options]
