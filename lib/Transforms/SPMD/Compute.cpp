@@ -89,13 +89,18 @@ void ComputeEmitter::allocateBuffers(OpBuilder &b) {
 /// The verifier rejects an output bound to the same value as an input;
 /// through function parameters the same tensor can still arrive under two
 /// names, which only the running program can see.
-LogicalResult ComputeEmitter::checkDistinctTiles(OpBuilder &b) {
+std::string spmd::runtimeWhere(Location loc, const IndexStatement &stmt) {
   std::string where;
   llvm::raw_string_ostream ws(where);
   if (auto fl = loc->findInstanceOf<FileLineColLoc>())
     ws << fl.getFilename().getValue() << ":" << fl.getLine() << ":"
        << fl.getColumn() << ": ";
   stmt.print(ws);
+  return where;
+}
+
+LogicalResult ComputeEmitter::checkDistinctTiles(OpBuilder &b) {
+  std::string where = runtimeWhere(loc, stmt);
   for (const std::string &t : stmt.tensorNames()) {
     if (t == stmt.lhs.tensor ||
         model.values[t] == model.values[stmt.lhs.tensor])

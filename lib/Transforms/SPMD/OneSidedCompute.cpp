@@ -21,50 +21,33 @@ using namespace mlir::dist;
 using namespace mlir::dist::spmd;
 
 LogicalResult spmd::lowerOneSidedCompute(SPMDBuilder &rt, ComputeOp op) {
-  FailureOr<ComputeLoopNest> nest = op.getLoopNest();
-  if (failed(nest))
-    return failure();
-  const IndexStatement &stmt = nest->getStatement();
-  llvm::StringMap<DistTensorType> types;
-  llvm::StringMap<Value> values;
-  for (auto [n, v] : llvm::zip(op.getNames(), op.getTensors())) {
-    StringRef name = cast<StringAttr>(n).getValue();
-    types[name] = cast<DistTensorType>(v.getType());
-    values[name] = v;
-  }
-  FlatSymbolRefAttr gridRef = types[stmt.lhs.tensor].getLayout().getGrid();
-  auto grid = SymbolTable::lookupNearestSymbolFrom<GridOp>(op, gridRef);
-  std::string why = "its grid is not in scope";
-  FailureOr<OneSidedProduct> prod =
-      grid ? matchOneSidedProduct(stmt, types, nest->nest, grid.getShape(), why)
-           : FailureOr<OneSidedProduct>(failure());
+  FailureOr<OneSidedProduct> prod = getOneSidedProduct(op);
   if (failed(prod))
-    return op.emitOpError("one-sided product cannot be lowered: ") << why;
-  for (auto &[name, t] : types)
-    if (failed(rt.checkTensorType(op, t)))
+    return failure();
+  Value tiles[3];
+  std::string names[3] = {prod->a, prod->b, prod->c};
+  for (auto [i, name] : llvm::enumerate(names)) {
+    Value v = op.getTensorNamed(name);
+    if (failed(rt.checkTensorType(op, cast<DistTensorType>(v.getType()))) ||
+        !(tiles[i] = rt.tileOf(op, v)))
       return failure();
-
+  }
   Location loc = op.getLoc();
   OpBuilder b(op);
-  Value a = rt.tileOf(op, values[prod->a]);
-  Value bt = rt.tileOf(op, values[prod->b]);
-  Value c = rt.tileOf(op, values[prod->c]);
-  if (!a || !bt || !c)
-    return failure();
   // The verifier rejects an output bound to an input's value; through
   // function parameters one tensor can still arrive under two names, which
   // only the running program sees.
-  std::string where;
-  llvm::raw_string_ostream ws(where);
-  if (auto fl = loc->findInstanceOf<FileLineColLoc>())
-    ws << fl.getFilename().getValue() << ":" << fl.getLine() << ":"
-       << fl.getColumn() << ": ";
-  stmt.print(ws);
-  for (auto [name, tile] : {std::pair{&prod->a, a}, {&prod->b, bt}})
-    CheckDistinctOp::create(b, loc, c, tile, *name, where);
-  auto mm = OneSidedMatmulOp::create(
-      b, loc, a, bt, c, stmt.accumulate, prod->stationary, prod->prefetch,
-      prod->offset, types[prod->a], types[prod->b], types[prod->c]);
+  std::string where = runtimeWhere(loc, op.getStatementAttr().getStatement());
+  CheckDistinctOp::create(b, loc, tiles[2], tiles[0], prod->a, where);
+  CheckDistinctOp::create(b, loc, tiles[2], tiles[1], prod->b, where);
+  auto type = [&](StringRef name) {
+    return cast<DistTensorType>(op.getTensorNamed(name).getType());
+  };
+  auto mm =
+      OneSidedMatmulOp::create(b, loc, tiles[0], tiles[1], tiles[2],
+                               op.getStatementAttr().getStatement().accumulate,
+                               prod->stationary, prod->prefetch, prod->offset,
+                               type(prod->a), type(prod->b), type(prod->c));
   if (prod->chosenByModel)
     mm->setAttr("dist.stationary_chosen", b.getUnitAttr());
   return success();

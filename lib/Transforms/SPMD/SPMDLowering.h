@@ -25,6 +25,10 @@ LogicalResult lowerCompute(SPMDBuilder &rt, ComputeOp op);
 /// leaves (SparseCompute.cpp).
 LogicalResult lowerSparseCompute(SPMDBuilder &rt, ComputeOp op);
 
+/// A computation as the runtime's messages name it: "FILE:LINE:COL: " (when
+/// `loc` has one) and the statement.
+std::string runtimeWhere(Location loc, const IndexStatement &stmt);
+
 /// dist.compute of a matrix product scheduled one-sided: one
 /// dist.onesided_matmul (OneSidedCompute.cpp).
 LogicalResult lowerOneSidedCompute(SPMDBuilder &rt, ComputeOp op);
