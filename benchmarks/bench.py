@@ -80,7 +80,7 @@ FULL = dict(
     # One-sided products (bench_onesided.py): n, rank counts, timed calls.
     onesided_sizes=[4096],
     onesided_ranks=[2, 4],
-    onesided_reps=3,
+    onesided_reps=5,
     compile_reps=5,
     # Seconds spent waiting for quiet and re-measuring disturbed runs, at most.
     retry_budget=900,
