@@ -126,6 +126,17 @@ static void stage_room(const os_plan *p, os_pslot *s, int64_t need) {
   s->scap = need;
 }
 
+/* Elements of the slot's remote pieces that are narrower than the panel
+ * (`cols` wide), which land in staging rather than in place. */
+static int64_t staged_elements(const os_plan *p, const os_pslot *s,
+                               int64_t cols) {
+  int64_t n = 0;
+  for (int64_t i = 0; i < s->npc; ++i)
+    if (s->pc[i].rank != p->g->rank && s->pc[i].cols != cols)
+      n += s->pc[i].rows * s->pc[i].cols;
+  return n;
+}
+
 typedef struct {
   os_pslot g[2]; /* gathered panels */
   os_pslot o;    /* product panel (A or B stationary) */
@@ -169,12 +180,8 @@ static void gather(os_plan *p, const os_panel *d, const os_chunk *ch,
   }
   s->ptr = s->buf;
   s->ld = cols;
+  stage_room(p, s, staged_elements(p, s, cols));
   int64_t st = 0;
-  for (int64_t i = 0; i < s->npc; ++i)
-    if (s->pc[i].rank != p->g->rank && s->pc[i].cols != cols)
-      st += s->pc[i].rows * s->pc[i].cols;
-  stage_room(p, s, st);
-  st = 0;
   for (int64_t i = 0; i < s->npc; ++i) {
     os_piece *q = &s->pc[i];
     char *dst = s->buf + (q->prow * cols + q->pcol) * p->es;
@@ -213,11 +220,7 @@ static void scatter(os_plan *p, const os_chunk *ch, os_pslot *s) {
   int64_t rows, cols, st = 0;
   os_panel_shape(p, &p->out, ch->len, &rows, &cols);
   s->npc = os_pieces(p, &p->out, ch, s->pc);
-  for (int64_t i = 0; i < s->npc; ++i)
-    if (s->pc[i].rank != p->g->rank && s->pc[i].cols != cols)
-      st += s->pc[i].rows * s->pc[i].cols;
-  stage_room(p, s, st);
-  st = 0;
+  stage_room(p, s, staged_elements(p, s, cols));
   for (int64_t i = 0; i < s->npc; ++i) {
     const os_piece *q = &s->pc[i];
     const char *src = s->buf + (q->prow * cols + q->pcol) * p->es;

@@ -219,16 +219,23 @@ class Computation:
         L.append("}")
         return "\n".join(L) + "\n"
 
+    # Suffix of the "// computation TAG" line of @main.
+    main_label = ""
+
+    def fill_line(self, t, val):
+        """The line of @main that fills tensor `t` (value `val`)."""
+        return "dist.fill %s seed %d : %s" % (val, t.seed, self.ttype(t))
+
     def main_block(self):
         """The part of @main that allocates and fills the tensors, calls the
         function and stores the output to out_<tag>.dtensor (relative to
         the run's working directory)."""
         v = lambda t: "%%%s_%s" % (self.tag, t.name)
-        L = ["  // computation %s" % self.tag]
+        L = ["  // computation %s%s" % (self.tag, self.main_label)]
         for t in self.tensors:
             L.append("  %s = dist.alloc : %s" % (v(t), self.ttype(t)))
         for t in self.tensors:
-            L.append("  dist.fill %s seed %d : %s" % (v(t), t.seed, self.ttype(t)))
+            L.append("  " + self.fill_line(t, v(t)))
         L.append("  func.call @pt_%s(%s) : (%s) -> ()" % (
             self.tag, ", ".join(v(t) for t in self.tensors),
             ", ".join(self.ttype(t) for t in self.tensors)))
@@ -989,22 +996,12 @@ class SparseComputation(Computation):
         lines.insert(1, "// proptest-sparse: " + self.sparse)
         return lines
 
-    def main_block(self):
-        v = lambda t: "%%%s_%s" % (self.tag, t.name)
-        L = ["  // computation %s (sparse)" % self.tag]
-        for t in self.tensors:
-            L.append("  %s = dist.alloc : %s" % (v(t), self.ttype(t)))
-        for t in self.tensors:
-            if t.name in self.init:
-                L.append("  " + self.init[t.name] % {"v": v(t), "ty": self.ttype(t)})
-            else:
-                L.append("  dist.fill %s seed %d : %s" % (v(t), t.seed, self.ttype(t)))
-        L.append("  func.call @pt_%s(%s) : (%s) -> ()" % (
-            self.tag, ", ".join(v(t) for t in self.tensors),
-            ", ".join(self.ttype(t) for t in self.tensors)))
-        out = self.tensors[0]
-        L.append('  dist.store %s to "out_%s.dtensor" : %s' % (v(out), self.tag, self.ttype(out)))
-        return "\n".join(L) + "\n"
+    main_label = " (sparse)"
+
+    def fill_line(self, t, val):
+        if t.name in self.init:
+            return self.init[t.name] % {"v": val, "ty": self.ttype(t)}
+        return Computation.fill_line(self, t, val)
 
 
 SPARSE_MISTAKES = [
