@@ -600,9 +600,13 @@ def main_generate(a, tools):
             shown = keep_failure(a.keep, c, what, path)
         opts = " ".join(c.run_options())
         fail_lines.append("proptest: FAIL seed %d index %d (%d rank(s)%s): %s: %s" % (
-            c.seed, c.index, c.ranks, ", " + opts if opts else "", what, shown))
+            c.seed, c.index, c.ranks, ", " + opts if opts else "", " ".join(what.split("\n")), shown))
     for line in fail_lines:
         print(line)
+        # also on stderr, which lit shows in full when the test fails (a
+        # CI log that keeps only part of FileCheck's input dump still
+        # names the failing computations)
+        print(line, file=sys.stderr)
     with open(os.path.join(work, "failures.txt"), "w") as f:
         f.write("".join(line + "\n" for line in fail_lines))
     if a.verbose:
