@@ -68,6 +68,12 @@ CHECK = re.compile(r"^dist: check (.*): max relative error (\S+) \(tolerance (\S
 ENV_PROBLEM = re.compile(r"cannot find (dist-opt|dist-translate|libdistrt)|undefined reference to `distrt_|"
                          r"Permission denied|No such file or directory.*(dist-opt|dist-translate|libdistrt)|"
                          r"error while loading shared libraries")
+# Open MPI could not start the job (its session directory, shared memory
+# or the launcher's own channels): a fault of the machine at that moment,
+# not of the program, which never ran. Retried twice, then reported.
+MPI_LAUNCH_PROBLEM = re.compile(r"orte_init failed|ORTE was unable to reliably start|orte_session_dir|"
+                                r"PMIX ERROR|shared memory initialization|opal_shmem_base_select failed|"
+                                r"unable to open (a|the) (shared memory|backing) file")
 CRASH_MARKS = ("PLEASE submit a bug report", "Stack dump:", "LLVM ERROR", "Assertion",
                "Segmentation fault", "AddressSanitizer", "UndefinedBehaviorSanitizer",
                "Signal: ", "free(): ", "double free", "corrupted size", "malloc(): ")
@@ -343,8 +349,13 @@ def run_program(tools, path, ranks, options, ncomps, timeout):
     check ok], stdout+stderr)."""
     cwd = os.path.dirname(path)
     cmd = [tools.run, "-np", str(ranks), "--check", "--timeout", str(timeout)] + options + [os.path.basename(path)]
+    launch_retries = 0
     for attempt in range(13):
         rc, out, err = sh(cmd, cwd=cwd, timeout=timeout + 120)
+        if rc != 0 and MPI_LAUNCH_PROBLEM.search(err) and launch_retries < 2:
+            launch_retries += 1
+            time.sleep(5)
+            continue
         if not ENV_PROBLEM.search(err) or attempt == 12:
             break
         # the tools are being rebuilt: not the program's fault
