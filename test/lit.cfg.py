@@ -103,7 +103,10 @@ if os.environ.get("DIST_SANITIZE", "0") == "1":
         "-DCMAKE_C_COMPILER=/usr/lib/llvm-22/bin/clang",
         "-DCMAKE_CXX_COMPILER=/usr/lib/llvm-22/bin/clang++",
         "'-DCMAKE_C_FLAGS=%s'" % san, "'-DCMAKE_CXX_FLAGS=%s'" % san,
-        "'-DCMAKE_EXE_LINKER_FLAGS=%s'" % san])
+        "'-DCMAKE_EXE_LINKER_FLAGS=%s'" % san,
+        # An instrumented DistPlugin.so cannot be loaded into the stock,
+        # uninstrumented mlir-opt.
+        "-DCONSUMER_WITH_PLUGIN=OFF"])
 config.substitutions.append(("%consumer_cmake_flags", consumer_flags))
 config.substitutions.append(("%dist_translate_args", translate_args))
 
@@ -129,3 +132,15 @@ else:
 
 if shutil.which("cmake") or os.path.exists(config.cmake_command):
     config.available_features.add("cmake")
+
+# Stock mlir-opt (MLIR's own, linked with libMLIR.so) and the plugin that
+# brings dist's dialect, passes and pipelines into it (lib/Plugin).
+mlir_opt = os.path.join(config.llvm_tools_dir, "mlir-opt")
+if os.access(mlir_opt, os.X_OK):
+    config.available_features.add("mlir-opt")
+    config.substitutions.append(("%mlir_opt", mlir_opt))
+    config.substitutions.append(
+        ("%dist_plugin", os.path.join(config.dist_lib_dir, "DistPlugin.so")))
+else:
+    lit_config.note("mlir-opt not found in %s: the plugin tests are skipped"
+                    % config.llvm_tools_dir)
