@@ -73,7 +73,8 @@ ENV_PROBLEM = re.compile(r"cannot find (dist-opt|dist-translate|libdistrt)|undef
 # not of the program, which never ran. Retried twice, then reported.
 MPI_LAUNCH_PROBLEM = re.compile(r"orte_init failed|ORTE was unable to reliably start|orte_session_dir|"
                                 r"PMIX ERROR|shared memory initialization|opal_shmem_base_select failed|"
-                                r"unable to open (a|the) (shared memory|backing) file")
+                                r"unable to open (a|the) (shared memory|backing) file|A call to mkdir was unable to create|"
+                                r"ORTE_ERROR_LOG")
 CRASH_MARKS = ("PLEASE submit a bug report", "Stack dump:", "LLVM ERROR", "Assertion",
                "Segmentation fault", "AddressSanitizer", "UndefinedBehaviorSanitizer",
                "Signal: ", "free(): ", "double free", "corrupted size", "malloc(): ")
