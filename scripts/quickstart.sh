@@ -28,6 +28,7 @@ size=""
 repeat=3
 timeout_s=300
 np=4
+label=SUMMA
 
 fail() {
   echo "quickstart: FAILED: $*" >&2
@@ -39,7 +40,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --no-setup) setup=0; shift ;;
     -n) [ $# -ge 2 ] || { usage >&2; exit 2; }; size="$2"; shift 2 ;;
-    --program) [ $# -ge 2 ] || { usage >&2; exit 2; }; program="$2"; shift 2 ;;
+    --program) [ $# -ge 2 ] || { usage >&2; exit 2; }; program="$2"; label="$(basename "$2")"; shift 2 ;;
     --repeat) [ $# -ge 2 ] || { usage >&2; exit 2; }; repeat="$2"; shift 2 ;;
     --timeout) [ $# -ge 2 ] || { usage >&2; exit 2; }; timeout_s="$2"; shift 2 ;;
     -h|--help) usage; exit 0 ;;
@@ -103,9 +104,9 @@ blas_s="$(sed -n 's/^check-dgemm: openblas dgemm threads=1: median \([0-9.eE+-]*
 # "T s (R GFLOP/s)" for a time T of 2 n^3 floating-point operations.
 rate() { awk -v n="$1" -v t="$2" 'BEGIN { printf "%.3f s (%.1f GFLOP/s)", t, 2 * n * n * n / t / 1e9 }'; }
 if [ -n "$blas_s" ]; then
-  echo "quickstart: SUMMA n=$n on $np ranks ($(nproc) cores): $(rate "$n" "$summa_s"); OpenBLAS dgemm on 1 process (1 thread): $(rate "$n" "$blas_s")"
+  echo "quickstart: $label n=$n on $np ranks ($(nproc) cores): $(rate "$n" "$summa_s"); OpenBLAS dgemm on 1 process (1 thread): $(rate "$n" "$blas_s")"
 fi
 [ $rc != 1 ] || fail "C = A * B computed on $np ranks does not match the reference (see the check-dgemm lines above)"
 [ $rc = 0 ] || fail "check-dgemm exited with status $rc"
 err="$(sed -n 's/^check-dgemm: against OpenBLAS dgemm.*: max relative error \([^ ]*\) .*/\1/p' "$work/check.out")"
-echo "quickstart: PASSED: SUMMA's C = A * B (n=$n, $np ranks) matches OpenBLAS dgemm on every element (max relative error $err) and textbook loops on one element of every row"
+echo "quickstart: PASSED: C = A * B from $label (n=$n, $np ranks) matches OpenBLAS dgemm on every element (max relative error $err) and textbook loops on one element of every row"

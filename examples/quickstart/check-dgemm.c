@@ -21,12 +21,13 @@
  *   cc -O2 check-dgemm.c -o check-dgemm -lopenblas
  *   ./check-dgemm C.dtensor A.dtensor B.dtensor REPS THREADS...
  *
- * Prints (T: one thread count; times in seconds):
+ * Prints, with T a thread count and "..." as in the program's output:
  *   check-dgemm: C = A * B with m=M n=N k=K
- *   check-dgemm: openblas dgemm threads=T: median S s over REPS calls (min S s, max S s)
- *   check-dgemm: against OpenBLAS dgemm, every element (M*N): max relative error E (tolerance 1e-12): PASS
- *   check-dgemm: against textbook loops, one element of every row (M): max relative error E (tolerance 1e-12): PASS
- * and, for a check that fails, FAIL and then
+ *   check-dgemm: openblas dgemm threads=T: median S s over REPS calls (...)
+ *   check-dgemm: against OpenBLAS dgemm, every element (M*N): ...: PASS
+ *   check-dgemm: against textbook loops, one element of every row (M): ...
+ * where ... is "max relative error E (tolerance 1e-12)" and PASS or FAIL,
+ * and, for a check that fails,
  *   check-dgemm: first mismatch at (i,j): got X, expected Y
  * Exit status: 0 when both checks pass, 1 when one fails, 2 for bad
  * arguments or an unreadable or malformed file.
@@ -139,15 +140,13 @@ static int compare(const char *what, const double *got, const double *want,
 
 int main(int argc, char **argv) {
   if (argc < 6) {
-    fprintf(stderr,
-            "usage: %s C.dtensor A.dtensor B.dtensor REPS THREADS...\n",
+    fprintf(stderr, "usage: %s C.dtensor A.dtensor B.dtensor REPS THREADS...\n",
             argv[0]);
     return 2;
   }
   int reps = atoi(argv[4]);
   if (reps < 1 || reps > 1000) {
-    fprintf(stderr, "check-dgemm: REPS must be 1 to 1000, got '%s'\n",
-            argv[4]);
+    fprintf(stderr, "check-dgemm: REPS must be 1 to 1000, got '%s'\n", argv[4]);
     return 2;
   }
   int nthreads = argc - 5;
@@ -155,8 +154,9 @@ int main(int argc, char **argv) {
   for (int t = 0; t < nthreads; ++t) {
     threads[t] = atoi(argv[5 + t]);
     if (threads[t] < 1 || threads[t] > 1024) {
-      fprintf(stderr, "check-dgemm: a thread count must be 1 to 1024, got "
-                      "'%s'\n",
+      fprintf(stderr,
+              "check-dgemm: a thread count must be 1 to 1024, got "
+              "'%s'\n",
               argv[5 + t]);
       return 2;
     }
@@ -224,8 +224,8 @@ int main(int argc, char **argv) {
     pos[i] = i * n + j;
     want[i] = s;
   }
-  snprintf(what, sizeof what,
-           "textbook loops, one element of every row (%lld)", (long long)m);
+  snprintf(what, sizeof what, "textbook loops, one element of every row (%lld)",
+           (long long)m);
   ok &= compare(what, c, want, pos, m, n);
   fflush(stdout);
 
