@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One command: install what is missing, build, and run the main example,
-# SUMMA (examples/quickstart/summa.mlir: C = A * B, 3072x3072 f64, on a 2x2
+# SUMMA (examples/quickstart/summa.mlir: C = A * B, 4096x4096 f64, on a 2x2
 # grid of 4 MPI ranks), with its result checked by a program that shares
 # no code with dist (examples/quickstart/check-dgemm.c: OpenBLAS on every
 # element, textbook loops on one element of every row) and its time printed

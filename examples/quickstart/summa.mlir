@@ -1,16 +1,16 @@
 // The main example, run by scripts/quickstart.sh: SUMMA (van de Geijn and
 // Watts, 1995; DISTAL Fig. 9, as in examples/distal/summa.mlir), the
-// matrix product C = A * B of two 3072x3072 f64 matrices on a 2x2 grid of
+// matrix product C = A * B of two 4096x4096 f64 matrices on a 2x2 grid of
 // 4 MPI ranks.
 //
 // Every tensor is blocked over the grid ("xy -> xy": rows over the first
-// grid axis, columns over the second), so each rank owns one 1536x1536
+// grid axis, columns over the second), so each rank owns one 2048x2048
 // tile of A, B and C. The schedule distributes the output's i and j loops
 // over the grid (each rank computes its own tile of C, which never moves:
-// communicate(C, jo)) and splits the sum over k into 12 steps of 256; at
+// communicate(C, jo)) and splits the sum over k into 16 steps of 256; at
 // each step (communicate({A, B}, ko)) the ranks of a grid row broadcast
-// their 1536x256 panel of A along the row and the ranks of a grid column
-// their 256x1536 panel of B along the column, and every rank adds the
+// their 2048x256 panel of A along the row and the ranks of a grid column
+// their 256x2048 panel of B along the column, and every rank adds the
 // product of the two panels to its tile of C with one OpenBLAS dgemm
 // (substitute(..., gemm)).
 //
@@ -30,17 +30,18 @@
 //   cc -O2 examples/quickstart/check-dgemm.c -o check-dgemm -lopenblas
 //   ./check-dgemm c.dtensor a.dtensor b.dtensor 3 1
 //
-// At a smaller size (scripts/quickstart.sh -n 512 does this; the size must
-// be a multiple of 512 for the 2x2 grid and the panels of 256), with the
-// reference evaluator of dist-run --check, which is too slow at n = 3072:
-//   sed 's/3072x3072/512x512/g' examples/quickstart/summa.mlir > s.mlir
+// At a smaller size (scripts/quickstart.sh -n 512 does this; at a multiple
+// of 512 every transfer stays a broadcast, at other sizes dist-run warns
+// that the panels move with the general exchange), with the reference
+// evaluator of dist-run --check, which is too slow at n = 4096:
+//   sed 's/4096x4096/512x512/g' examples/quickstart/summa.mlir > s.mlir
 //   dist-run -np 4 --check s.mlir
 
 dist.grid @m [2, 2]
 
-!C = !dist.tensor<3072x3072xf64, #dist.layout<@m, "xy -> xy">>
-!A = !dist.tensor<3072x3072xf64, #dist.layout<@m, "xy -> xy">>
-!B = !dist.tensor<3072x3072xf64, #dist.layout<@m, "xy -> xy">>
+!C = !dist.tensor<4096x4096xf64, #dist.layout<@m, "xy -> xy">>
+!A = !dist.tensor<4096x4096xf64, #dist.layout<@m, "xy -> xy">>
+!B = !dist.tensor<4096x4096xf64, #dist.layout<@m, "xy -> xy">>
 
 func.func @summa(%c: !C, %a: !A, %b: !B) {
   dist.compute "C(i,j) = A(i,k) * B(k,j)" (C = %c, A = %a, B = %b)
