@@ -27,8 +27,8 @@
 //   dist-run -np 4 --time examples/quickstart/summa.mlir
 //                                                  # only run it (writes the
 //                                                  # .dtensor files here)
-//   cc -O2 examples/quickstart/check-dgemm.c -o check-dgemm -lopenblas
-//   ./check-dgemm c.dtensor a.dtensor b.dtensor 3 1
+//   cc -O2 examples/quickstart/check-dgemm.c -o build/check-dgemm -lopenblas
+//   build/check-dgemm c.dtensor a.dtensor b.dtensor 3 1
 //
 // At a smaller size (scripts/quickstart.sh -n 512 does this; at a multiple
 // of 512 every transfer stays a broadcast, at other sizes dist-run warns
