@@ -119,7 +119,8 @@ static int parse_str(npy_cur *c, char *out, size_t cap) {
   ++c->i;
   size_t len = 0;
   for (; c->s + c->i < end; ++c->i) {
-    if (c->s[c->i] == '\\' || c->s[c->i] == '\n' || c->s[c->i] == '\0')
+    unsigned char ch = (unsigned char)c->s[c->i];
+    if (ch == '\\' || ch < 32 || ch >= 127)
       return cur_fail(c, "unsupported character in a string");
     if (len + 1 >= cap)
       return cur_fail(c, "string too long");
@@ -288,8 +289,8 @@ static int check_preamble(int fd, int64_t size, int64_t *hoff, int64_t *hlen,
   if (got < 6 || memcmp(p, NPY_MAGIC, 6) != 0) {
     if (got < 6)
       io_fail(e,
-              "not a NumPy .npy file: it has %lld bytes, too few "
-              "for the 6-byte magic \"\\x93NUMPY\"",
+              "not a NumPy .npy file: it has %lld bytes, too few for the "
+              "6-byte magic \"\\x93NUMPY\"",
               (long long)size);
     else
       io_fail(e,
@@ -305,15 +306,15 @@ static int check_preamble(int fd, int64_t size, int64_t *hoff, int64_t *hlen,
               (long long)size);
     else
       io_fail(e,
-              "unsupported .npy format version %u.%u (this "
-              "runtime reads 1.0, 2.0 and 3.0)",
+              "unsupported .npy format version %u.%u (this runtime reads "
+              "1.0, 2.0 and 3.0)",
               p[6], p[7]);
     return -1;
   }
   if (got < pre) {
     io_fail(e,
-            "truncated .npy preamble: the file has %lld bytes, "
-            "fewer than the %lld of a version %u.0 preamble",
+            "truncated .npy preamble: the file has %lld bytes, fewer than "
+            "the %lld of a version %u.0 preamble",
             (long long)size, (long long)pre, p[6]);
     return -1;
   }
@@ -323,15 +324,15 @@ static int check_preamble(int fd, int64_t size, int64_t *hoff, int64_t *hlen,
   *hoff = pre;
   if (*hlen > NPY_HEADER_LIMIT) {
     io_fail(e,
-            "the .npy header is %lld bytes long (this runtime reads "
-            "at most %d)",
+            "the .npy header is %lld bytes long (this runtime reads at "
+            "most %d)",
             (long long)*hlen, NPY_HEADER_LIMIT);
     return -1;
   }
   if (size < pre + *hlen) {
     io_fail(e,
-            "truncated .npy header: the file has %lld bytes, fewer "
-            "than the %lld its preamble announces for the header",
+            "truncated .npy header: the file has %lld bytes, fewer than the "
+            "%lld its preamble announces for the header",
             (long long)size, (long long)(pre + *hlen));
     return -1;
   }
@@ -354,8 +355,8 @@ static int64_t descr_dtype(const npy_hdr *h, io_err *e) {
       continue;
     if (order == '>') {
       io_fail(e,
-              "big-endian data (descr '%s') is not supported; save "
-              "it with a.astype('<%s')",
+              "big-endian data (descr '%s') is not supported; save it with "
+              "a.astype('<%s')",
               d, t);
       return -1;
     }
@@ -365,8 +366,8 @@ static int64_t descr_dtype(const npy_hdr *h, io_err *e) {
     io_fail(e, "object arrays (descr '%s') are not supported", d);
   else
     io_fail(e,
-            "unsupported descr '%s' (supported: '<f4', '<f8', "
-            "'<i4', '<i8': f32, f64, i32, i64)",
+            "unsupported descr '%s' (supported: '<f4', '<f8', '<i4', '<i8': "
+            "f32, f64, i32, i64)",
             d);
   return -1;
 }
@@ -401,8 +402,8 @@ void distrt_npy_check(int fd, int64_t size, int64_t dtype, int64_t es,
     return;
   if (got != dtype) {
     io_fail(e,
-            "wrong element type: the file holds %s elements "
-            "(descr '%s'), the tensor is %s",
+            "wrong element type: the file holds %s elements (descr '%s'), "
+            "the tensor is %s",
             distrt_dtype_name(got), h.descr, distrt_dtype_name(dtype));
     return;
   }
@@ -412,9 +413,7 @@ void distrt_npy_check(int fd, int64_t size, int64_t dtype, int64_t es,
   for (int64_t d = 0; d < h.ndims && same; ++d)
     same = h.shape[d] == v->n[d];
   if (!same) {
-    io_fail(e,
-            "wrong shape: the file holds a %s %s array, the tensor "
-            "is %s %s",
+    io_fail(e, "wrong shape: the file holds a %s %s array, the tensor is %s %s",
             io_shape_str(have, sizeof have, h.ndims, h.shape),
             distrt_dtype_name(dtype), want, distrt_dtype_name(dtype));
     return;
