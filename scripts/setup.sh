@@ -14,6 +14,7 @@ build_type="${BUILD_TYPE:-Release}"
 
 packages=(
   cmake ninja-build g++ python3 python3-psutil
+  python3-numpy  # npy.test: numpy writes and reads the .npy files
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22
   libisl-dev
   libopenmpi-dev openmpi-bin

@@ -14,6 +14,11 @@
  *
  * The file has exactly 24 + 8 * rank + elements * element_size bytes.
  *
+ * A path ending in ".npy" (any case) selects NumPy's format instead: npy.c
+ * checks and writes its header; the elements are read and written here
+ * the same way, from the offset the header ends at (a column-major file
+ * is read by distrt_npy_load_fortran).
+ *
  * distrt_layout_load: every process opens the file, checks the header and
  * the size against the tensor it expects, then reads its own tile with
  * pread (one call per contiguous run of the last dimension, or one span per
@@ -31,7 +36,7 @@
 
 #define _POSIX_C_SOURCE 200809L
 
-#include "internal.h"
+#include "io_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -48,16 +53,7 @@
 #define DISTRT_FILE_BOM 0x01020304u
 #define DISTRT_FILE_FIXED 24
 
-/* Reads smaller than this many elements per block go through a row span. */
-#define DISTRT_IO_SPAN_BLOCK 64
-
-typedef struct {
-  char msg[1024];
-  int failed;
-} io_err;
-
-static void io_fail(io_err *e, const char *fmt, ...) DISTRT_PRINTF(2, 3);
-static void io_fail(io_err *e, const char *fmt, ...) {
+void io_fail(io_err *e, const char *fmt, ...) {
   if (e->failed)
     return;
   va_list ap;
@@ -67,9 +63,8 @@ static void io_fail(io_err *e, const char *fmt, ...) {
   e->failed = 1;
 }
 
-/* "8x8" (or "scalar") into buf. */
-static const char *shape_str(char *buf, size_t n, int64_t ndims,
-                             const int64_t *shape) {
+const char *io_shape_str(char *buf, size_t n, int64_t ndims,
+                         const int64_t *shape) {
   if (ndims == 0) {
     snprintf(buf, n, "scalar");
     return buf;
@@ -101,8 +96,8 @@ static void agree(const char *op, distrt_grid *g, const char *path,
 }
 
 /* Full pread / pwrite; 0 on success, else sets e. */
-static int read_at(int fd, void *buf, int64_t bytes, int64_t off, io_err *e,
-                   int64_t file_size) {
+int io_read_at(int fd, void *buf, int64_t bytes, int64_t off, io_err *e,
+               int64_t file_size) {
   char *p = (char *)buf;
   while (bytes > 0) {
     ssize_t r = pread(fd, p, (size_t)bytes, (off_t)off);
@@ -159,19 +154,25 @@ static void make_header(unsigned char *h, int64_t dtype,
   memcpy(h + DISTRT_FILE_FIXED, v->n, (size_t)(8 * v->ndims));
 }
 
-/* Checks the header and size of the open file against the tensor. */
-static void check_header(int fd, int64_t dtype, int64_t es,
-                         const struct distrt_tile_view *v, io_err *e) {
+/* The size of the open file, or -1 with e set if it is not a regular
+ * file. */
+static int64_t file_size(int fd, io_err *e) {
   struct stat st;
   if (fstat(fd, &st) != 0) {
     io_fail(e, "cannot stat the file: %s", strerror(errno));
-    return;
+    return -1;
   }
   if (!S_ISREG(st.st_mode)) {
     io_fail(e, "not a regular file");
-    return;
+    return -1;
   }
-  int64_t size = (int64_t)st.st_size;
+  return (int64_t)st.st_size;
+}
+
+/* Checks the header and size (`size` bytes) of the open file against the
+ * tensor. */
+static void check_header(int fd, int64_t size, int64_t dtype, int64_t es,
+                         const struct distrt_tile_view *v, io_err *e) {
   unsigned char h[DISTRT_FILE_FIXED + 8 * DISTRT_MAX_DIMS];
   if (size < 8) {
     io_fail(e,
@@ -180,7 +181,7 @@ static void check_header(int fd, int64_t dtype, int64_t es,
             (long long)size);
     return;
   }
-  if (read_at(fd, h, 8, 0, e, size) != 0)
+  if (io_read_at(fd, h, 8, 0, e, size) != 0)
     return;
   if (memcmp(h, DISTRT_FILE_MAGIC, 8) != 0) {
     char shown[40];
@@ -205,7 +206,7 @@ static void check_header(int fd, int64_t dtype, int64_t es,
             (long long)size, DISTRT_FILE_FIXED);
     return;
   }
-  if (read_at(fd, h + 8, DISTRT_FILE_FIXED - 8, 8, e, size) != 0)
+  if (io_read_at(fd, h + 8, DISTRT_FILE_FIXED - 8, 8, e, size) != 0)
     return;
   uint32_t f[4];
   memcpy(f, h + 8, sizeof f);
@@ -232,7 +233,7 @@ static void check_header(int fd, int64_t dtype, int64_t es,
     return;
   }
   char want[256], got[256];
-  shape_str(want, sizeof want, v->ndims, v->n);
+  io_shape_str(want, sizeof want, v->ndims, v->n);
   if (f[3] > DISTRT_MAX_DIMS) {
     io_fail(e, "invalid rank %u in the header (at most %d)", f[3],
             DISTRT_MAX_DIMS);
@@ -248,7 +249,7 @@ static void check_header(int fd, int64_t dtype, int64_t es,
   }
   int64_t shape[DISTRT_MAX_DIMS];
   if (ndims > 0 &&
-      read_at(fd, shape, 8 * ndims, DISTRT_FILE_FIXED, e, size) != 0)
+      io_read_at(fd, shape, 8 * ndims, DISTRT_FILE_FIXED, e, size) != 0)
     return;
   int bad_shape = ndims != v->ndims;
   for (int64_t d = 0; d < ndims && !bad_shape; ++d)
@@ -260,8 +261,9 @@ static void check_header(int fd, int64_t dtype, int64_t es,
                 (long long)shape[d], (long long)d);
         return;
       }
-    io_fail(e, "wrong shape: the file holds a %s %s tensor, the tensor is %s %s",
-            shape_str(got, sizeof got, ndims, shape),
+    io_fail(e,
+            "wrong shape: the file holds a %s %s tensor, the tensor is %s %s",
+            io_shape_str(got, sizeof got, ndims, shape),
             distrt_dtype_name(dtype), want, distrt_dtype_name(dtype));
     return;
   }
@@ -328,7 +330,7 @@ static int load_row(void *p, int64_t local, int64_t grow) {
   io_ctx *x = (io_ctx *)p;
   const struct distrt_tile_view *v = x->v;
   if (v->ndims == 0)
-    return read_at(x->fd, x->tile, x->es, x->data_off, x->e, x->file_size);
+    return io_read_at(x->fd, x->tile, x->es, x->data_off, x->e, x->file_size);
   int64_t last = v->ndims - 1, ext = v->ext[last];
   int64_t P = v->p[last], C = v->c[last], B = v->b[last];
   char *dst = x->tile + local * x->es;
@@ -336,8 +338,8 @@ static int load_row(void *p, int64_t local, int64_t grow) {
     /* Small blocks: read the row's span once, pick the local elements. */
     int64_t g0 = distrt_local_to_global(0, P, C, B);
     int64_t g1 = distrt_local_to_global(ext - 1, P, C, B);
-    if (read_at(x->fd, x->span, (g1 - g0 + 1) * x->es,
-                x->data_off + (grow + g0) * x->es, x->e, x->file_size) != 0)
+    if (io_read_at(x->fd, x->span, (g1 - g0 + 1) * x->es,
+                   x->data_off + (grow + g0) * x->es, x->e, x->file_size) != 0)
       return -1;
     for (int64_t i = 0; i < ext; ++i)
       memcpy(dst + i * x->es,
@@ -350,8 +352,8 @@ static int load_row(void *p, int64_t local, int64_t grow) {
     if (run > ext - i)
       run = ext - i;
     int64_t gi = distrt_local_to_global(i, P, C, B);
-    if (read_at(x->fd, dst + i * x->es, run * x->es,
-                x->data_off + (grow + gi) * x->es, x->e, x->file_size) != 0)
+    if (io_read_at(x->fd, dst + i * x->es, run * x->es,
+                   x->data_off + (grow + gi) * x->es, x->e, x->file_size) != 0)
       return -1;
     i += run;
   }
@@ -400,28 +402,38 @@ void distrt_layout_load(distrt_grid *g, const int64_t *desc, void *tile,
   struct distrt_tile_view v;
   int64_t es = io_begin(op, g, desc, tile, dtype, path, &v);
 
+  /* A .npy file (NumPy's format, npy.c) or a dist tensor file. */
+  int npy = distrt_npy_path(path), fortran = 0;
   io_err e = {{0}, 0};
-  int fd = open(path, O_RDONLY);
-  if (fd < 0)
+  io_ctx x = {&v, -1, (char *)tile, es, header_bytes(v.ndims), 0, NULL, &e};
+  x.fd = open(path, O_RDONLY);
+  if (x.fd < 0)
     io_fail(&e, "cannot open the file: %s", strerror(errno));
   else
-    check_header(fd, dtype, es, &v, &e);
+    x.file_size = file_size(x.fd, &e);
+  if (!e.failed && npy)
+    distrt_npy_check(x.fd, x.file_size, dtype, es, &v, &e, &x.data_off,
+                     &fortran);
+  else if (!e.failed)
+    check_header(x.fd, x.file_size, dtype, es, &v, &e);
   agree(op, g, path, &e);
 
-  io_ctx x = {&v, fd, (char *)tile, es, header_bytes(v.ndims), 0, NULL, &e};
-  struct stat st;
-  if (fstat(fd, &st) == 0)
-    x.file_size = (int64_t)st.st_size;
-  if (v.ndims > 0 && v.size > 0 && v.b[v.ndims - 1] < DISTRT_IO_SPAN_BLOCK &&
-      v.p[v.ndims - 1] > 1) {
-    x.span = (char *)malloc((size_t)(v.n[v.ndims - 1] * es));
-    if (!x.span)
-      distrt_fatal(op, "%s: cannot allocate %lld bytes for a row buffer", path,
-                   (long long)(v.n[v.ndims - 1] * es));
+  int rc;
+  if (fortran && v.ndims >= 2) {
+    rc = distrt_npy_load_fortran(x.fd, &v, x.tile, es, x.data_off, x.file_size,
+                                 &e);
+  } else {
+    if (v.ndims > 0 && v.size > 0 && v.b[v.ndims - 1] < DISTRT_IO_SPAN_BLOCK &&
+        v.p[v.ndims - 1] > 1) {
+      x.span = (char *)malloc((size_t)(v.n[v.ndims - 1] * es));
+      if (!x.span)
+        distrt_fatal(op, "%s: cannot allocate %lld bytes for a row buffer",
+                     path, (long long)(v.n[v.ndims - 1] * es));
+    }
+    rc = for_each_row(&v, load_row, &x);
+    free(x.span);
   }
-  int rc = for_each_row(&v, load_row, &x);
-  free(x.span);
-  close(fd);
+  close(x.fd);
   if (rc != 0)
     distrt_fatal(op, "%s: %s", path, e.msg);
 }
@@ -431,7 +443,18 @@ void distrt_layout_store(distrt_grid *g, const int64_t *desc,
   const char *op = "dist.store";
   struct distrt_tile_view v;
   int64_t es = io_begin(op, g, desc, tile, dtype, path, &v);
-  int64_t hb = header_bytes(v.ndims);
+  /* The header: NumPy's for a .npy path (npy.c), else the dist format
+   * (at most 24 + 8 * 8 bytes). */
+  unsigned char h[DISTRT_NPY_HEADER_MAX];
+  int64_t hb;
+  if (distrt_npy_path(path)) {
+    if (!distrt_npy_host_ok())
+      distrt_fatal(op, "%s: only little-endian hosts write .npy files", path);
+    hb = distrt_npy_header(h, dtype, &v);
+  } else {
+    hb = header_bytes(v.ndims);
+    make_header(h, dtype, &v);
+  }
   int64_t total = distrt_mul(op, "the file size", v.elements, es);
   if (total > INT64_MAX - hb)
     distrt_fatal(op, "%s: the file would exceed 2^63 bytes", path);
@@ -452,8 +475,6 @@ void distrt_layout_store(distrt_grid *g, const int64_t *desc,
     if (fd < 0) {
       io_fail(&e, "cannot create %s: %s", partial, strerror(errno));
     } else {
-      unsigned char h[DISTRT_FILE_FIXED + 8 * DISTRT_MAX_DIMS];
-      make_header(h, dtype, &v);
       if (write_at(fd, h, hb, 0, &e) == 0 &&
           ftruncate(fd, (off_t)total) != 0)
         io_fail(&e, "cannot extend %s to %lld bytes: %s", partial,

@@ -228,6 +228,11 @@ LogicalResult LoadOp::verify() {
     return success();
   // A sparse tensor is read from a matrix file, chosen by its extension.
   StringRef ext = llvm::sys::path::extension(getPath());
+  if (ext.equals_insensitive(".npy"))
+    return emitOpError("'")
+           << getPath()
+           << "' is a NumPy .npy file, which holds a dense tensor; a "
+              "sparse tensor is read from a .mtx, Harwell-Boeing or .tns file";
   for (StringRef ok : {".mtx", ".rua", ".rsa", ".rra", ".pua", ".psa",
                        ".pra", ".tns"})
     if (ext.equals_insensitive(ok))
@@ -241,8 +246,13 @@ LogicalResult LoadOp::verify() {
 LogicalResult StoreOp::verify() {
   if (failed(verifyTensorPath(*this, getPath())))
     return failure();
-  if (getTensor().getType().isSparse() &&
-      !llvm::sys::path::extension(getPath()).equals_insensitive(".mtx"))
+  StringRef ext = llvm::sys::path::extension(getPath());
+  if (getTensor().getType().isSparse() && ext.equals_insensitive(".npy"))
+    return emitOpError("'")
+           << getPath()
+           << "' is a NumPy .npy file, which holds a dense tensor; a "
+              "sparse tensor is written as a MatrixMarket (.mtx) file";
+  if (getTensor().getType().isSparse() && !ext.equals_insensitive(".mtx"))
     return emitOpError("a sparse tensor is written as a MatrixMarket file; "
                        "'")
            << getPath() << "' does not end in .mtx";

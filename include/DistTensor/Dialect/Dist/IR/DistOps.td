@@ -126,15 +126,27 @@ def Dist_LoadOp : Dist_Op<"load", [
     magic), an unsupported version, another element type or shape, or a
     file shorter or longer than its header says.
 
+    A path ending in `.npy` (any case) names a NumPy file instead
+    (docs/interop.md): format version 1.0, 2.0 or 3.0, `descr` `<f8`,
+    `<f4`, `<i4` or `<i8` (also written with `|`, `=` or no byte-order
+    character), which must be the tensor's element type, the tensor's shape,
+    C or Fortran order; every processor still reads only its own elements.
+    A bad `.npy` file (not NumPy's magic, another version, a malformed
+    header, a big-endian, object, structured or other unsupported dtype,
+    another element type or shape, a file shorter or longer than its header
+    says) ends every rank with one such line naming the cause.
+
     A sparse tensor (docs/sparse.md) is read from a MatrixMarket (`.mtx`),
     Harwell-Boeing (`.rua`, `.rsa`, `.rra`, `.pua`, `.psa`, `.pra`) or
-    FROSTT (`.tns`) file, chosen by the extension; every process reads its
-    own rows. A bad file (truncated, wrong header, coordinates out of range
+    FROSTT (`.tns`) file, chosen by the extension (a `.npy` path, which
+    holds a dense array, is rejected by the verifier); every process reads
+    its own rows. A bad file (truncated, wrong header, coordinates out of range
     or repeated, wrong symmetry, another shape) ends every rank with one
     line naming the file, the line and the cause.
 
     ```mlir
     dist.load %B from "b.dtensor" : !dist.tensor<64x64xf64, #dist.layout<@m, "xy -> xy">>
+    dist.load %X from "x.npy" : !dist.tensor<64x64xf64, #dist.layout<@m, "xy -> xy">>
     ```
   }];
   let arguments = (ins Arg<Dist_TensorType, "", [MemWrite]>:$tensor,
@@ -159,12 +171,18 @@ def Dist_StoreOp : Dist_Op<"store", [
     relative to the working directory of the running program; the ranks
     must share a file system.
 
+    A path ending in `.npy` (any case) is written as a NumPy file that
+    `numpy.load` reads: format 1.0, C order, numpy's header padded so that
+    the elements start at a multiple of 64 bytes; like the dist format it
+    does not depend on the layout or the number of ranks.
+
     A sparse tensor is written as a MatrixMarket coordinate file (`.mtx`,
     the only extension accepted for it), every process writing its own
     rows; `dist.load` reads it back, on any number of processes.
 
     ```mlir
     dist.store %C to "c.dtensor" : !dist.tensor<64x64xf64, #dist.layout<@m, "xy -> xy">>
+    dist.store %C to "c.npy" : !dist.tensor<64x64xf64, #dist.layout<@m, "xy -> xy">>
     ```
   }];
   let arguments = (ins Arg<Dist_TensorType, "", [MemRead]>:$tensor,
