@@ -459,13 +459,15 @@ void distrt_layout_gather(distrt_grid *g, const int64_t *desc,
  *  PATH: cause", reported once, by the lowest failing rank) if the file is
  *  missing or unreadable, is not a tensor file (bad magic), has another
  *  version, byte order, element type or shape, or is shorter or longer than
- *  its header says. */
+ *  its header says.  A `path` ending in ".npy" (any case) is a NumPy file
+ *  (versions 1.0-3.0, C or Fortran order, descr matching `dtype`). */
 void distrt_layout_load(distrt_grid *g, const int64_t *desc, void *tile,
                         int64_t dtype, const char *path);
 /** Collective over the grid: write the tensor to the tensor file `path`
  *  (through `path`.partial, renamed when complete).  Every element is
  *  written by exactly one of its holders.  The ranks must share a file
- *  system.  Fatal ("dist.store: PATH: cause") on any I/O error. */
+ *  system.  Fatal ("dist.store: PATH: cause") on any I/O error.  A `path`
+ *  ending in ".npy" is written as a NumPy version 1.0, C-order file. */
 void distrt_layout_store(distrt_grid *g, const int64_t *desc,
                          const void *tile, int64_t dtype, const char *path);
 
