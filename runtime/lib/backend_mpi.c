@@ -588,6 +588,36 @@ static distrt_bwin *mpi_win_create(const char *op, distrt_bcomm *c, void *base,
   return w;
 }
 
+/* One empty window, made and freed: Open MPI fails MPI_Win_create when no
+ * osc component can serve the communicator (osc/rdma over the tcp btl
+ * alone, for one); the caller then takes the two-sided fallback. */
+static int mpi_win_usable(const char *op, distrt_bcomm *c, char *why,
+                          size_t n) {
+  MPI_Win w;
+  int rc = MPI_Win_create(NULL, 0, 1, MPI_INFO_NULL, c->comm, &w);
+  int ok = rc == MPI_SUCCESS, all = 0, any = 0;
+  MPICHK(op, "MPI_Allreduce",
+         MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, c->comm));
+  MPICHK(op, "MPI_Allreduce",
+         MPI_Allreduce(&ok, &any, 1, MPI_INT, MPI_MAX, c->comm));
+  if (all) {
+    MPICHK(op, "MPI_Win_free", MPI_Win_free(&w));
+    return 1;
+  }
+  if (any)
+    distrt_fatal(op, "MPI_Win_create succeeded on some processes of the "
+                     "grid and failed on others; cannot use one-sided "
+                     "operations or fall back consistently");
+  char msg[MPI_MAX_ERROR_STRING + 1];
+  int len = 0;
+  if (MPI_Error_string(rc, msg, &len) != MPI_SUCCESS)
+    len = 0;
+  msg[len] = '\0';
+  snprintf(why, n, "MPI_Win_create failed: %s",
+           len ? msg : "unknown MPI error");
+  return 0;
+}
+
 static void mpi_win_free(const char *op, distrt_bwin *w) {
   if (!w)
     return;
@@ -680,6 +710,7 @@ const struct distrt_backend distrt_backend_mpi = {
     .ipermute = mpi_ipermute,
     .wait = mpi_wait,
     .win_create = mpi_win_create,
+    .win_usable = mpi_win_usable,
     .win_free = mpi_win_free,
     .win_sync = mpi_win_sync,
     .win_flush = mpi_win_flush,

@@ -150,6 +150,10 @@ struct distrt_backend {
    * process on the window at every target. */
   distrt_bwin *(*win_create)(const char *op, distrt_bcomm *c, void *base,
                              int64_t bytes, int64_t esize);
+  /* Collective over c: whether windows can be made on c at all (makes and
+   * frees one empty window). 1, or 0 with the reason in why[n]; fatal if
+   * the processes disagree. */
+  int (*win_usable)(const char *op, distrt_bcomm *c, char *why, size_t n);
   void (*win_free)(const char *op, distrt_bwin *w);
   void (*win_sync)(const char *op, distrt_bwin *w);
   void (*win_flush)(const char *op, distrt_bwin *w);
@@ -181,6 +185,7 @@ struct distrt_grid {
   distrt_bcomm *icomm; /* internal: parent of sub-communicators, gathers */
   distrt_bcomm *sub[DISTRT_NUM_MASKS]; /* cached, by axis mask */
   struct distrt_oswin *wins; /* cached one-sided windows (onesided_win.c) */
+  int rma; /* windows on icomm: 0 not tried, 1 usable, -1 not (onesided.c) */
   struct distrt_grid *prev, *next;     /* list of live grids */
 };
 

@@ -354,8 +354,11 @@ void os_add_block(const os_plan *p, char *dst, int64_t ld, const char *src,
 }
 
 /* DISTRT_ONESIDED: unset, "" or "onesided": one-sided; "twosided": the
- * fallback.  A backend without RMA falls back too. */
-static int want_twosided(const char *op, const distrt_grid *g) {
+ * fallback.  A backend without RMA falls back too, and so does a grid on
+ * which the MPI library cannot make windows (tried once per grid). */
+enum { OS_REASON_BYTES = 320 };
+
+static int want_twosided(const char *op, distrt_grid *g) {
   static int said;
   const char *env = getenv("DISTRT_ONESIDED");
   const char *why = NULL;
@@ -371,6 +374,20 @@ static int want_twosided(const char *op, const distrt_grid *g) {
   const struct distrt_backend *be = distrt_g.be;
   if (!why && (!be->win_create || !be->rget || !be->raccumulate))
     why = "the backend has no one-sided operations";
+  if (!why && g->size > 1 && be->win_usable) {
+    if (g->rma == 0) {
+      char reason[OS_REASON_BYTES];
+      g->rma = be->win_usable(op, g->icomm, reason, sizeof reason) ? 1 : -1;
+      if (g->rma < 0 && g->rank == 0) {
+        fprintf(stderr,
+                "distrt: %s: one-sided path unavailable on this grid (%s); "
+                "using the two-sided fallback\n",
+                op, reason);
+        fflush(stderr);
+      }
+    }
+    return g->rma < 0;
+  }
   if (why && !said && g->rank == 0) {
     fprintf(stderr,
             "distrt: %s: one-sided path unavailable (%s); using the "
