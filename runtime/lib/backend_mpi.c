@@ -1,9 +1,10 @@
 /*===- backend_mpi.c - MPI implementation of the distrt backend -*- C -*-===*
  *
- * Every MPI call is checked; MPI_COMM_WORLD, MPI_COMM_SELF and every
- * communicator created here use MPI_ERRORS_RETURN so failures come back as
- * error codes and are reported through distrt_fatal with the public function
- * name and MPI's error string.
+ * Every MPI call is checked; every communicator created here (and
+ * MPI_COMM_WORLD and MPI_COMM_SELF when distrt started MPI) uses
+ * MPI_ERRORS_RETURN so failures come back as error codes and are reported
+ * through distrt_fatal with the public function name and MPI's error
+ * string.
  *===----------------------------------------------------------------------===*/
 
 #include "internal.h"
@@ -31,6 +32,7 @@ struct distrt_breq {
 static struct distrt_bcomm mpi_world;
 static int mpi_we_initialized; /* distrt called MPI_Init_thread */
 static int mpi_up;             /* between init and finalize */
+static int mpi_world_dup;      /* mpi_world is our duplicate of the world */
 
 static void mpi_fail(const char *op, const char *call, int rc) DISTRT_NORETURN;
 static void mpi_fail(const char *op, const char *call, int rc) {
@@ -164,8 +166,94 @@ static distrt_bcomm *wrap(const char *op, MPI_Comm c) {
   return b;
 }
 
+/*===-- the caller's communicators (distrt_comm_push) --------------------===*/
+
+/* A communicator the caller handed over: distrt's duplicate of it, cached
+ * as an attribute of the caller's communicator so that passing the same
+ * communicator again finds it, and a communicator created later (even
+ * with a reused handle value) does not.  The duplicates live until
+ * finalize, so their addresses identify the caller's communicators. */
+struct adopted {
+  struct distrt_bcomm *dup;
+  MPI_Comm user; /* the caller's communicator */
+  int attached;  /* the attribute is still set on `user` */
+  struct adopted *next;
+};
+static struct adopted *adopted_list;
+static int adopt_key = MPI_KEYVAL_INVALID;
+
+/* The caller freed its communicator: forget it (the duplicate stays). */
+static int adopt_delete(MPI_Comm comm, int key, void *val, void *extra) {
+  (void)comm;
+  (void)key;
+  (void)extra;
+  ((struct adopted *)val)->attached = 0;
+  return MPI_SUCCESS;
+}
+
+static distrt_bcomm *mpi_comm_adopt(const char *op, const void *handle) {
+  if (!handle)
+    distrt_fatal(op, "the communicator is NULL (pass the address of an "
+                     "MPI_Comm)");
+  MPI_Comm user = *(const MPI_Comm *)handle;
+  if (user == MPI_COMM_NULL)
+    distrt_fatal(op, "the communicator is MPI_COMM_NULL (this process is "
+                     "not a member of it)");
+  if (user == MPI_COMM_WORLD)
+    return &mpi_world;
+  int inter = 0;
+  MPICHK(op, "MPI_Comm_test_inter", MPI_Comm_test_inter(user, &inter));
+  if (inter)
+    distrt_fatal(op, "the communicator is an intercommunicator; grids are "
+                     "laid on intracommunicators");
+  if (adopt_key == MPI_KEYVAL_INVALID)
+    MPICHK(op, "MPI_Comm_create_keyval",
+           MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, adopt_delete,
+                                  &adopt_key, NULL));
+  struct adopted *a = NULL;
+  int found = 0;
+  MPICHK(op, "MPI_Comm_get_attr",
+         MPI_Comm_get_attr(user, adopt_key, &a, &found));
+  if (found && a)
+    return a->dup;
+  a = (struct adopted *)calloc(1, sizeof *a);
+  if (!a)
+    distrt_fatal(op, "out of memory adopting a communicator");
+  MPI_Comm d;
+  MPICHK(op, "MPI_Comm_dup", MPI_Comm_dup(user, &d));
+  a->dup = wrap(op, d);
+  a->user = user;
+  MPICHK(op, "MPI_Comm_set_attr", MPI_Comm_set_attr(user, adopt_key, a));
+  a->attached = 1;
+  a->next = adopted_list;
+  adopted_list = a;
+  return a->dup;
+}
+
+/* At finalize: detach from the caller's communicators that are still alive
+ * and free the duplicates and the key. */
+static void adopted_free_all(const char *op) {
+  while (adopted_list) {
+    struct adopted *a = adopted_list;
+    if (a->attached)
+      MPICHK(op, "MPI_Comm_delete_attr",
+             MPI_Comm_delete_attr(a->user, adopt_key));
+    MPICHK(op, "MPI_Comm_free", MPI_Comm_free(&a->dup->comm));
+    --distrt_g.live[DISTRT_COUNT_COMMS];
+    free(a->dup);
+    adopted_list = a->next;
+    free(a);
+  }
+  if (adopt_key != MPI_KEYVAL_INVALID)
+    MPICHK(op, "MPI_Comm_free_keyval", MPI_Comm_free_keyval(&adopt_key));
+}
+
 /*===-- lifetime ---------------------------------------------------------===*/
 
+/* When the program started MPI itself, distrt leaves the error handlers of
+ * MPI_COMM_WORLD and MPI_COMM_SELF alone and works on its own duplicate of
+ * MPI_COMM_WORLD (with MPI_ERRORS_RETURN); otherwise it owns MPI and sets
+ * MPI_ERRORS_RETURN on both. */
 static distrt_bcomm *mpi_init(const char *op) {
   int flag = 0;
   MPI_Finalized(&flag);
@@ -181,13 +269,20 @@ static distrt_bcomm *mpi_init(const char *op) {
     mpi_we_initialized = 1;
   }
   mpi_up = 1;
-  MPICHK(op, "MPI_Comm_set_errhandler",
-         MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
-  MPICHK(op, "MPI_Comm_set_errhandler",
-         MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN));
-  mpi_world.comm = MPI_COMM_WORLD;
-  MPICHK(op, "MPI_Comm_rank", MPI_Comm_rank(MPI_COMM_WORLD, &mpi_world.rank));
-  MPICHK(op, "MPI_Comm_size", MPI_Comm_size(MPI_COMM_WORLD, &mpi_world.size));
+  if (mpi_we_initialized) {
+    MPICHK(op, "MPI_Comm_set_errhandler",
+           MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+    MPICHK(op, "MPI_Comm_set_errhandler",
+           MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN));
+    mpi_world.comm = MPI_COMM_WORLD;
+  } else {
+    MPICHK(op, "MPI_Comm_dup", MPI_Comm_dup(MPI_COMM_WORLD, &mpi_world.comm));
+    mpi_world_dup = 1;
+    MPICHK(op, "MPI_Comm_set_errhandler",
+           MPI_Comm_set_errhandler(mpi_world.comm, MPI_ERRORS_RETURN));
+  }
+  MPICHK(op, "MPI_Comm_rank", MPI_Comm_rank(mpi_world.comm, &mpi_world.rank));
+  MPICHK(op, "MPI_Comm_size", MPI_Comm_size(mpi_world.comm, &mpi_world.size));
   wd_setup(op, mpi_world.rank);
   return &mpi_world;
 }
@@ -195,6 +290,10 @@ static distrt_bcomm *mpi_init(const char *op) {
 static void mpi_finalize(const char *op) {
   if (!mpi_up)
     return;
+  adopted_free_all(op);
+  if (mpi_world_dup)
+    MPICHK(op, "MPI_Comm_free", MPI_Comm_free(&mpi_world.comm));
+  mpi_world_dup = 0;
   if (mpi_we_initialized)
     MPICHK(op, "MPI_Finalize", MPI_Finalize());
   mpi_up = 0;
@@ -234,7 +333,7 @@ static int64_t mpi_node_size(const char *op) {
   MPI_Comm node;
   int n = 1;
   MPICHK(op, "MPI_Comm_split_type",
-         MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
+         MPI_Comm_split_type(mpi_world.comm, MPI_COMM_TYPE_SHARED, 0,
                              MPI_INFO_NULL, &node));
   MPICHK(op, "MPI_Comm_size", MPI_Comm_size(node, &n));
   MPICHK(op, "MPI_Comm_free", MPI_Comm_free(&node));
@@ -688,6 +787,7 @@ const struct distrt_backend distrt_backend_mpi = {
     .comm_dup = mpi_comm_dup,
     .comm_subset = mpi_comm_subset,
     .comm_free = mpi_comm_free,
+    .comm_adopt = mpi_comm_adopt,
     .allreduce = mpi_allreduce,
     .reduce = mpi_reduce,
     .bcast = mpi_bcast,

@@ -64,6 +64,7 @@ void distrt_finalize(void) {
   distrt_requests_finish_all(op);
   distrt_profile_report(op);
   distrt_grid_free_all(op);
+  distrt_comm_reset();
   distrt_alloc_cache_flush();
   distrt_g.be->finalize(op);
   distrt_g.initialized = 0;

@@ -107,16 +107,30 @@ static int64_t known_rank(void) {
   return r ? atoll(r) : 0;
 }
 
-void distrt_fatal_collective(const char *op, const char *fmt, ...) {
-  /* Every rank found the same error.  Let rank 0 report it and bring the job
-   * down; the others only report if they are still alive after a while. */
-  if (known_rank() != 0) {
+/* Every member of a group found the same error: the member of rank 0 in
+ * the group reports it and brings the job down; the others only report if
+ * they are still alive after a while. */
+static void vfatal_group(int64_t rank, const char *op, const char *fmt,
+                         va_list ap) DISTRT_NORETURN;
+static void vfatal_group(int64_t rank, const char *op, const char *fmt,
+                         va_list ap) {
+  if (rank != 0) {
     struct timespec ts = {2, 0};
     nanosleep(&ts, NULL);
   }
+  vfatal(op, fmt, ap);
+}
+
+void distrt_fatal_collective(const char *op, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vfatal(op, fmt, ap);
+  vfatal_group(known_rank(), op, fmt, ap);
+}
+
+void distrt_fatal_group(int64_t rank, const char *op, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vfatal_group(rank, op, fmt, ap);
 }
 
 /*===-- call order -------------------------------------------------------===*/

@@ -45,8 +45,9 @@ struct distrt_state {
   int initialized; /* between distrt_init and distrt_finalize */
   int finalized;   /* distrt_finalize ran and the backend is gone */
   const struct distrt_backend *be;
-  distrt_bcomm *world;
-  int64_t world_rank;
+  distrt_bcomm *world; /* the whole job (distrt's duplicate if the program
+                          started MPI itself) */
+  int64_t world_rank;  /* fatal messages print these: "rank R of N" */
   int64_t world_size;
   int64_t tag_ub;
   int64_t checks_failed; /* distrt_check_result failures (check.c) */
@@ -66,6 +67,11 @@ void distrt_require_init(const char *op);
  * prints and aborts; the others wait briefly so the message appears once. */
 void distrt_fatal_collective(const char *op, const char *fmt, ...)
     DISTRT_NORETURN DISTRT_PRINTF(2, 3);
+/* The same for an error every member of a group (a grid's communicator)
+ * detects identically: the member of rank `rank` 0 in the group reports. */
+DISTRT_HIDDEN void distrt_fatal_group(int64_t rank, const char *op,
+                                      const char *fmt, ...) DISTRT_NORETURN
+    DISTRT_PRINTF(3, 4);
 /* 1 while a fatal error is being reported (the abort may run exit
  * handlers). */
 DISTRT_HIDDEN int distrt_fatal_in_progress(void);

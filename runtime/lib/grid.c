@@ -1,9 +1,11 @@
 /*===- grid.c - process grids and cached sub-communicators ------*- C -*-===*
  *
- * A grid is a row-major (last axis fastest) Cartesian view of the world.
- * It owns two duplicates of the world communicator (one for user point to
- * point, one internal) and, lazily, one communicator per axis mask.  Only the
- * backend interface is used here, never MPI directly.
+ * A grid is a row-major (last axis fastest) Cartesian view of the
+ * communicator it is laid on: the world, or the caller's communicator
+ * (distrt_comm_push, distrt_grid_create_on).  It owns two duplicates of that
+ * communicator (one for user point to point, one internal) and, lazily, one
+ * communicator per axis mask.  Only the backend interface is used here,
+ * never MPI directly.
  *===----------------------------------------------------------------------===*/
 
 #include "internal.h"
@@ -53,34 +55,91 @@ void distrt_grid_check_mask(const char *op, const distrt_grid *g,
                  (unsigned long long)(((int64_t)1 << g->ndims) - 1));
 }
 
+/*===-- the communicator grids are laid on ------------------------------===*/
+
+/* Pushed communicators (distrt_comm_push); empty: the world. */
+#define DISTRT_COMM_STACK 16
+static distrt_bcomm *comm_stack[DISTRT_COMM_STACK];
+static int comm_depth;
+
+distrt_bcomm *distrt_current_comm(void) {
+  return comm_depth ? comm_stack[comm_depth - 1] : distrt_g.world;
+}
+
+void distrt_comm_reset(void) { comm_depth = 0; }
+
+void distrt_comm_push(const void *mpi_comm) {
+  const char *op = "distrt_comm_push";
+  distrt_require_init(op);
+  if (comm_depth == DISTRT_COMM_STACK)
+    distrt_fatal(op,
+                 "more than %d communicators pushed (a distrt_comm_pop "
+                 "missing?)",
+                 DISTRT_COMM_STACK);
+  distrt_bcomm *c = distrt_g.be->comm_adopt(op, mpi_comm);
+  comm_stack[comm_depth++] = c;
+}
+
+void distrt_comm_pop(void) {
+  const char *op = "distrt_comm_pop";
+  distrt_require_init(op);
+  if (comm_depth == 0)
+    distrt_fatal(op, "no communicator is pushed (distrt_comm_pop without a "
+                     "matching distrt_comm_push)");
+  --comm_depth;
+}
+
+int64_t distrt_comm_size(void) {
+  distrt_require_init("distrt_comm_size");
+  return distrt_g.be->comm_size(distrt_current_comm());
+}
+
+int64_t distrt_comm_rank(void) {
+  distrt_require_init("distrt_comm_rank");
+  return distrt_g.be->comm_rank(distrt_current_comm());
+}
+
 /*===-- creation ---------------------------------------------------------===*/
 
-distrt_grid *distrt_grid_create(int64_t ndims, const int64_t *dims) {
-  const char *op = "distrt_grid_create";
-  distrt_require_init(op);
+static void check_dims(const char *op, int64_t ndims, const int64_t *dims,
+                       char *name, size_t n, int64_t *size) {
   if (ndims < 1 || ndims > DISTRT_MAX_DIMS)
     distrt_fatal(op, "a grid needs 1 to %d axes, got %lld", DISTRT_MAX_DIMS,
                  (long long)ndims);
   if (!dims)
     distrt_fatal(op, "dims is NULL");
-  char name[DISTRT_MAX_DIMS * 24];
-  format_dims(name, sizeof name, ndims, dims);
-  int64_t size = 1;
+  format_dims(name, n, ndims, dims);
+  *size = 1;
   for (int64_t i = 0; i < ndims; ++i) {
     if (dims[i] < 1)
       distrt_fatal(op, "grid %s: the extent of axis %lld is %lld, must be >= 1",
                    name, (long long)i, (long long)dims[i]);
-    if (__builtin_mul_overflow(size, dims[i], &size))
+    if (__builtin_mul_overflow(*size, dims[i], size))
       distrt_fatal(op, "grid %s: the number of processes overflows", name);
   }
-  int64_t world = distrt_g.world_size;
-  if (size != world)
-    distrt_fatal_collective(
-        op,
+}
+
+/* A grid laid on `parent` (collective over it). */
+static distrt_grid *grid_create_on(const char *op, distrt_bcomm *parent,
+                                   int64_t ndims, const int64_t *dims) {
+  const struct distrt_backend *be = distrt_g.be;
+  char name[DISTRT_MAX_DIMS * 24];
+  int64_t size;
+  check_dims(op, ndims, dims, name, sizeof name, &size);
+  int64_t have = be->comm_size(parent), rank = be->comm_rank(parent);
+  if (size != have && parent == distrt_g.world)
+    distrt_fatal_group(
+        rank, op,
         "grid %s needs %lld rank%s, but the program was started with %lld "
         "rank%s (mpirun -np %lld)",
-        name, (long long)size, size == 1 ? "" : "s", (long long)world,
-        world == 1 ? "" : "s", (long long)size);
+        name, (long long)size, size == 1 ? "" : "s", (long long)have,
+        have == 1 ? "" : "s", (long long)size);
+  if (size != have)
+    distrt_fatal_group(rank, op,
+                       "grid %s needs %lld rank%s, but the communicator it "
+                       "is laid on (distrt_comm_push) has %lld rank%s",
+                       name, (long long)size, size == 1 ? "" : "s",
+                       (long long)have, have == 1 ? "" : "s");
 
   distrt_grid *g = (distrt_grid *)calloc(1, sizeof *g);
   if (!g)
@@ -88,21 +147,34 @@ distrt_grid *distrt_grid_create(int64_t ndims, const int64_t *dims) {
   g->magic = DISTRT_GRID_MAGIC;
   g->ndims = ndims;
   g->size = size;
-  g->rank = distrt_g.world_rank;
-  int64_t r = g->rank;
+  g->rank = rank;
   for (int64_t i = ndims - 1; i >= 0; --i) {
     g->dims[i] = dims[i];
-    g->coords[i] = r % dims[i];
-    r /= dims[i];
+    g->coords[i] = rank % dims[i];
+    rank /= dims[i];
   }
-  g->comm = distrt_g.be->comm_dup(op, distrt_g.world);
-  g->icomm = distrt_g.be->comm_dup(op, distrt_g.world);
+  g->parent = parent;
+  g->comm = be->comm_dup(op, parent);
+  g->icomm = be->comm_dup(op, parent);
   g->next = live_grids;
   if (live_grids)
     live_grids->prev = g;
   live_grids = g;
   ++distrt_g.live[DISTRT_COUNT_GRIDS];
   return g;
+}
+
+distrt_grid *distrt_grid_create(int64_t ndims, const int64_t *dims) {
+  const char *op = "distrt_grid_create";
+  distrt_require_init(op);
+  return grid_create_on(op, distrt_current_comm(), ndims, dims);
+}
+
+distrt_grid *distrt_grid_create_on(const void *mpi_comm, int64_t ndims,
+                                   const int64_t *dims) {
+  const char *op = "distrt_grid_create_on";
+  distrt_require_init(op);
+  return grid_create_on(op, distrt_g.be->comm_adopt(op, mpi_comm), ndims, dims);
 }
 
 distrt_grid *distrt_grid_create1(int64_t d0) {
@@ -120,31 +192,49 @@ distrt_grid *distrt_grid_create3(int64_t d0, int64_t d1, int64_t d2) {
   return distrt_grid_create(3, d);
 }
 
+/* The slot's grid must have the requested shape. */
+static void check_slot_shape(const char *op, distrt_grid **slot,
+                             const distrt_grid *g, int64_t ndims,
+                             const int64_t *dims) {
+  int same = ndims == g->ndims && dims;
+  for (int64_t i = 0; same && i < ndims; ++i)
+    same = dims[i] == g->dims[i];
+  if (same)
+    return;
+  char have[DISTRT_MAX_DIMS * 24], want[DISTRT_MAX_DIMS * 24];
+  format_dims(have, sizeof have, g->ndims, g->dims);
+  if (dims && ndims >= 1 && ndims <= DISTRT_MAX_DIMS)
+    format_dims(want, sizeof want, ndims, dims);
+  else
+    snprintf(want, sizeof want, "(%lld axes)", (long long)ndims);
+  distrt_fatal(op, "slot %p holds grid %s, but grid %s was requested",
+               (void *)slot, have, want);
+}
+
+/* The slot caches one grid per communicator: *slot is the one made last;
+ * grids made through the slot on other communicators stay alive (until
+ * distrt_grid_free / finalize) and are found again in the live list. */
 distrt_grid *distrt_grid_lookup(distrt_grid **slot, int64_t ndims,
                                 const int64_t *dims) {
   const char *op = "distrt_grid_lookup";
   distrt_require_init(op);
   if (!slot)
     distrt_fatal(op, "slot is NULL");
+  distrt_bcomm *cur = distrt_current_comm();
   distrt_grid *g = *slot;
   for (distrt_grid *p = live_grids; g && p; p = p->next)
-    if (p == g) {
-      int same = ndims == g->ndims && dims;
-      for (int64_t i = 0; same && i < ndims; ++i)
-        same = dims[i] == g->dims[i];
-      if (!same) {
-        char have[DISTRT_MAX_DIMS * 24], want[DISTRT_MAX_DIMS * 24];
-        format_dims(have, sizeof have, g->ndims, g->dims);
-        if (dims && ndims >= 1 && ndims <= DISTRT_MAX_DIMS)
-          format_dims(want, sizeof want, ndims, dims);
-        else
-          snprintf(want, sizeof want, "(%lld axes)", (long long)ndims);
-        distrt_fatal(op, "slot %p holds grid %s, but grid %s was requested",
-                     (void *)slot, have, want);
-      }
+    if (p == g && g->parent == cur) {
+      check_slot_shape(op, slot, g, ndims, dims);
       return g;
     }
-  g = distrt_grid_create(ndims, dims);
+  for (distrt_grid *p = live_grids; p; p = p->next)
+    if (p->slot == slot && p->parent == cur) {
+      check_slot_shape(op, slot, p, ndims, dims);
+      *slot = p;
+      return p;
+    }
+  g = grid_create_on("distrt_grid_create", cur, ndims, dims);
+  g->slot = slot;
   *slot = g;
   return g;
 }

@@ -72,6 +72,15 @@ struct distrt_backend {
   distrt_bcomm *(*comm_subset)(const char *op, distrt_bcomm *parent,
                                int64_t n, const int64_t *ranks, int64_t tag);
   void (*comm_free)(const char *op, distrt_bcomm *c);
+  /* The caller's communicator `handle` (MPI: the address of an MPI_Comm),
+   * for grids to be laid on: the backend's own duplicate, made on the first
+   * call for that communicator (collective over it) and returned again,
+   * with no communication, while the caller's communicator lives.  Owned
+   * by the backend until finalize (never passed to comm_free), so its
+   * address identifies the caller's communicator.  The world communicator
+   * itself gives the world (init's).  Fatal for NULL, a null communicator
+   * or an intercommunicator. */
+  distrt_bcomm *(*comm_adopt)(const char *op, const void *handle);
 
   /* Blocking collectives. */
   void (*allreduce)(const char *op, distrt_bcomm *c, void *buf, int64_t count,
@@ -181,6 +190,8 @@ struct distrt_grid {
   int64_t size;
   int64_t rank;
   int64_t coords[DISTRT_MAX_DIMS];
+  distrt_bcomm *parent; /* laid on: the world or an adopted communicator */
+  distrt_grid **slot;   /* the distrt_grid_lookup slot that made it, or NULL */
   distrt_bcomm *comm;  /* user point to point */
   distrt_bcomm *icomm; /* internal: parent of sub-communicators, gathers */
   distrt_bcomm *sub[DISTRT_NUM_MASKS]; /* cached, by axis mask */
@@ -241,6 +252,11 @@ int64_t distrt_grid_mask_rank(const distrt_grid *g, int64_t axes);
 /* Cached communicator for `axes` (created on first use). */
 distrt_bcomm *distrt_grid_sub(const char *op, distrt_grid *g, int64_t axes);
 void distrt_grid_free_all(const char *op);
+/* The communicator grids are laid on now (distrt_comm_push; the world when
+ * none is pushed) and its size / this process's rank in it. */
+distrt_bcomm *distrt_current_comm(void);
+/* Forget the pushed communicators (finalize). */
+void distrt_comm_reset(void);
 /* Called (collectively) by distrt_grid_free / finalize for every grid about
  * to be released, before its communicators are freed: the layers above
  * release what they keep per grid (the one-sided windows).  One hook. */

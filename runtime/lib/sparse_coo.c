@@ -38,9 +38,10 @@ void sp_begin(sp_ctx *c, const char *op, const char *path, distrt_grid *g,
     c->rank = g->rank;
   } else {
     distrt_require_init(op);
-    c->comm = distrt_g.world;
-    c->size = distrt_g.world_size;
-    c->rank = distrt_g.world_rank;
+    /* No grid: every process of the current communicator takes part. */
+    c->comm = distrt_current_comm();
+    c->size = distrt_g.be->comm_size(c->comm);
+    c->rank = distrt_g.be->comm_rank(c->comm);
   }
   if (!path || !*path)
     distrt_fatal(op, "the file path is NULL or empty");

@@ -40,12 +40,17 @@ extern "C" {
  * Grid slots
  *===----------------------------------------------------------------------===*/
 
-/** Grid cached in `*slot` (a per-grid global in generated code): on the
- *  first call (or when `*slot` no longer holds a live grid, e.g. after
- *  distrt_grid_free) creates it with distrt_grid_create(ndims, dims), stores
- *  it in `*slot` and returns it; later calls return `*slot`.  Collective on
- *  the calls that create.  Fatal if `*slot` holds a live grid whose shape
- *  differs from dims. */
+/** Grid cached in `*slot` (a per-grid global in generated code), laid on
+ *  the current communicator (distrt_comm_push; the world by default).  The
+ *  cache is keyed on the communicator too: the call returns the live grid
+ *  this slot made on the current communicator, creating it (with
+ *  distrt_grid_create(ndims, dims)) on the first call for that
+ *  communicator, or when the grid was freed; `*slot` is set to it.  A grid
+ *  made through the slot on another communicator is never returned, and
+ *  stays alive (found again when that communicator is current) until
+ *  distrt_grid_free or distrt_finalize.  Collective over the current
+ *  communicator on the calls that create.  Fatal if the slot's grid for
+ *  the current communicator has another shape than dims. */
 distrt_grid *distrt_grid_lookup(distrt_grid **slot, int64_t ndims,
                                 const int64_t *dims);
 

@@ -85,35 +85,89 @@ typedef struct distrt_grid distrt_grid;
  *  Selects the communication backend from the environment variable
  *  DISTRT_BACKEND (`mpi`, the default; `nccl` is not built yet and is fatal).
  *  The MPI backend calls MPI_Init_thread(MPI_THREAD_FUNNELED) unless MPI is
- *  already initialised, and sets MPI_ERRORS_RETURN on MPI_COMM_WORLD so that
- *  every failing MPI call is reported through distrt_fatal().
+ *  already initialised.  When distrt initialises MPI, it sets
+ *  MPI_ERRORS_RETURN on MPI_COMM_WORLD and MPI_COMM_SELF so that every
+ *  failing MPI call is reported through distrt_fatal().  When the program
+ *  initialised MPI itself, distrt leaves the error handlers of
+ *  MPI_COMM_WORLD and MPI_COMM_SELF as they are and works on its own
+ *  duplicate of MPI_COMM_WORLD (MPI_ERRORS_RETURN is set on that duplicate
+ *  and on every communicator distrt makes).
  *  Fatal when called after distrt_finalize() finalised MPI. */
 void distrt_init(void);
 
 /** Shut the runtime down: completes (waits for) every outstanding request,
- *  frees every live grid with its cached communicators, and calls
- *  MPI_Finalize if distrt_init() initialised MPI.  Idempotent; a no-op if the
- *  runtime was never initialised.  Collective over all processes. */
+ *  frees every live grid with its cached communicators and distrt's
+ *  duplicates of the communicators passed to distrt_comm_push /
+ *  distrt_grid_create_on, forgets the pushed communicators, and calls
+ *  MPI_Finalize if distrt_init() initialised MPI (a program that started
+ *  MPI keeps it: it calls MPI_Finalize itself, after this).  Idempotent; a
+ *  no-op if the runtime was never initialised.  Collective over all
+ *  processes. */
 void distrt_finalize(void);
 
-/** Rank of this process in the whole job (0 .. size-1). */
+/** Rank of this process in the whole job (0 .. size-1), whatever
+ *  communicator is pushed.  Fatal messages print it ("rank R of N"). */
 int64_t distrt_world_rank(void);
 /** Number of processes in the whole job. */
 int64_t distrt_world_size(void);
 
 /*===----------------------------------------------------------------------===*
+ * The communicator grids are laid on
+ *
+ * By default a grid spans the whole job (MPI_COMM_WORLD).  A program that
+ * owns MPI can lay grids on a communicator of its own instead, so that
+ * several groups of processes run distrt computations at the same time, or
+ * a library call runs on the caller's communicator.  No MPI type appears in
+ * this header: `mpi_comm` is the address of an MPI_Comm (C handle), read
+ * during the call only:
+ *     MPI_Comm half;  MPI_Comm_split(MPI_COMM_WORLD, color, key, &half);
+ *     distrt_comm_push(&half);
+ *     kernel();              // its distrt_grid_lookup grids span `half`
+ *     distrt_comm_pop();
+ * distrt works on its own duplicate of the communicator (made the first
+ * time the communicator is passed, kept until distrt_finalize), so its
+ * traffic never mixes with the caller's.  A grid's rank and coordinates
+ * are the process's rank in that communicator; every operation on the grid
+ * stays inside it.
+ *===----------------------------------------------------------------------===*/
+
+/** Make `mpi_comm` (the address of an MPI_Comm) the communicator that
+ *  distrt_grid_create* and distrt_grid_lookup lay new grids on, until the
+ *  matching distrt_comm_pop.  Pushes nest (at most 16 deep).  Collective
+ *  over the communicator the first time it is passed (distrt duplicates
+ *  it); later pushes of the same communicator do not communicate.  Passing
+ *  MPI_COMM_WORLD means the whole job.  Fatal if mpi_comm is NULL, points
+ *  to MPI_COMM_NULL, or is an intercommunicator. */
+void distrt_comm_push(const void *mpi_comm);
+/** Back to the communicator current before the matching distrt_comm_push.
+ *  Local.  Fatal if nothing is pushed.  Grids stay valid after the pop. */
+void distrt_comm_pop(void);
+/** Size of the current communicator (the world when none is pushed). */
+int64_t distrt_comm_size(void);
+/** This process's rank in the current communicator. */
+int64_t distrt_comm_rank(void);
+
+/*===----------------------------------------------------------------------===*
  * Process grids
  *===----------------------------------------------------------------------===*/
 
-/** Create an `ndims`-dimensional grid with extents dims[0..ndims-1].
- *  Collective over all processes.  Ranks map to coordinates row-major (the
- *  last axis varies fastest), like MPI_Cart_create with reorder = 0, and the
- *  grid rank of a process equals its world rank.
+/** Create an `ndims`-dimensional grid with extents dims[0..ndims-1] laid
+ *  on the current communicator (the world unless distrt_comm_push made
+ *  another one current).  Collective over that communicator.  Ranks map to
+ *  coordinates row-major (the last axis varies fastest), like
+ *  MPI_Cart_create with reorder = 0, and the grid rank of a process equals
+ *  its rank in that communicator (its world rank when none is pushed).
  *  Fatal if ndims < 1, ndims > DISTRT_MAX_DIMS, some dims[i] < 1, or
- *  product(dims) differs from the world size, e.g.
+ *  product(dims) differs from the communicator's size, e.g.
  *  "grid 2x2 needs 4 ranks, but the program was started with 3 ranks
- *  (mpirun -np 4)". */
+ *  (mpirun -np 4)" or, on a pushed communicator, "grid 2x2 needs 4 ranks,
+ *  but the communicator it is laid on (distrt_comm_push) has 2 ranks". */
 distrt_grid *distrt_grid_create(int64_t ndims, const int64_t *dims);
+/** distrt_grid_create laid on `mpi_comm` (the address of an MPI_Comm)
+ *  whatever communicator is current; checks `mpi_comm` as distrt_comm_push
+ *  does.  Collective over that communicator. */
+distrt_grid *distrt_grid_create_on(const void *mpi_comm, int64_t ndims,
+                                   const int64_t *dims);
 /** distrt_grid_create with one axis. */
 distrt_grid *distrt_grid_create1(int64_t d0);
 /** distrt_grid_create with two axes. */
@@ -122,8 +176,8 @@ distrt_grid *distrt_grid_create2(int64_t d0, int64_t d1);
 distrt_grid *distrt_grid_create3(int64_t d0, int64_t d1, int64_t d2);
 
 /** Free a grid and its cached sub-communicators.  Optional (distrt_finalize
- *  frees every grid still alive).  Collective over all processes.  Passing a
- *  NULL, already freed, or unknown pointer is fatal. */
+ *  frees every grid still alive).  Collective over the grid's processes.
+ * Passing a NULL, already freed, or unknown pointer is fatal. */
 void distrt_grid_free(distrt_grid *g);
 
 /** Number of axes. */
@@ -132,7 +186,8 @@ int64_t distrt_grid_ndims(const distrt_grid *g);
 int64_t distrt_grid_dim(const distrt_grid *g, int64_t axis);
 /** Number of processes in the grid (product of the extents). */
 int64_t distrt_grid_size(const distrt_grid *g);
-/** Grid rank of this process (equals its world rank). */
+/** Grid rank of this process (its rank in the communicator the grid is laid
+ *  on: its world rank unless the grid was laid on another communicator). */
 int64_t distrt_grid_rank(const distrt_grid *g);
 /** Coordinate of this process on `axis`. */
 int64_t distrt_grid_coord(const distrt_grid *g, int64_t axis);
@@ -283,7 +338,7 @@ void distrt_fill(void *tile, int64_t dtype, int64_t ndims, const int64_t *shape,
 void distrt_fill_global(void *buf, int64_t dtype, int64_t ndims,
                         const int64_t *shape, int64_t seed);
 
-/** Gather every process's tile to grid (= world) rank `root` and assemble
+/** Gather every process's tile to grid rank `root` and assemble
  *  the global row-major tensor in `global` (only used on root; may be NULL
  *  elsewhere).  Each process passes its own procs/coords/blocks; dtype,
  *  ndims and shape must agree everywhere.  Replicated copies must agree

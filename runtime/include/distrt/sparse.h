@@ -1,4 +1,5 @@
-/*===- distrt/sparse.h - dist runtime: sparse matrix / tensor files -*- C -*-===*
+/*===- distrt/sparse.h - dist runtime: sparse matrix / tensor files -*- C
+ *-*-===*
  *
  * AUDIENCE: C programs that load or generate a sparse matrix or tensor in a
  * row-distributed coordinate (COO) form, and the dist compiler, whose
@@ -6,8 +7,9 @@
  * distributed CSR matrix below) and multiplies through its views and its
  * exchange plan.
  *
- * Readers (each collective over the processes of `g`, or of the whole job
- * when `g` is NULL):
+ * Readers (each collective over the processes of `g`, or, when `g` is NULL,
+ * of the current communicator: the whole job, or the one distrt_comm_push
+ * made current):
  *   distrt_coo_read_mm   MatrixMarket   coordinate | array,
  *                                       real | integer | pattern,
  *                                       general | symmetric
@@ -82,8 +84,9 @@ void distrt_coo_read_hb(const char *path, distrt_grid *g, distrt_coo *coo);
 void distrt_coo_free(distrt_coo *coo);
 
 /*===----------------------------------------------------------------------===*
- * Generators (collective over the processes of `g`, or of the whole job when
- * `g` is NULL).  Same partition and order as the readers.  The tensor does
+ * Generators (collective over the processes of `g`, or, when `g` is NULL,
+ * of the current communicator, as for the readers).  Same partition and
+ * order as the readers.  The tensor does
  * not depend on the number of processes: every draw and every value comes
  * from a counter-based generator keyed by (seed, draw number) or (seed,
  * coordinates).  Values lie in [-1, 1) and are never 0.
