@@ -440,6 +440,24 @@ def DistSimplifyRedistributions
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def DistRejectForeignAnnotations
+    : Pass<"dist-reject-foreign-annotations", "ModuleOp"> {
+  let summary = "Reject distribution annotations dist does not import";
+  let description = [{
+    Fails with a located error at every operation of upstream MLIR's
+    `shard` dialect (`shard.grid`, `shard.sharding`, `shard.shard`, ...).
+    dist does not import those annotations yet (docs/interop.md): without
+    this check `dist-to-llvm` would fold `shard.shard` away and compile the
+    function as if it were not distributed, every process computing the
+    whole of it. `dist-to-llvm` runs it first.
+
+    ```mlir
+    shard.grid @g(shape = 2)   // error: upstream 'shard' annotations are
+                               // not imported by dist yet; ...
+    ```
+  }];
+}
+
 def DistReassociateLeaves : Pass<"dist-reassociate-leaves", "ModuleOp"> {
   let summary = "Let the sums of marked leaf functions be reassociated";
   let description = [{

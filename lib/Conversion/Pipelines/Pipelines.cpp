@@ -46,6 +46,7 @@ void dist::buildDistToLLVMPipeline(OpPassManager &pm,
   spmd.tolerance = options.tolerance;
   spmd.redistribution = options.redistribution;
   spmd.costFile = options.costFile;
+  pm.addPass(dist::createDistRejectForeignAnnotations());
   if (options.insertRedistributions)
     pm.addPass(createDistInsertRedistributions());
   pm.addPass(createDistSimplifyRedistributions());
