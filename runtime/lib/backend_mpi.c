@@ -8,10 +8,11 @@
  *===----------------------------------------------------------------------===*/
 
 #include "internal.h"
-#include <unistd.h>
-#include <sys/time.h>
-#include <stdio.h>
+#include "watchdog.h"
 #include <signal.h>
+#include <stdio.h>
+#include <sys/time.h>
+#include <unistd.h>
 
 #include <limits.h>
 #include <mpi.h>
@@ -45,84 +46,11 @@ static void mpi_fail(const char *op, const char *call, int rc) {
                len ? msg : "unknown MPI error");
 }
 
-/* Watchdog (DISTRT_WATCHDOG=seconds, off by default): a process that
- * stays in one MPI call longer than the limit prints which call and aborts
- * the job. Armed around every MPI call with a one-shot real-time timer. */
-static double wd_seconds;
-static const char *volatile wd_op;
-static const char *volatile wd_call;
-static char wd_rank[32];
-
-static void wd_write(const char *s) {
-  size_t n = strlen(s);
-  while (n > 0) {
-    ssize_t w = write(2, s, n);
-    if (w <= 0)
-      return;
-    s += w;
-    n -= (size_t)w;
-  }
-}
-
-static void wd_fire(int sig) {
-  (void)sig;
-  wd_write("distrt: fatal: rank ");
-  wd_write(wd_rank);
-  wd_write(": ");
-  wd_write(wd_op ? wd_op : "?");
-  wd_write(": watchdog: stuck in ");
-  wd_write(wd_call ? wd_call : "?");
-  wd_write(" for longer than DISTRT_WATCHDOG allows; aborting the job\n");
-  /* The abort itself may get stuck (e.g. the network is gone): then die by
-   * SIGALRM so that at least this process ends. */
-  signal(SIGALRM, SIG_DFL);
-  alarm(DISTRT_ABORT_WATCHDOG_S);
-  MPI_Abort(MPI_COMM_WORLD, 1);
-  _exit(1);
-}
-
-static void wd_arm(const char *op, const char *call) {
-  if (wd_seconds <= 0)
-    return;
-  wd_op = op;
-  wd_call = call;
-  struct itimerval t;
-  memset(&t, 0, sizeof t);
-  t.it_value.tv_sec = (time_t)wd_seconds;
-  t.it_value.tv_usec =
-      (suseconds_t)((wd_seconds - (double)(time_t)wd_seconds) * 1e6);
-  if (t.it_value.tv_sec == 0 && t.it_value.tv_usec == 0)
-    t.it_value.tv_usec = 1;
-  setitimer(ITIMER_REAL, &t, NULL);
-}
-
-static void wd_disarm(void) {
-  if (wd_seconds <= 0)
-    return;
-  struct itimerval t;
-  memset(&t, 0, sizeof t);
-  setitimer(ITIMER_REAL, &t, NULL);
-}
-
-static void wd_setup(const char *op, int rank) {
-  const char *env = getenv("DISTRT_WATCHDOG");
-  if (!env || !*env)
-    return;
-  char *end = NULL;
-  double v = strtod(env, &end);
-  if (!end || *end != '\0' || !(v > 0) || v > 1e6)
-    distrt_fatal(op, "DISTRT_WATCHDOG must be a number of seconds > 0, got "
-                     "'%s'", env);
-  wd_seconds = v;
-  snprintf(wd_rank, sizeof wd_rank, "%d", rank);
-  signal(SIGALRM, wd_fire);
-}
-
 #define MPICHK(op, name, call)                                                 \
   do {                                                                         \
-    wd_arm(op, name);                                                          \
+    distrt_wd_arm(op, name);                                                   \
     int rc_ = (call);                                                          \
-    wd_disarm();                                                               \
+    distrt_wd_disarm();                                                        \
     if (rc_ != MPI_SUCCESS)                                                    \
       mpi_fail(op, name, rc_);                                                 \
   } while (0)
@@ -283,7 +211,7 @@ static distrt_bcomm *mpi_init(const char *op) {
   }
   MPICHK(op, "MPI_Comm_rank", MPI_Comm_rank(mpi_world.comm, &mpi_world.rank));
   MPICHK(op, "MPI_Comm_size", MPI_Comm_size(mpi_world.comm, &mpi_world.size));
-  wd_setup(op, mpi_world.rank);
+  distrt_wd_setup(op, mpi_world.rank);
   return &mpi_world;
 }
 

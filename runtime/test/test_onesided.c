@@ -362,19 +362,33 @@ int main(int argc, char **argv) {
   if (argc == 3 && strcmp(argv[1], "error") == 0)
     return error_case(argv[2]);
   int quick = argc == 2 && strcmp(argv[1], "quick") == 0;
-  if (argc > 2 || (argc == 2 && !quick)) {
-    fprintf(stderr, "usage: distrt-test-onesided [quick] | error NAME\n");
+  /* "grid 0": the 1-D grid only; "grid P0": the P0 x (P/P0) grid only (a
+   * run per grid keeps each mpirun short on many oversubscribed ranks). */
+  int only = argc == 3 && strcmp(argv[1], "grid") == 0;
+  long pick = only ? strtol(argv[2], NULL, 10) : -1;
+  if ((argc > 2 && !only) || (argc == 2 && !quick)) {
+    fprintf(stderr,
+            "usage: distrt-test-onesided [quick] | grid P0 | error NAME\n");
     return 2;
   }
   tu_init("distrt-test-onesided");
   int64_t P = tu_size(), cases = 0;
   int64_t one[1] = {P};
-  cases += run_grid(1, one, quick);
+  if (!only || pick == 0)
+    cases += run_grid(1, one, quick);
   for (int64_t p0 = 1; p0 <= P; ++p0)
-    if (P % p0 == 0 && P > 1 && (P == 2 || (p0 > 1 && p0 < P))) {
+    if (P % p0 == 0 && P > 1 && (P == 2 || (p0 > 1 && p0 < P)) &&
+        (!only || pick == p0)) {
       int64_t two[2] = {p0, P / p0};
       cases += run_grid(2, two, quick);
     }
+  if (cases == 0) {
+    if (tu_rank() == 0)
+      printf("FAIL distrt-test-onesided: no grid %s on %lld ranks\n", argv[2],
+             (long long)P);
+    tu_finish();
+    return 1;
+  }
   check_words();
   int64_t words = distrt_onesided_words();
   distrt_allreduce(tu_world(), 1, &words, 1, DISTRT_I64, DISTRT_SUM);
