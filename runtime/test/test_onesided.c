@@ -365,8 +365,10 @@ int main(int argc, char **argv) {
   /* "grid 0": the 1-D grid only; "grid P0": the P0 x (P/P0) grid only (a
    * run per grid keeps each mpirun short on many oversubscribed ranks). */
   int only = argc == 3 && strcmp(argv[1], "grid") == 0;
-  long pick = only ? strtol(argv[2], NULL, 10) : -1;
-  if ((argc > 2 && !only) || (argc == 2 && !quick)) {
+  char *end = NULL;
+  long pick = only ? strtol(argv[2], &end, 10) : -1;
+  if ((argc > 2 && !only) || (argc == 2 && !quick) ||
+      (only && (end == argv[2] || *end != '\0' || pick < 0))) {
     fprintf(stderr,
             "usage: distrt-test-onesided [quick] | grid P0 | error NAME\n");
     return 2;
