@@ -19,6 +19,7 @@ packages=(
   libisl-dev
   libopenmpi-dev openmpi-bin
   libopenblas-dev
+  libscalapack-openmpi-dev  # the pdgemm_ drop-in (examples/scalapack) and its test
   libomp-22-dev
   iproute2 util-linux  # netns-tcp.test: ip netns, unshare
   scilab-doc libmetis-doc  # real sparse matrices the tests read

@@ -62,6 +62,9 @@ if config.dist_have_mpi and config.dist_mpirun:
     config.substitutions.append(
         ("%dist-run", "dist-run --timeout %s" % mpi_timeout))
     config.substitutions.append(("%mpi_timeout", mpi_timeout))
+    # The pdgemm_ drop-in (examples/scalapack) is built with ScaLAPACK.
+    if config.dist_have_scalapack:
+        config.available_features.add("scalapack")
     # Open MPI as root needs these when a program is launched by a wrapper.
     config.environment["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
     config.environment["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"

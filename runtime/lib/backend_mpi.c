@@ -55,6 +55,20 @@ static void mpi_fail(const char *op, const char *call, int rc) {
       mpi_fail(op, name, rc_);                                                 \
   } while (0)
 
+/* The MPI communicator of `c`.  For the world of a program that started MPI
+ * itself this makes distrt's duplicate on first use (collective over the
+ * world, like every operation that uses the world). */
+static MPI_Comm world_comm(const char *op) {
+  if (mpi_world.comm == MPI_COMM_NULL) {
+    MPICHK(op, "MPI_Comm_dup", MPI_Comm_dup(MPI_COMM_WORLD, &mpi_world.comm));
+    mpi_world_dup = 1;
+    MPICHK(op, "MPI_Comm_set_errhandler",
+           MPI_Comm_set_errhandler(mpi_world.comm, MPI_ERRORS_RETURN));
+  }
+  return mpi_world.comm;
+}
+#define MCOMM(op, c) ((c) == &mpi_world ? world_comm(op) : (c)->comm)
+
 static MPI_Datatype mpi_type(int64_t dtype) {
   switch (dtype) {
   case DISTRT_F32:
@@ -204,13 +218,14 @@ static distrt_bcomm *mpi_init(const char *op) {
            MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN));
     mpi_world.comm = MPI_COMM_WORLD;
   } else {
-    MPICHK(op, "MPI_Comm_dup", MPI_Comm_dup(MPI_COMM_WORLD, &mpi_world.comm));
-    mpi_world_dup = 1;
-    MPICHK(op, "MPI_Comm_set_errhandler",
-           MPI_Comm_set_errhandler(mpi_world.comm, MPI_ERRORS_RETURN));
+    /* The caller started MPI: distrt's duplicate of the world is made when
+     * the world is first used for communication (world_comm), so that
+     * distrt_init involves no other process (a library may be initialised
+     * by the processes of one sub-communicator only). */
+    mpi_world.comm = MPI_COMM_NULL;
   }
-  MPICHK(op, "MPI_Comm_rank", MPI_Comm_rank(mpi_world.comm, &mpi_world.rank));
-  MPICHK(op, "MPI_Comm_size", MPI_Comm_size(mpi_world.comm, &mpi_world.size));
+  MPICHK(op, "MPI_Comm_rank", MPI_Comm_rank(MPI_COMM_WORLD, &mpi_world.rank));
+  MPICHK(op, "MPI_Comm_size", MPI_Comm_size(MPI_COMM_WORLD, &mpi_world.size));
   distrt_wd_setup(op, mpi_world.rank);
   return &mpi_world;
 }
@@ -232,6 +247,35 @@ static int mpi_active(void) {
   MPI_Initialized(&init);
   MPI_Finalized(&fin);
   return init && !fin;
+}
+
+/* Library mode (distrt_init_library): MPI_Finalize deletes MPI_COMM_SELF's
+ * attributes first, while MPI still works; the delete callback runs the
+ * function distrt registered. */
+static void (*host_finalize_fn)(void);
+static int self_attr_delete(MPI_Comm comm, int keyval, void *value,
+                            void *extra) {
+  (void)comm;
+  (void)keyval;
+  (void)value;
+  (void)extra;
+  void (*fn)(void) = host_finalize_fn;
+  host_finalize_fn = NULL;
+  if (fn)
+    fn();
+  return MPI_SUCCESS;
+}
+
+static void mpi_at_host_finalize(const char *op, void (*fn)(void)) {
+  int first = host_finalize_fn == NULL;
+  host_finalize_fn = fn;
+  if (!first)
+    return;
+  int key = MPI_KEYVAL_INVALID;
+  MPICHK(op, "MPI_Comm_create_keyval",
+         MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, self_attr_delete, &key,
+                                NULL));
+  MPICHK(op, "MPI_Comm_set_attr", MPI_Comm_set_attr(MPI_COMM_SELF, key, NULL));
 }
 
 static void mpi_abort(int code) {
@@ -261,7 +305,7 @@ static int64_t mpi_node_size(const char *op) {
   MPI_Comm node;
   int n = 1;
   MPICHK(op, "MPI_Comm_split_type",
-         MPI_Comm_split_type(mpi_world.comm, MPI_COMM_TYPE_SHARED, 0,
+         MPI_Comm_split_type(world_comm(op), MPI_COMM_TYPE_SHARED, 0,
                              MPI_INFO_NULL, &node));
   MPICHK(op, "MPI_Comm_size", MPI_Comm_size(node, &n));
   MPICHK(op, "MPI_Comm_free", MPI_Comm_free(&node));
@@ -275,7 +319,7 @@ static int64_t mpi_comm_size(distrt_bcomm *c) { return c->size; }
 
 static distrt_bcomm *mpi_comm_dup(const char *op, distrt_bcomm *parent) {
   MPI_Comm c;
-  MPICHK(op, "MPI_Comm_dup", MPI_Comm_dup(parent->comm, &c));
+  MPICHK(op, "MPI_Comm_dup", MPI_Comm_dup(MCOMM(op, parent), &c));
   return wrap(op, c);
 }
 
@@ -290,10 +334,10 @@ static distrt_bcomm *mpi_comm_subset(const char *op, distrt_bcomm *parent,
     r[i] = (int)ranks[i];
   MPI_Group pg, sg;
   MPI_Comm c;
-  MPICHK(op, "MPI_Comm_group", MPI_Comm_group(parent->comm, &pg));
+  MPICHK(op, "MPI_Comm_group", MPI_Comm_group(MCOMM(op, parent), &pg));
   MPICHK(op, "MPI_Group_incl", MPI_Group_incl(pg, (int)n, r, &sg));
   MPICHK(op, "MPI_Comm_create_group",
-         MPI_Comm_create_group(parent->comm, sg, (int)tag, &c));
+         MPI_Comm_create_group(MCOMM(op, parent), sg, (int)tag, &c));
   MPICHK(op, "MPI_Group_free", MPI_Group_free(&sg));
   MPICHK(op, "MPI_Group_free", MPI_Group_free(&pg));
   free(r);
@@ -318,7 +362,7 @@ static void mpi_allreduce(const char *op, distrt_bcomm *c, void *buf,
                           int64_t count, int64_t dtype, int64_t rop) {
   MPICHK(op, "MPI_Allreduce",
          MPI_Allreduce(MPI_IN_PLACE, buf, (int)count, mpi_type(dtype),
-                       mpi_op(rop), c->comm));
+                       mpi_op(rop), MCOMM(op, c)));
 }
 
 static void mpi_reduce(const char *op, distrt_bcomm *c, void *buf,
@@ -327,24 +371,24 @@ static void mpi_reduce(const char *op, distrt_bcomm *c, void *buf,
   if (c->rank == root)
     MPICHK(op, "MPI_Reduce",
            MPI_Reduce(MPI_IN_PLACE, buf, (int)count, mpi_type(dtype),
-                      mpi_op(rop), (int)root, c->comm));
+                      mpi_op(rop), (int)root, MCOMM(op, c)));
   else
     MPICHK(op, "MPI_Reduce",
            MPI_Reduce(buf, NULL, (int)count, mpi_type(dtype), mpi_op(rop),
-                      (int)root, c->comm));
+                      (int)root, MCOMM(op, c)));
 }
 
 static void mpi_bcast(const char *op, distrt_bcomm *c, void *buf,
                       int64_t count, int64_t dtype, int64_t root) {
   MPICHK(op, "MPI_Bcast",
-         MPI_Bcast(buf, (int)count, mpi_type(dtype), (int)root, c->comm));
+         MPI_Bcast(buf, (int)count, mpi_type(dtype), (int)root, MCOMM(op, c)));
 }
 
 static void mpi_allgather(const char *op, distrt_bcomm *c, const void *send,
                           void *recv, int64_t count, int64_t dtype) {
   MPI_Datatype t = mpi_type(dtype);
   MPICHK(op, "MPI_Allgather",
-         MPI_Allgather(send, (int)count, t, recv, (int)count, t, c->comm));
+         MPI_Allgather(send, (int)count, t, recv, (int)count, t, MCOMM(op, c)));
 }
 
 static void mpi_reduce_scatter(const char *op, distrt_bcomm *c,
@@ -352,7 +396,7 @@ static void mpi_reduce_scatter(const char *op, distrt_bcomm *c,
                                int64_t dtype, int64_t rop) {
   MPICHK(op, "MPI_Reduce_scatter_block",
          MPI_Reduce_scatter_block(send, recv, (int)count, mpi_type(dtype),
-                                  mpi_op(rop), c->comm));
+                                  mpi_op(rop), MCOMM(op, c)));
 }
 
 /* int counts and prefix-sum displacements for MPI_Alltoallv and
@@ -386,7 +430,7 @@ static void mpi_reduce_scatter_v(const char *op, distrt_bcomm *c,
   int *cnt = v_layout(op, "receive", c->size, counts, &displs);
   MPICHK(op, "MPI_Reduce_scatter",
          MPI_Reduce_scatter(send, recv, cnt, mpi_type(dtype), mpi_op(rop),
-                            c->comm));
+                            MCOMM(op, c)));
   free(cnt);
 }
 
@@ -394,7 +438,7 @@ static void mpi_alltoall(const char *op, distrt_bcomm *c, const void *send,
                          void *recv, int64_t count, int64_t dtype) {
   MPI_Datatype t = mpi_type(dtype);
   MPICHK(op, "MPI_Alltoall",
-         MPI_Alltoall(send, (int)count, t, recv, (int)count, t, c->comm));
+         MPI_Alltoall(send, (int)count, t, recv, (int)count, t, MCOMM(op, c)));
 }
 
 static void mpi_alltoallv(const char *op, distrt_bcomm *c, const void *send,
@@ -405,7 +449,7 @@ static void mpi_alltoallv(const char *op, distrt_bcomm *c, const void *send,
   int *sc = v_layout(op, "send", c->size, scounts, &sd);
   int *rc = v_layout(op, "receive", c->size, rcounts, &rd);
   MPICHK(op, "MPI_Alltoallv",
-         MPI_Alltoallv(send, sc, sd, t, recv, rc, rd, t, c->comm));
+         MPI_Alltoallv(send, sc, sd, t, recv, rc, rd, t, MCOMM(op, c)));
   free(sc);
   free(rc);
 }
@@ -416,7 +460,7 @@ static void mpi_gather(const char *op, distrt_bcomm *c, const void *send,
   MPI_Datatype t = mpi_type(dtype);
   MPICHK(op, "MPI_Gather",
          MPI_Gather(send, (int)count, t, c->rank == root ? recv : NULL,
-                    (int)count, t, (int)root, c->comm));
+                    (int)count, t, (int)root, MCOMM(op, c)));
 }
 
 static void mpi_scatter(const char *op, distrt_bcomm *c, const void *send,
@@ -425,11 +469,11 @@ static void mpi_scatter(const char *op, distrt_bcomm *c, const void *send,
   MPI_Datatype t = mpi_type(dtype);
   MPICHK(op, "MPI_Scatter",
          MPI_Scatter(c->rank == root ? send : NULL, (int)count, t, recv,
-                     (int)count, t, (int)root, c->comm));
+                     (int)count, t, (int)root, MCOMM(op, c)));
 }
 
 static void mpi_barrier(const char *op, distrt_bcomm *c) {
-  MPICHK(op, "MPI_Barrier", MPI_Barrier(c->comm));
+  MPICHK(op, "MPI_Barrier", MPI_Barrier(MCOMM(op, c)));
 }
 
 /*===-- point to point ---------------------------------------------------===*/
@@ -450,7 +494,7 @@ static void mpi_send(const char *op, distrt_bcomm *c, const void *buf,
                      int64_t count, int64_t dtype, int64_t dest, int64_t tag) {
   MPICHK(op, "MPI_Send",
          MPI_Send(buf, (int)count, mpi_type(dtype), (int)dest, (int)tag,
-                  c->comm));
+                  MCOMM(op, c)));
 }
 
 static void mpi_recv(const char *op, distrt_bcomm *c, void *buf, int64_t count,
@@ -458,7 +502,7 @@ static void mpi_recv(const char *op, distrt_bcomm *c, void *buf, int64_t count,
   MPI_Status st;
   MPICHK(op, "MPI_Recv",
          MPI_Recv(buf, (int)count, mpi_type(dtype), (int)src, (int)tag,
-                  c->comm, &st));
+                  MCOMM(op, c), &st));
   check_received(op, &st, count, dtype, src);
 }
 
@@ -470,7 +514,7 @@ static void mpi_sendrecv(const char *op, distrt_bcomm *c, const void *send,
   MPI_Datatype t = mpi_type(dtype);
   MPICHK(op, "MPI_Sendrecv",
          MPI_Sendrecv(send, (int)scount, t, (int)dest, (int)tag, recv,
-                      (int)rcount, t, (int)src, (int)tag, c->comm, &st));
+                      (int)rcount, t, (int)src, (int)tag, MCOMM(op, c), &st));
   check_received(op, &st, rcount, dtype, src);
 }
 
@@ -480,7 +524,7 @@ static void mpi_sendrecv_replace(const char *op, distrt_bcomm *c, void *buf,
   MPI_Status st;
   MPICHK(op, "MPI_Sendrecv_replace",
          MPI_Sendrecv_replace(buf, (int)count, mpi_type(dtype), (int)dest,
-                              (int)tag, (int)src, (int)tag, c->comm, &st));
+                              (int)tag, (int)src, (int)tag, MCOMM(op, c), &st));
 }
 
 /*===-- non-blocking -----------------------------------------------------===*/
@@ -498,7 +542,7 @@ static distrt_breq *mpi_ibcast(const char *op, distrt_bcomm *c, void *buf,
                                int64_t count, int64_t dtype, int64_t root) {
   distrt_breq *r = new_req(op);
   MPICHK(op, "MPI_Ibcast",
-         MPI_Ibcast(buf, (int)count, mpi_type(dtype), (int)root, c->comm,
+         MPI_Ibcast(buf, (int)count, mpi_type(dtype), (int)root, MCOMM(op, c),
                     &r->req[0]));
   r->n = 1;
   return r;
@@ -509,7 +553,7 @@ static distrt_breq *mpi_iallreduce(const char *op, distrt_bcomm *c, void *buf,
   distrt_breq *r = new_req(op);
   MPICHK(op, "MPI_Iallreduce",
          MPI_Iallreduce(MPI_IN_PLACE, buf, (int)count, mpi_type(dtype),
-                        mpi_op(rop), c->comm, &r->req[0]));
+                        mpi_op(rop), MCOMM(op, c), &r->req[0]));
   r->n = 1;
   return r;
 }
@@ -521,10 +565,10 @@ static distrt_breq *mpi_isendrecv(const char *op, distrt_bcomm *c,
   distrt_breq *r = new_req(op);
   MPI_Datatype t = mpi_type(dtype);
   MPICHK(op, "MPI_Irecv",
-         MPI_Irecv(recv, (int)count, t, (int)src, (int)tag, c->comm,
+         MPI_Irecv(recv, (int)count, t, (int)src, (int)tag, MCOMM(op, c),
                    &r->req[0]));
   MPICHK(op, "MPI_Isend",
-         MPI_Isend(send, (int)count, t, (int)dest, (int)tag, c->comm,
+         MPI_Isend(send, (int)count, t, (int)dest, (int)tag, MCOMM(op, c),
                    &r->req[1]));
   r->n = 2;
   return r;
@@ -536,7 +580,7 @@ static distrt_breq *mpi_iallgather(const char *op, distrt_bcomm *c,
   distrt_breq *r = new_req(op);
   MPI_Datatype t = mpi_type(dtype);
   MPICHK(op, "MPI_Iallgather",
-         MPI_Iallgather(send, (int)count, t, recv, (int)count, t, c->comm,
+         MPI_Iallgather(send, (int)count, t, recv, (int)count, t, MCOMM(op, c),
                         &r->req[0]));
   r->n = 1;
   return r;
@@ -550,11 +594,11 @@ static distrt_breq *mpi_ipermute(const char *op, distrt_bcomm *c,
   MPI_Datatype t = mpi_type(dtype);
   if (src >= 0)
     MPICHK(op, "MPI_Irecv",
-           MPI_Irecv(recv, (int)rcount, t, (int)src, (int)tag, c->comm,
+           MPI_Irecv(recv, (int)rcount, t, (int)src, (int)tag, MCOMM(op, c),
                      &r->req[r->n++]));
   if (dest >= 0)
     MPICHK(op, "MPI_Isend",
-           MPI_Isend(send, (int)scount, t, (int)dest, (int)tag, c->comm,
+           MPI_Isend(send, (int)scount, t, (int)dest, (int)tag, MCOMM(op, c),
                      &r->req[r->n++]));
   return r;
 }
@@ -594,7 +638,7 @@ static distrt_bwin *mpi_win_create(const char *op, distrt_bcomm *c, void *base,
   MPICHK(op, "MPI_Info_set",
          MPI_Info_set(info, "accumulate_ops", "same_op_no_op"));
   int rc = MPI_Win_create(bytes > 0 ? base : NULL, (MPI_Aint)bytes, (int)esize,
-                          info, c->comm, &w->win);
+                          info, MCOMM(op, c), &w->win);
   MPI_Info_free(&info);
   if (rc != MPI_SUCCESS) {
     char msg[MPI_MAX_ERROR_STRING + 1];
@@ -621,12 +665,12 @@ static distrt_bwin *mpi_win_create(const char *op, distrt_bcomm *c, void *base,
 static int mpi_win_usable(const char *op, distrt_bcomm *c, char *why,
                           size_t n) {
   MPI_Win w;
-  int rc = MPI_Win_create(NULL, 0, 1, MPI_INFO_NULL, c->comm, &w);
+  int rc = MPI_Win_create(NULL, 0, 1, MPI_INFO_NULL, MCOMM(op, c), &w);
   int ok = rc == MPI_SUCCESS, all = 0, any = 0;
   MPICHK(op, "MPI_Allreduce",
-         MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, c->comm));
+         MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MCOMM(op, c)));
   MPICHK(op, "MPI_Allreduce",
-         MPI_Allreduce(&ok, &any, 1, MPI_INT, MPI_MAX, c->comm));
+         MPI_Allreduce(&ok, &any, 1, MPI_INT, MPI_MAX, MCOMM(op, c)));
   if (all) {
     MPICHK(op, "MPI_Win_free", MPI_Win_free(&w));
     return 1;
@@ -707,6 +751,8 @@ const struct distrt_backend distrt_backend_mpi = {
     .finalize = mpi_finalize,
     .active = mpi_active,
     .abort = mpi_abort,
+    .host_active = mpi_active,
+    .at_host_finalize = mpi_at_host_finalize,
     .max_count = INT_MAX,
     .tag_ub = mpi_tag_ub,
     .node_size = mpi_node_size,

@@ -44,7 +44,7 @@ void distrt_init(void) {
   distrt_g.initialized = 1;
   distrt_g.finalized = 0;
   static int exit_hook;
-  if (!exit_hook && atexit(exit_without_finalize) == 0)
+  if (!distrt_g.library && !exit_hook && atexit(exit_without_finalize) == 0)
     exit_hook = 1;
   distrt_blas_setup();
   const char *verbose = getenv("DISTRT_VERBOSE");
@@ -57,12 +57,34 @@ void distrt_init(void) {
   }
 }
 
+/* Library mode: MPI_Finalize has started (the MPI_COMM_SELF callback). */
+static void library_finalize(void) { distrt_finalize(); }
+
+void distrt_init_library(void) {
+  const char *op = "distrt_init_library";
+  if (distrt_g.initialized)
+    return;
+  const struct distrt_backend *be = distrt_select_backend(op);
+  if (!be->host_active || !be->at_host_finalize)
+    distrt_fatal(op, "the %s backend has no library mode", be->name);
+  if (!be->host_active())
+    distrt_fatal(op, "MPI is not initialised: a program that uses distrt as "
+                     "a library starts MPI itself (MPI_Init or "
+                     "MPI_Init_thread) before its first distrt call");
+  distrt_g.library = 1;
+  distrt_init();
+  distrt_g.be->at_host_finalize(op, library_finalize);
+}
+
 void distrt_finalize(void) {
   const char *op = "distrt_finalize";
   if (!distrt_g.initialized)
     return;
   distrt_requests_finish_all(op);
-  distrt_profile_report(op);
+  /* The report is collective over the whole job; a library's processes
+   * need not all have used distrt. */
+  if (!distrt_g.library)
+    distrt_profile_report(op);
   distrt_grid_free_all(op);
   distrt_comm_reset();
   distrt_alloc_cache_flush();
@@ -70,8 +92,11 @@ void distrt_finalize(void) {
   distrt_g.initialized = 0;
   distrt_g.finalized = 1;
   distrt_g.world = NULL;
-  /* A program whose result checks failed ends with a failing status. */
-  if (distrt_g.checks_failed > 0)
+  int library = distrt_g.library;
+  distrt_g.library = 0;
+  /* A program whose result checks failed ends with a failing status (a
+   * library's host program decides its own status). */
+  if (distrt_g.checks_failed > 0 && !library)
     exit(1);
 }
 

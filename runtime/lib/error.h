@@ -44,6 +44,8 @@ typedef struct distrt_bcomm distrt_bcomm; /* a backend communicator */
 struct distrt_state {
   int initialized; /* between distrt_init and distrt_finalize */
   int finalized;   /* distrt_finalize ran and the backend is gone */
+  int library;     /* started by distrt_init_library: the caller owns MPI,
+                      distrt finalizes itself when MPI_Finalize starts */
   const struct distrt_backend *be;
   distrt_bcomm *world; /* the whole job (distrt's duplicate if the program
                           started MPI itself) */

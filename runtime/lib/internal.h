@@ -54,6 +54,11 @@ struct distrt_backend {
   /* Abort every process; registered with distrt_set_abort_handler for
    * distrt_fatal, which uses it while active() says so. Must not return. */
   void (*abort)(int code);
+  /* Library mode: 1 if the host (MPI) is initialised and not finalised. */
+  int (*host_active)(void);
+  /* Library mode: run `fn` when the host program finalises the host (MPI:
+   * at the start of MPI_Finalize, through an MPI_COMM_SELF attribute). */
+  void (*at_host_finalize)(const char *op, void (*fn)(void));
   /* Largest element count a single call accepts. */
   int64_t max_count;
   /* Largest valid point-to-point tag. */

@@ -91,9 +91,22 @@ typedef struct distrt_grid distrt_grid;
  *  initialised MPI itself, distrt leaves the error handlers of
  *  MPI_COMM_WORLD and MPI_COMM_SELF as they are and works on its own
  *  duplicate of MPI_COMM_WORLD (MPI_ERRORS_RETURN is set on that duplicate
- *  and on every communicator distrt makes).
- *  Fatal when called after distrt_finalize() finalised MPI. */
+ *  and on every communicator distrt makes), made when the world is first
+ *  used for communication: distrt_init itself then involves no other
+ *  process.  Fatal when called after distrt_finalize() finalised MPI. */
 void distrt_init(void);
+
+/** Initialise the runtime for use as a library inside a program that owns
+ *  MPI and need not know about distrt (a drop-in replacement such as
+ *  examples/scalapack/dist_pdgemm.c calls it on its first call).  Local: no
+ *  other process takes part, so the processes of one sub-communicator may
+ *  call it alone.  MPI must be initialised (fatal otherwise).  Unlike
+ *  distrt_init, there is no exit check (docs/runtime.md, "Exit without
+ *  finalize"): the runtime finalises itself when the program calls
+ *  MPI_Finalize (an MPI_COMM_SELF attribute), without the job-wide
+ *  DISTRT_PROFILE report and without changing the exit status.  A no-op when
+ *  the runtime is already initialised. */
+void distrt_init_library(void);
 
 /** Shut the runtime down: completes (waits for) every outstanding request,
  *  frees every live grid with its cached communicators and distrt's
@@ -552,6 +565,39 @@ int64_t distrt_debug_count(int64_t what);
  *  initialised).  Never returns. */
 void distrt_fatal(const char *op, const char *fmt, ...) DISTRT_NORETURN
     DISTRT_PRINTF(2, 3);
+
+/*===----------------------------------------------------------------------===*
+ * ScaLAPACK arrays
+ *===----------------------------------------------------------------------===*/
+
+/** Indices into a ScaLAPACK array descriptor (9 ints, `desc` / `desca`). */
+enum {
+  DISTRT_SL_DTYPE = 0, /**< 1: dense matrix */
+  DISTRT_SL_CTXT = 1,  /**< BLACS context */
+  DISTRT_SL_M = 2,     /**< global rows */
+  DISTRT_SL_N = 3,     /**< global columns */
+  DISTRT_SL_MB = 4,    /**< row block size */
+  DISTRT_SL_NB = 5,    /**< column block size */
+  DISTRT_SL_RSRC = 6,  /**< process row of the first row */
+  DISTRT_SL_CSRC = 7,  /**< process column of the first column */
+  DISTRT_SL_LLD = 8,   /**< leading dimension of the local array */
+  DISTRT_SL_DLEN = 9
+};
+
+/** The dist layout of a ScaLAPACK array: `desc` describes an M x N
+ *  column-major matrix dealt in MB x NB blocks over an nprow x npcol BLACS
+ *  grid; dist sees the same local arrays as an N x M row-major tensor
+ *  (element (i, j) of the matrix is element (j, i) of the tensor) on the
+ *  grid [nprow, npcol] (the BLACS grid in row-major order), dimension 0
+ *  block_cyclic(NB) over grid axis 1 and dimension 1 block_cyclic(MB) over
+ *  grid axis 0.  A process's tile is then exactly its local array when
+ *  LLD equals its local row count (numroc, at least 1).
+ *  Writes the layout descriptor (abi.h) into out[0 .. DISTRT_DESC_MAX_LEN)
+ *  and returns 0; returns -1 and sets *why (a static string) when the
+ *  array has no dist layout: DTYPE other than 1, M or N below 1, MB or NB
+ *  below 1, RSRC or CSRC other than 0, or a grid extent below 1.  Local. */
+int distrt_layout_from_scalapack(const int *desc, int64_t nprow, int64_t npcol,
+                                 int64_t *out, const char **why);
 
 #ifdef __cplusplus
 } /* extern "C" */
