@@ -488,7 +488,15 @@ class Suite:
             cmd[1:1] = ["--overlap", overlap]
         rc, out, wall, other = self.run_undisturbed(cmd, env)
         self.last_out = out
-        times = [float(m.group(2)) for m in TIME_RE.finditer(out)]
+        # A call's time includes the redistributions dist-run inserted
+        # before it (their own "dist: time redistribute" lines).
+        times, pending = [], 0.0
+        for m in TIME_RE.finditer(out):
+            if m.group(1).startswith("redistribute "):
+                pending += float(m.group(2))
+            else:
+                times.append(float(m.group(2)) + pending)
+                pending = 0.0
         st = ""
         if check:
             res = CHECK_RE.findall(out)
@@ -597,6 +605,18 @@ class Suite:
             ("pdgemm", ["mpicc", "-O2", f"{b}/pdgemm.c", "-o", f"{w}/pdgemm",
                         "-lscalapack-openmpi"]),
         ]
+        # The same program with dist's pdgemm_ drop-in linked first
+        # (examples/scalapack/dist_pdgemm.c): same descriptors, same arrays.
+        lib = os.path.join(os.path.dirname(self.bindir), "lib")
+        if os.path.exists(os.path.join(lib, "libdist_pdgemm.so")):
+            steps.append(("pdgemm_dist", [
+                "mpicc", "-O2", f"{b}/pdgemm.c", "-o", f"{w}/pdgemm_dist",
+                f"-L{lib}", f"-Wl,-rpath,{lib}", "-ldist_pdgemm",
+                "-lscalapack-openmpi"]))
+        else:
+            self.fail("building pdgemm_dist",
+                      f"{lib}/libdist_pdgemm.so is missing (ScaLAPACK not "
+                      "found when dist was configured)")
         for name, cmd in steps:
             log("  " + " ".join(os.path.relpath(c, ROOT) if c.startswith(ROOT) else c
                                 for c in cmd))
@@ -779,6 +799,32 @@ class Suite:
                         log(f"  n={n:5d} {ranks} rank(s) pdgemm {gname(grid)} "
                             f"nb={nb:3d} {s['median_s']:.4f} s "
                             f"(others used {other:.2f} cores)")
+                        self.pdgemm_dropin(n, ranks, grid, nb, reps, s)
+
+    def pdgemm_dropin(self, n, ranks, grid, nb, reps, base):
+        """The pdgemm baseline program with dist's drop-in linked first."""
+        if "pdgemm_dist" not in self.exe:
+            return
+        cmd = self.mpirun(ranks) + [
+            self.exe["pdgemm_dist"], str(n), str(grid[0]), str(grid[1]),
+            str(nb), str(reps)]
+        times, other = self.baseline(
+            cmd, {"OPENBLAS_NUM_THREADS": "1"},
+            f"dist pdgemm_ drop-in n={n} grid={gname(grid)} nb={nb}")
+        if not times:
+            return
+        s = summarize(times)
+        ratio = base["median_s"] / s["median_s"]
+        self.row(suite="pdgemm-dropin", kernel="gemm", impl="dist-pdgemm",
+                 n=n, shape=f"{n}x{n}x{n}", ranks=ranks, grid=gname(grid),
+                 threads=1, param=f"nb {nb}", reps=reps, **s,
+                 rate=f"{2 * n ** 3 / s['median_s'] / 1e9:.2f}",
+                 rate_unit="GFLOP/s", status="ok", other_load=f"{other:.2f}",
+                 ratio_pdgemm_grid=f"{ratio:.3f}",
+                 baseline_ref=f"pdgemm {gname(grid)} nb {nb} (same program)")
+        log(f"  n={n:5d} {ranks} rank(s) dist pdgemm_ drop-in {gname(grid)} "
+            f"nb={nb:3d} {s['median_s']:.4f} s: {ratio:.2f}x pdgemm "
+            f"(others used {other:.2f} cores)")
 
     # -- memory-bound and tensor kernels -----------------------------------
 
@@ -1295,7 +1341,7 @@ def snapshot_build(build, dest, limit_s=900):
     t0 = time.time()
     while True:
         libs = sorted(f for f in os.listdir(os.path.join(build, "lib"))
-                      if f.startswith("libdistrt.so")) if \
+                      if f.startswith(("libdistrt.so", "libdist_pdgemm.so"))) if \
             os.path.isdir(os.path.join(build, "lib")) else []
         files["lib"] = libs
         paths = [os.path.join(build, d, f) for d, fs in files.items() for f in fs]

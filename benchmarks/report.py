@@ -366,6 +366,28 @@ def disturbed(*rs):
             f"conclusive")
 
 
+def dropin_text(rows):
+    """The pdgemm_ drop-in against ScaLAPACK in the same program."""
+    dropin = ok(sel(rows, suite="pdgemm-dropin"))
+    if not dropin:
+        return ""
+    lines = ["## The pdgemm_ drop-in",
+             "",
+             "The ScaLAPACK baseline program (`baselines/pdgemm.c`) linked "
+             "with `-ldist_pdgemm` first (`examples/scalapack/dist_pdgemm.c`, "
+             "docs/interop.md): the same descriptors and local arrays, dist's "
+             "one-sided product. Ratio: pdgemm time / drop-in time on the "
+             "same grid and block size (above 1: dist is faster).",
+             ""]
+    body = [(r["n"], r["ranks"], r["grid"], r["param"], s(r["median_s"]),
+             x(r["ratio_pdgemm_grid"]) + disturbed(r))
+            for r in sorted(dropin, key=lambda r: (r["n"], r["ranks"], r["grid"],
+                                                   r["param"]))]
+    lines.append(table(["n", "ranks", "grid", "block", "drop-in s", "vs pdgemm"],
+                       body))
+    return "\n".join(lines)
+
+
 def targets(rows, meta):
     """[(target, measured, met or None)] and the size they were judged at."""
     gemm = sel(rows, suite="gemm")
@@ -512,6 +534,10 @@ def page(rows, meta, made, doc):
               yes(ok_) + (" (not conclusive)" if "**disturbed**" in m else ""))
              for t, m, ok_ in tg]))
     w("")
+    dt = dropin_text(rows)
+    if dt:
+        w(dt)
+        w("")
     w(attainable_text(rows, meta, tn))
     w("")
     w(summary_text(rows, meta, tn))
