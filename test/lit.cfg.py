@@ -62,6 +62,10 @@ if config.dist_have_mpi and config.dist_mpirun:
     config.substitutions.append(
         ("%dist-run", "dist-run --timeout %s" % mpi_timeout))
     config.substitutions.append(("%mpi_timeout", mpi_timeout))
+    # C programs that start MPI themselves (emit-lib.test).
+    if config.dist_mpicc:
+        config.available_features.add("mpicc")
+        config.substitutions.append(("%mpicc", config.dist_mpicc))
     # The pdgemm_ drop-in (examples/scalapack) is built with ScaLAPACK.
     if config.dist_have_scalapack:
         config.available_features.add("scalapack")

@@ -8,7 +8,8 @@
 // parses, and a check before translating that says what to run first
 // (dist-opt --dist-to-llvm) when an operation is not yet lowered to the
 // LLVM dialect; and --dist-sanitize-address to have clang instrument the
-// generated functions with AddressSanitizer.
+// generated functions with AddressSanitizer; --dist-to-c-header writes the C
+// header of a program compiled as a library (CHeader.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -102,9 +103,12 @@ static void registerDistToLLVMIRTranslation() {
       });
 }
 
+void registerDistToCHeaderTranslation(); // CHeader.cpp
+
 int main(int argc, char **argv) {
   registerAllTranslations();
   registerDistToLLVMIRTranslation();
+  registerDistToCHeaderTranslation();
   return failed(mlirTranslateMain(
       argc, argv, "dist translation driver (MLIR <-> LLVM IR)"));
 }

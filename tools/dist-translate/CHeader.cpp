@@ -1,0 +1,243 @@
+//===- CHeader.cpp - a C header for dist functions compiled as a library --===//
+//
+// Part of the dist project: distributed tensor algebra in MLIR.
+//
+// --dist-to-c-header: reads a dist program (the input of dist-opt
+// --dist-to-llvm, not its output) and writes the C header of the library
+// `dist-run --emit-lib` builds from it (docs/interop.md, "Calling a compiled
+// function from C").  For each public function whose arguments are all dense
+// !dist.tensor values and which returns nothing it declares
+//
+//   - the compiled symbol, with MLIR's calling convention for the rank-1
+//     memref of each argument's tile (allocated and aligned pointer, offset,
+//     size, stride);
+//   - the grid extents and each argument's layout descriptor (distrt/abi.h);
+//   - NAME_grid(): the function's grid on the current communicator (the one
+//     distrt_comm_push made current, else the world), created on the first
+//     call per communicator (collective);
+//   - NAME_tile_capacity(i) / NAME_tile_size(i): elements to allocate for
+//     argument i's tile, and the elements this process holds (row-major over
+//     its local index space, at the start of the tile);
+//   - dist_NAME(tiles...): calls NAME on the caller's tiles in place
+//     (distrt_init_library on the first call when the runtime is not up).
+//
+// Functions with other arguments or results are listed in a comment with the
+// reason; a module with none to export is an error.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DistTensor/Dialect/Dist/IR/DistOps.h"
+#include "DistTensor/Dialect/Dist/IR/RuntimeABI.h"
+#include "DistTensor/InitAll.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::dist;
+
+namespace {
+
+/// One exported function.
+struct Exported {
+  func::FuncOp func;
+  GridOp grid;
+  SmallVector<DistTensorType> args;
+};
+
+const char *cTypeOf(Type t) {
+  if (t.isF32())
+    return "float";
+  if (t.isF64())
+    return "double";
+  if (t.isInteger(32))
+    return "int32_t";
+  if (t.isInteger(64))
+    return "int64_t";
+  return nullptr;
+}
+
+/// Why `f` cannot be exported, or "" when it can (then `e` is filled).
+std::string check(func::FuncOp f, Exported &e) {
+  if (f.isPrivate() || f.isExternal())
+    return "private or external";
+  if (f.getSymName() == "main")
+    return "the program's entry point";
+  if (f.getNumResults() != 0)
+    return "it returns values (a library function writes its results into "
+           "tensor arguments)";
+  if (f.getNumArguments() == 0)
+    return "it has no tensor arguments";
+  GridOp grid;
+  for (auto [i, t] : llvm::enumerate(f.getArgumentTypes())) {
+    auto dt = dyn_cast<DistTensorType>(t);
+    if (!dt)
+      return "argument " + std::to_string(i) + " is not a !dist.tensor";
+    if (dt.isSparse())
+      return "argument " + std::to_string(i) +
+             " is sparse (only dense tensors have a C interface)";
+    if (!cTypeOf(dt.getElementType()))
+      return "argument " + std::to_string(i) + " has no C element type";
+    if (dt.getLayout().getLevels().size() != 1)
+      return "argument " + std::to_string(i) + " has a hierarchical layout";
+    auto g = SymbolTable::lookupNearestSymbolFrom<GridOp>(
+        f, dt.getLayout().getGrid());
+    if (!g || g.getNumLevels() != 1)
+      return "argument " + std::to_string(i) +
+             " is not on a one-level dist.grid";
+    if (grid && g != grid)
+      return "its arguments are on different grids";
+    grid = g;
+    e.args.push_back(dt);
+  }
+  e.func = f;
+  e.grid = grid;
+  return "";
+}
+
+std::string join(ArrayRef<int64_t> v) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  llvm::interleaveComma(v, os);
+  return s;
+}
+
+void emitFunction(raw_ostream &os, Exported e) {
+  StringRef name = e.func.getSymName();
+  std::string sig;
+  llvm::raw_string_ostream sigOs(sig);
+  sigOs << "@" << name << "(";
+  llvm::interleaveComma(e.args, sigOs, [&](DistTensorType t) { sigOs << t; });
+  sigOs << ")";
+  os << "/*===-- " << sig << " --*/\n\n";
+  // The compiled symbol.
+  os << "/* The compiled function: per argument, MLIR's rank-1 memref of its "
+        "tile\n * (allocated pointer, aligned pointer, offset, size, stride)."
+        " */\n";
+  os << "void " << name << "(";
+  for (auto [i, t] : llvm::enumerate(e.args)) {
+    const char *ct = cTypeOf(t.getElementType());
+    os << (i ? ",\n    " : "") << ct << " *, " << ct
+       << " *, int64_t, int64_t, int64_t";
+  }
+  os << ");\n\n";
+  // Grid and layouts.
+  SmallVector<int64_t> dims(e.grid.getShape());
+  os << "/* Grid @" << e.grid.getSymName() << ": " << dims.size()
+     << (dims.size() == 1 ? " axis" : " axes") << ". */\n";
+  os << "static const int64_t " << name << "_grid_dims[" << dims.size()
+     << "] = {" << join(dims) << "};\n";
+  for (auto [i, t] : llvm::enumerate(e.args)) {
+    SmallVector<int64_t> desc = abi::layoutDescriptor(t);
+    os << "/* Argument " << i << ": " << t << " */\n";
+    os << "static const int64_t " << name << "_layout_" << i << "["
+       << desc.size() << "] = {" << join(desc) << "};\n";
+  }
+  os << "\n";
+  // Helpers.
+  os << "/* The function's grid on the current communicator (collective on "
+        "the first\n * call per communicator). */\n";
+  os << "static inline distrt_grid *" << name << "_grid(void) {\n"
+     << "  static distrt_grid *slot;\n"
+     << "  distrt_init_library();\n"
+     << "  return distrt_grid_lookup(&slot, " << dims.size() << ", " << name
+     << "_grid_dims);\n}\n\n";
+  os << "static inline const int64_t *" << name
+     << "_layout(int arg) {\n  switch (arg) {\n";
+  for (size_t i = 0; i < e.args.size(); ++i)
+    os << "  case " << i << ":\n    return " << name << "_layout_" << i
+       << ";\n";
+  os << "  default:\n    distrt_fatal(\"" << name
+     << "_layout\", \"argument %d: the function has " << e.args.size()
+     << " arguments\", arg);\n  }\n}\n\n";
+  os << "/* Elements to allocate for argument ARG's tile on this process. */\n"
+     << "static inline int64_t " << name << "_tile_capacity(int arg) {\n"
+     << "  return distrt_layout_tile_capacity(" << name << "_grid(), " << name
+     << "_layout(arg));\n}\n\n";
+  os << "/* Elements of argument ARG this process holds (the start of the "
+        "tile,\n * row-major over the local index space). */\n"
+     << "static inline int64_t " << name << "_tile_size(int arg) {\n"
+     << "  return distrt_layout_tile_size(" << name << "_grid(), " << name
+     << "_layout(arg));\n}\n\n";
+  // The wrapper.
+  os << "/* Calls " << name << " on the caller's tiles in place (each of "
+     << name
+     << "_tile_capacity(i)\n * elements).  Collective over the current "
+        "communicator. */\n";
+  os << "static inline void dist_" << name << "(";
+  for (auto [i, t] : llvm::enumerate(e.args))
+    os << (i ? ", " : "") << cTypeOf(t.getElementType()) << " *t" << i;
+  os << ") {\n  distrt_grid *g = " << name << "_grid();\n";
+  for (size_t i = 0; i < e.args.size(); ++i)
+    os << "  int64_t n" << i << " = distrt_layout_tile_capacity(g, " << name
+       << "_layout_" << i << ");\n";
+  os << "  " << name << "(";
+  for (size_t i = 0; i < e.args.size(); ++i)
+    os << (i ? ", " : "") << "t" << i << ", t" << i << ", 0, n" << i << ", 1";
+  os << ");\n}\n\n";
+}
+
+LogicalResult emitHeader(Operation *op, raw_ostream &os) {
+  auto module = dyn_cast<ModuleOp>(op);
+  if (!module)
+    return op->emitError("expected a module");
+  SmallVector<Exported> exported;
+  SmallVector<std::pair<std::string, std::string>> skipped;
+  for (auto f : module.getOps<func::FuncOp>()) {
+    Exported e;
+    std::string why = check(f, e);
+    if (why.empty())
+      exported.push_back(e);
+    else
+      skipped.push_back({f.getSymName().str(), why});
+  }
+  if (exported.empty()) {
+    InFlightDiagnostic d = module.emitError(
+        "no function to export: a library function is public, returns "
+        "nothing and takes dense !dist.tensor arguments on one grid");
+    for (auto &[n, why] : skipped)
+      d.attachNote() << "@" << n << ": " << why;
+    return failure();
+  }
+  std::string guard = "DIST_LIB_";
+  for (char c : exported.front().func.getSymName())
+    guard += llvm::isAlnum(c) ? llvm::toUpper(c) : '_';
+  guard += "_H";
+  os << "/* Generated by dist-translate --dist-to-c-header: the C interface "
+        "of a dist\n * program compiled as a library (docs/interop.md). "
+        "Link with -ldistrt. */\n";
+  os << "#ifndef " << guard << "\n#define " << guard << "\n\n";
+  os << "#include <distrt/compiler.h>\n#include <distrt/distrt.h>\n"
+        "#include <stdint.h>\n\n";
+  os << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
+  for (auto &[n, why] : skipped)
+    os << "/* @" << n << " is not exported: " << why << ". */\n";
+  if (!skipped.empty())
+    os << "\n";
+  for (Exported &e : exported)
+    emitFunction(os, e);
+  os << "#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n\n#endif /* "
+     << guard << " */\n";
+  return success();
+}
+
+} // namespace
+
+void registerDistToCHeaderTranslation() {
+  TranslateFromMLIRRegistration reg(
+      "dist-to-c-header",
+      "Write the C header of a dist program compiled as a library "
+      "(dist-run --emit-lib): for each public function taking dense "
+      "!dist.tensor arguments, its symbol, grid, layouts, tile sizes and a "
+      "wrapper that calls it on the caller's tiles",
+      emitHeader, [](DialectRegistry &registry) {
+        registerAllDialects(registry);
+        dist::registerAllDistDialects(registry);
+      });
+}
