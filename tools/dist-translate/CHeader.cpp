@@ -165,6 +165,39 @@ void emitFunction(raw_ostream &os, Exported e) {
      << "static inline int64_t " << name << "_tile_size(int arg) {\n"
      << "  return distrt_layout_tile_size(" << name << "_grid(), " << name
      << "_layout(arg));\n}\n\n";
+  // ScaLAPACK arrays.
+  os << "/* 1 if the ScaLAPACK array DESC on an NPROW x NPCOL BLACS grid (its "
+        "processes\n * in row-major order on the current communicator) has "
+        "argument ARG's\n * layout (distrt_layout_from_scalapack), so that a "
+        "local array whose LLD is\n * its local row count is the argument's "
+        "tile in place; else 0. */\n";
+  os << "static inline int " << name
+     << "_adopts_scalapack(int arg, const int *desc, int nprow, int npcol) "
+        "{\n";
+  // A ScaLAPACK layout has 12 entries on a 2-D grid: only such arguments
+  // can match.
+  SmallVector<size_t> candidates;
+  for (auto [i, t] : llvm::enumerate(e.args))
+    if (dims.size() == 2 && abi::layoutDescriptor(t).size() == 12)
+      candidates.push_back(i);
+  if (candidates.empty()) {
+    os << "  (void)arg;\n  (void)desc;\n  (void)nprow;\n  (void)npcol;\n"
+       << "  return 0; /* no argument has a 2-D block-cyclic layout */\n}\n\n";
+  } else {
+    os << "  int64_t d[DISTRT_DESC_MAX_LEN];\n"
+       << "  if (" << name << "_grid_dims[0] != nprow || " << name
+       << "_grid_dims[1] != npcol ||\n"
+       << "      distrt_layout_from_scalapack(desc, nprow, npcol, d, 0) != 0)"
+          "\n    return 0;\n"
+       << "  switch (arg) {\n";
+    for (size_t i : candidates)
+      os << "  case " << i << ":\n";
+    os << "    for (int i = 0; i < 12; ++i)\n"
+       << "      if (d[i] != " << name << "_layout(arg)[i])\n"
+       << "        return 0;\n"
+       << "    return 1;\n"
+       << "  default:\n    return 0;\n  }\n}\n\n";
+  }
   // The wrapper.
   os << "/* Calls " << name << " on the caller's tiles in place (each of "
      << name

@@ -4,7 +4,10 @@
  * processes (distrt_comm_push), twice.  The tiles are the program's own
  * arrays, filled and checked here: blocked layouts, so a process's tile is
  * its block of rows x its block of columns, row-major.  Entries are
- * multiples of 1/8, so every product must equal this file's loops exactly. */
+ * multiples of 1/8, so every product must equal this file's loops exactly.
+ * Last, @gemm_bc on ScaLAPACK-style arrays (column-major local arrays of a
+ * 2-D block-cyclic distribution, described by 9-int descriptors) in place,
+ * after gemm_bc_adopts_scalapack says their layouts are the function's. */
 #include "kernels.h"
 
 #include <mpi.h>
@@ -65,6 +68,70 @@ static long run(void (*fn)(double *, double *, double *), const int64_t *cap,
   return bad;
 }
 
+/* ScaLAPACK's local row / column count (numroc, source process 0). */
+static long nroc(long n, long nb, long iproc, long nprocs) {
+  long nblocks = n / nb, num = (nblocks / nprocs) * nb,
+       extra = nblocks % nprocs;
+  if (iproc < extra)
+    num += nb;
+  else if (iproc == extra)
+    num += n % nb;
+  return num;
+}
+
+/* Global index of local index l (blocks nb, p processes, this one at me). */
+static long glob(long l, long nb, long me, long p) {
+  return (l / nb) * nb * p + me * nb + l % nb;
+}
+
+/* A column-major local array of an m x n array in mb x nb blocks, filled
+ * from the formula (which < 0: not filled); its descriptor in desc. */
+static double *sl_array(int which, long m, long n, long mb, long nb, long pr,
+                        long pc, int *desc) {
+  long lr = nroc(m, mb, pr, 2), lc = nroc(n, nb, pc, 2);
+  long lld = lr > 1 ? lr : 1;
+  double *x = malloc(sizeof(double) * (size_t)(lld * (lc ? lc : 1)));
+  for (long j = 0; j < lc; ++j)
+    for (long i = 0; i < lr; ++i)
+      x[i + j * lld] =
+          which < 0 ? 0.0
+                    : value(which, glob(i, mb, pr, 2), glob(j, nb, pc, 2));
+  int d[9] = {1, 0, (int)m, (int)n, (int)mb, (int)nb, 0, 0, (int)lld};
+  for (int i = 0; i < 9; ++i)
+    desc[i] = d[i];
+  return x;
+}
+
+/* @gemm_bc: C (37x29, 5x2 blocks) = A (37x23, 4x5) * B (23x29, 3x7). */
+static long run_bc(int pr, int pc, int *adopted) {
+  int da[9], db[9], dc[9], other[9];
+  double *a = sl_array(1, 37, 23, 4, 5, pr, pc, da);
+  double *b = sl_array(2, 23, 29, 3, 7, pr, pc, db);
+  double *c = sl_array(-1, 37, 29, 5, 2, pr, pc, dc);
+  double *x = sl_array(-1, 37, 29, 4, 2, pr, pc, other);
+  *adopted = gemm_bc_adopts_scalapack(0, dc, 2, 2) &&
+             gemm_bc_adopts_scalapack(1, db, 2, 2) &&
+             gemm_bc_adopts_scalapack(2, da, 2, 2) &&
+             !gemm_bc_adopts_scalapack(0, other, 2, 2) &&
+             !gemm_bc_adopts_scalapack(0, dc, 1, 4);
+  dist_gemm_bc(c, b, a);
+  long bad = 0, lr = nroc(37, 5, pr, 2), lc = nroc(29, 2, pc, 2);
+  for (long j = 0; j < lc; ++j)
+    for (long i = 0; i < lr; ++i) {
+      long gi = glob(i, 5, pr, 2), gj = glob(j, 2, pc, 2);
+      double s = 0.0;
+      for (long p = 0; p < 23; ++p)
+        s += value(1, gi, p) * value(2, p, gj);
+      if (c[i + j * (lr > 1 ? lr : 1)] != s)
+        ++bad;
+    }
+  free(a);
+  free(b);
+  free(c);
+  free(x);
+  return bad;
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   int rank, size;
@@ -98,6 +165,15 @@ int main(int argc, char **argv) {
              rep + 1, all ? "FAIL" : "PASS");
   }
   distrt_comm_pop();
+  int adopted = 0;
+  bad = run_bc(rank / 2, rank % 2, &adopted);
+  long notadopted = !adopted, none;
+  MPI_Allreduce(&bad, &all, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Allreduce(&notadopted, &none, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+  if (rank == 0)
+    printf("driver: gemm_bc on ScaLAPACK arrays in place: layouts %s, "
+           "result %s\n",
+           none ? "FAIL" : "PASS", all ? "FAIL" : "PASS");
   fflush(stdout);
   MPI_Comm_free(&pair);
   MPI_Finalize();

@@ -33,3 +33,19 @@ func.func @gemm_pair(%c: !PC, %a: !PA, %b: !PB) {
       : !PC, !PA, !PB
   return
 }
+
+// C = A * B on ScaLAPACK arrays (column-major, 2-D block-cyclic on a 2x2
+// BLACS grid): C 37x29 in 5x2 blocks, A 37x23 in 4x5, B 23x29 in 3x7.
+// dist sees a column-major M x N array with MB x NB blocks as the row-major
+// N x M tensor [(1) block_cyclic(NB), (0) block_cyclic(MB)]
+// (distrt_layout_from_scalapack), so C^T = B^T * A^T on those tensors, with
+// the one-sided product (any layouts).
+!BC = !dist.tensor<29x37xf64, #dist.layout<@m, [(1) block_cyclic(2), (0) block_cyclic(5)]>>
+!BB = !dist.tensor<29x23xf64, #dist.layout<@m, [(1) block_cyclic(7), (0) block_cyclic(3)]>>
+!BA = !dist.tensor<23x37xf64, #dist.layout<@m, [(1) block_cyclic(5), (0) block_cyclic(4)]>>
+
+func.func @gemm_bc(%ct: !BC, %bt: !BB, %at: !BA) {
+  dist.compute "C(i,j) = A(i,k) * B(k,j)" (C = %ct, A = %bt, B = %at)
+      schedule [stationary(auto), prefetch(2)] : !BC, !BB, !BA
+  return
+}
