@@ -23,6 +23,7 @@ int main(int argc, char **argv) {
     (void)distrt_world_rank();
   }
   CASE("grid-before-init") { (void)distrt_grid_create1(1); }
+  CASE("library-without-mpi") { distrt_init_library(); }
   CASE("alloc-negative") { (void)distrt_alloc(-5); }
   CASE("timer-not-started") { (void)distrt_timer_stop(4); }
   CASE("timer-bad-id") { distrt_timer_start(64); }
