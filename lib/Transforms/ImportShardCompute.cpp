@@ -169,189 +169,187 @@ FailureOr<std::string> FunctionImport::literal(TypedAttr c, Location loc) {
   return emitError(loc) << "dist-import-shard: unsupported constant " << c;
 }
 
-FailureOr<ComputePlan> FunctionImport::planCompute(Operation *op) const {
-  ComputePlan plan;
-  plan.op = op;
-  if (op->getNumResults() != 1)
-    return op->emitError("dist-import-shard: '")
-           << op->getName() << "' with " << op->getNumResults()
-           << " results is not imported (one tensor result expected)";
-  plan.result = op->getResult(0);
-  auto resultType = dyn_cast<RankedTensorType>(plan.result.getType());
-  if (!resultType || !isSupportedElement(resultType.getElementType()))
-    return op->emitError("dist-import-shard: '")
-           << op->getName() << "' has result type " << plan.result.getType()
-           << "; dist tensors hold f32, f64, i32 or i64";
-  plan.outName = "Y";
-
-  // The text of an input value under the index variables `indices`.
-  unsigned nextInput = 0;
-  auto inputText =
-      [&](Value v, ArrayRef<std::string> indices) -> FailureOr<std::string> {
-    const ValueInfo &vi = info.lookup(v);
-    if (vi.kind == ValueInfo::Kind::Constant)
-      return literal(vi.constant, op->getLoc());
-    if (vi.kind == ValueInfo::Kind::Empty)
-      return op->emitError("dist-import-shard: '")
-             << op->getName()
-             << "' reads a tensor.empty, whose elements are undefined";
-    for (const Binding &b : plan.inputs)
-      if (b.tensor == v)
-        return accessText(b.name, indices);
-    std::string name = inputName(nextInput++);
-    if (name.empty())
-      return op->emitError("dist-import-shard: '")
-             << op->getName() << "' reads too many tensors";
-    plan.inputs.push_back({name, v});
-    return accessText(name, indices);
-  };
-
-  // Element-wise arith on tensors: one index per dimension.
-  if (op->getDialect() && isa<arith::ArithDialect>(op->getDialect())) {
-    SmallVector<std::string> idx;
-    for (unsigned d = 0; d < resultType.getRank(); ++d)
-      idx.push_back(indexName(d).str());
-    plan.outIndices = idx;
-    for (Value operand : op->getOperands())
-      if (operand.getType() != resultType)
-        return op->emitError("dist-import-shard: '")
-               << op->getName() << "' mixes tensor types";
-    // Build the expression from the op itself, its operands as leaves.
-    SmallVector<std::string> leaves;
-    for (Value operand : op->getOperands()) {
-      FailureOr<std::string> t = inputText(operand, idx);
-      if (failed(t))
-        return failure();
-      leaves.push_back(*t);
-    }
-    std::string rhs;
-    if (isa<arith::AddFOp, arith::AddIOp>(op))
-      rhs = leaves[0] + " + " + leaves[1];
-    else if (isa<arith::SubFOp, arith::SubIOp>(op))
-      rhs = leaves[0] + " - " + leaves[1];
-    else if (isa<arith::MulFOp, arith::MulIOp>(op))
-      rhs = leaves[0] + " * " + leaves[1];
-    else if (isa<arith::NegFOp>(op))
-      rhs = "-" + leaves[0];
-    else
-      return op->emitError("dist-import-shard: '")
-             << op->getName()
-             << "' on tensors is not imported (addf, subf, mulf, negf, "
-                "addi, subi, muli are)";
-    plan.statement = accessText("Y", idx) + " = " + rhs;
-    return plan;
+namespace {
+/// Builds the plan of one operation: the statement's text, its bindings.
+class Planner {
+public:
+  Planner(const FunctionImport &fi, Operation *op, RankedTensorType type)
+      : fi(fi), op(op), resultType(type) {
+    plan.op = op;
+    plan.result = op->getResult(0);
+    plan.outName = "Y";
   }
 
-  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-  if (!linalgOp)
-    return op->emitError("dist-import-shard: '")
-           << op->getName() << "' is not imported";
-  if (!linalgOp.hasPureTensorSemantics() || linalgOp.getNumDpsInits() != 1)
-    return op->emitError("dist-import-shard: '")
-           << op->getName() << "' is imported only on tensors with one output";
-  unsigned numLoops = linalgOp.getNumLoops();
-  if (numLoops > 12)
-    return op->emitError("dist-import-shard: '")
-           << op->getName() << "' has more than 12 loops";
-  SmallVector<AffineMap> maps = linalgOp.getIndexingMapsArray();
-  for (auto [n, map] : llvm::enumerate(maps))
+  /// Element-wise arith on tensors: one index per dimension.
+  FailureOr<ComputePlan> arith();
+  /// A linalg op with projected-permutation maps and a +, -, * body.
+  FailureOr<ComputePlan> linalgOp();
+
+private:
+  InFlightDiagnostic error() {
+    return op->emitError("dist-import-shard: '") << op->getName() << "'";
+  }
+  FailureOr<std::string> inputText(Value v, ArrayRef<std::string> indices);
+  FailureOr<std::string> leaf(BlockArgument arg);
+  SmallVector<std::string> indicesOf(AffineMap map) const;
+  FailureOr<ComputePlan> reduction(ArrayRef<unsigned> reductions,
+                                   Value yielded);
+
+  const FunctionImport &fi;
+  Operation *op;
+  RankedTensorType resultType;
+  ComputePlan plan;
+  unsigned nextInput = 0;
+  linalg::LinalgOp lop;
+  OpOperand *init = nullptr;
+  BlockArgument outArg;
+};
+
+/// The text of input value `v` under the index variables `indices`.
+FailureOr<std::string> Planner::inputText(Value v,
+                                          ArrayRef<std::string> indices) {
+  const ValueInfo &vi = fi.info.lookup(v);
+  if (vi.kind == ValueInfo::Kind::Constant)
+    return FunctionImport::literal(vi.constant, op->getLoc());
+  if (vi.kind == ValueInfo::Kind::Empty)
+    return error() << " reads a tensor.empty, whose elements are undefined";
+  for (const Binding &b : plan.inputs)
+    if (b.tensor == v)
+      return accessText(b.name, indices);
+  std::string name = inputName(nextInput++);
+  if (name.empty())
+    return error() << " reads too many tensors";
+  plan.inputs.push_back({name, v});
+  return accessText(name, indices);
+}
+
+FailureOr<ComputePlan> Planner::arith() {
+  SmallVector<std::string> idx;
+  for (unsigned d = 0; d < resultType.getRank(); ++d)
+    idx.push_back(indexName(d).str());
+  plan.outIndices = idx;
+  for (Value operand : op->getOperands())
+    if (operand.getType() != resultType)
+      return error() << " mixes tensor types";
+  SmallVector<std::string> leaves;
+  for (Value operand : op->getOperands()) {
+    FailureOr<std::string> t = inputText(operand, idx);
+    if (failed(t))
+      return failure();
+    leaves.push_back(*t);
+  }
+  std::string rhs;
+  if (isa<arith::AddFOp, arith::AddIOp>(op))
+    rhs = leaves[0] + " + " + leaves[1];
+  else if (isa<arith::SubFOp, arith::SubIOp>(op))
+    rhs = leaves[0] + " - " + leaves[1];
+  else if (isa<arith::MulFOp, arith::MulIOp>(op))
+    rhs = leaves[0] + " * " + leaves[1];
+  else if (isa<arith::NegFOp>(op))
+    rhs = "-" + leaves[0];
+  else
+    return error() << " on tensors is not imported (addf, subf, mulf, negf, "
+                      "addi, subi, muli are)";
+  plan.statement = accessText("Y", idx) + " = " + rhs;
+  return plan;
+}
+
+SmallVector<std::string> Planner::indicesOf(AffineMap map) const {
+  SmallVector<std::string> idx;
+  for (AffineExpr e : map.getResults())
+    idx.push_back(indexName(cast<AffineDimExpr>(e).getPosition()).str());
+  return idx;
+}
+
+/// A block argument: an input's access (or literal), or the output's
+/// initial value Z (or its constant).
+FailureOr<std::string> Planner::leaf(BlockArgument arg) {
+  if (arg == outArg) {
+    Value iv = init->get();
+    const ValueInfo &vi = fi.info.lookup(iv);
+    if (vi.kind == ValueInfo::Kind::Constant)
+      return FunctionImport::literal(vi.constant, op->getLoc());
+    if (vi.kind == ValueInfo::Kind::Empty)
+      return error() << " reads its output's initial value, a tensor.empty, "
+                        "whose elements are undefined";
+    if (llvm::none_of(plan.inputs,
+                      [](const Binding &b) { return b.name == "Z"; }))
+      plan.inputs.push_back({"Z", iv});
+    return accessText("Z", plan.outIndices);
+  }
+  OpOperand *operand = lop.getMatchingOpOperand(arg);
+  Value v = operand->get();
+  if (!isa<RankedTensorType>(v.getType())) {
+    if (auto c = v.getDefiningOp<arith::ConstantOp>())
+      if (auto typed = dyn_cast<TypedAttr>(c.getValue()))
+        return FunctionImport::literal(typed, c.getLoc());
+    return error() << ": a scalar input that is not a constant is not "
+                      "imported";
+  }
+  if (cast<RankedTensorType>(v.getType()).getElementType() !=
+      resultType.getElementType())
+    return error() << " mixes element types";
+  return inputText(v, indicesOf(lop.getMatchingIndexingMap(operand)));
+}
+
+FailureOr<ComputePlan> Planner::linalgOp() {
+  lop = cast<linalg::LinalgOp>(op);
+  if (!lop.hasPureTensorSemantics() || lop.getNumDpsInits() != 1)
+    return error() << " is imported only on tensors with one output";
+  if (lop.getNumLoops() > 12)
+    return error() << " has more than 12 loops";
+  for (auto [n, map] : llvm::enumerate(lop.getIndexingMapsArray()))
     if (!map.isProjectedPermutation())
-      return op->emitError("dist-import-shard: '")
-             << op->getName() << "': indexing map #" << n << " ("
-             << AffineMapAttr::get(map)
-             << ") is not a projected permutation; dist's accesses name one "
-                "loop index per dimension";
-  auto indicesOf = [&](AffineMap map) {
-    SmallVector<std::string> idx;
-    for (AffineExpr e : map.getResults())
-      idx.push_back(indexName(cast<AffineDimExpr>(e).getPosition()).str());
-    return idx;
-  };
-  OpOperand *init = linalgOp.getDpsInitOperand(0);
-  AffineMap outMap = linalgOp.getMatchingIndexingMap(init);
+      return error() << ": indexing map #" << n << " ("
+                     << AffineMapAttr::get(map)
+                     << ") is not a projected permutation; dist's accesses "
+                        "name one loop index per dimension";
+  init = lop.getDpsInitOperand(0);
+  AffineMap outMap = lop.getMatchingIndexingMap(init);
   plan.outIndices = indicesOf(outMap);
-  SmallVector<utils::IteratorType> iters = linalgOp.getIteratorTypesArray();
   SmallVector<unsigned> reductions;
-  for (auto [d, it] : llvm::enumerate(iters))
+  for (auto [d, it] : llvm::enumerate(lop.getIteratorTypesArray()))
     if (it == utils::IteratorType::reduction)
       reductions.push_back(d);
   for (unsigned d : reductions)
     if (outMap.isFunctionOfDim(d))
-      return op->emitError("dist-import-shard: '")
-             << op->getName() << "': the output is indexed by the reduction "
-             << "dimension d" << d;
-  Block *body = linalgOp.getBlock();
-  BlockArgument outArg = linalgOp.getRegionOutputArgs()[0];
-  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+      return error() << ": the output is indexed by the reduction dimension d"
+                     << d;
+  outArg = lop.getRegionOutputArgs()[0];
+  Value yielded = lop.getBlock()->getTerminator()->getOperand(0);
+  if (!reductions.empty())
+    return reduction(reductions, yielded);
+  auto leafOf = [&](BlockArgument a) { return leaf(a); };
+  ExpressionBuilder builder(op, leafOf);
+  FailureOr<std::string> rhs = builder.build(yielded);
+  if (failed(rhs))
+    return failure();
+  plan.statement = accessText("Y", plan.outIndices) + " = " + *rhs;
+  return plan;
+}
 
-  // Block arguments: inputs become accesses (or literals), the output's
-  // initial value Z (or its constant).
-  auto leaf = [&](BlockArgument arg) -> FailureOr<std::string> {
-    if (arg == outArg) {
-      Value iv = init->get();
-      const ValueInfo &vi = info.lookup(iv);
-      if (vi.kind == ValueInfo::Kind::Constant)
-        return literal(vi.constant, op->getLoc());
-      if (vi.kind == ValueInfo::Kind::Empty)
-        return op->emitError("dist-import-shard: '")
-               << op->getName()
-               << "' reads its output's initial value, a tensor.empty, whose "
-                  "elements are undefined";
-      if (llvm::none_of(plan.inputs,
-                        [](const Binding &b) { return b.name == "Z"; }))
-        plan.inputs.push_back({"Z", iv});
-      return accessText("Z", plan.outIndices);
-    }
-    OpOperand *operand = linalgOp.getMatchingOpOperand(arg);
-    Value v = operand->get();
-    if (!isa<RankedTensorType>(v.getType())) {
-      if (auto c = v.getDefiningOp<arith::ConstantOp>())
-        if (auto typed = dyn_cast<TypedAttr>(c.getValue()))
-          return literal(typed, c.getLoc());
-      return op->emitError("dist-import-shard: '")
-             << op->getName()
-             << "': a scalar input that is not a constant is not imported";
-    }
-    if (cast<RankedTensorType>(v.getType()).getElementType() !=
-        resultType.getElementType())
-      return op->emitError("dist-import-shard: '")
-             << op->getName() << "' mixes element types";
-    return inputText(v, indicesOf(linalgOp.getMatchingIndexingMap(operand)));
-  };
-  ExpressionBuilder builder(op, leaf);
-
-  if (reductions.empty()) {
-    FailureOr<std::string> rhs = builder.build(yield.getOperand(0));
-    if (failed(rhs))
-      return failure();
-    plan.statement = accessText("Y", plan.outIndices) + " = " + *rhs;
-    return plan;
-  }
-
-  // A reduction: the body must be `out + product`, the product using every
-  // reduction dimension (dist sums a product over all its variables; a sum
-  // would be summed term by term).
+/// A reduction: the body must be `out + product`, the product using every
+/// reduction dimension (dist sums a product over all its variables; a sum
+/// would be summed term by term).
+FailureOr<ComputePlan> Planner::reduction(ArrayRef<unsigned> reductions,
+                                          Value yielded) {
   Value product;
   SmallVector<BlockArgument> factors;
-  if (!isAccumulation(yield.getOperand(0), outArg, product) ||
-      !isProduct(product, factors) || llvm::is_contained(factors, outArg)) {
-    InFlightDiagnostic d = op->emitError("dist-import-shard: '")
-                           << op->getName()
-                           << "' reduces with a body other than "
-                              "'output + product of inputs', which dist's "
-                              "summation does not express";
-    return d;
-  }
+  if (!isAccumulation(yielded, outArg, product) ||
+      !isProduct(product, factors) || llvm::is_contained(factors, outArg))
+    return error() << " reduces with a body other than 'output + product of "
+                      "inputs', which dist's summation does not express";
   for (unsigned d : reductions) {
     bool used = llvm::any_of(factors, [&](BlockArgument a) {
-      OpOperand *o = linalgOp.getMatchingOpOperand(a);
-      return linalgOp.getMatchingIndexingMap(o).isFunctionOfDim(d);
+      OpOperand *o = lop.getMatchingOpOperand(a);
+      return lop.getMatchingIndexingMap(o).isFunctionOfDim(d);
     });
     if (!used)
-      return op->emitError("dist-import-shard: '")
-             << op->getName() << "': the reduction dimension d" << d
-             << " indexes none of the product's inputs";
+      return error() << ": the reduction dimension d" << d
+                     << " indexes none of the product's inputs";
   }
+  auto leafOf = [&](BlockArgument a) { return leaf(a); };
+  ExpressionBuilder builder(op, leafOf);
   FailureOr<std::string> prod = builder.build(product);
   if (failed(prod))
     return failure();
@@ -360,19 +358,20 @@ FailureOr<ComputePlan> FunctionImport::planCompute(Operation *op) const {
   MLIRContext *ctx = op->getContext();
   AffineExpr d0, d1, d2;
   bindDims(ctx, d0, d1, d2);
-  bool matmulMaps = numLoops == 3 && factors.size() == 2 &&
+  SmallVector<AffineMap> maps = lop.getIndexingMapsArray();
+  bool matmulMaps = lop.getNumLoops() == 3 && factors.size() == 2 &&
                     plan.inputs.size() == 2 && maps.size() == 3 &&
                     maps[0] == AffineMap::get(3, 0, {d0, d2}, ctx) &&
                     maps[1] == AffineMap::get(3, 0, {d2, d1}, ctx) &&
                     maps[2] == AffineMap::get(3, 0, {d0, d1}, ctx) &&
-                    factors[0] == linalgOp.getRegionInputArgs()[0] &&
-                    factors[1] == linalgOp.getRegionInputArgs()[1];
+                    factors[0] == lop.getRegionInputArgs()[0] &&
+                    factors[1] == lop.getRegionInputArgs()[1];
+  const ValueInfo &vi = fi.info.lookup(init->get());
   if (matmulMaps && isa<FloatType>(resultType.getElementType())) {
     plan.oneSided = true;
     plan.outName = "C";
     plan.inputs[0].name = "A";
     plan.inputs[1].name = "B";
-    const ValueInfo &vi = info.lookup(init->get());
     bool zero = vi.kind == ValueInfo::Kind::Empty ||
                 (vi.kind == ValueInfo::Kind::Constant &&
                  cast<FloatAttr>(vi.constant).getValue().isZero());
@@ -381,25 +380,37 @@ FailureOr<ComputePlan> FunctionImport::planCompute(Operation *op) const {
         std::string("C(i,j) ") + (zero ? "=" : "+=") + " A(i,k) * B(k,j)";
     return plan;
   }
-
-  const ValueInfo &vi = info.lookup(init->get());
   std::string lhs = accessText("Y", plan.outIndices) + " = ";
   if (vi.kind == ValueInfo::Kind::Empty) {
     plan.statement = lhs + *prod;
     return plan;
   }
-  if (vi.kind == ValueInfo::Kind::Constant) {
-    FailureOr<std::string> c = literal(vi.constant, op->getLoc());
-    if (failed(c))
-      return failure();
-    plan.statement = (*c == "0") ? lhs + *prod : lhs + *c + " + " + *prod;
-    return plan;
-  }
   FailureOr<std::string> start = leaf(outArg);
   if (failed(start))
     return failure();
-  plan.statement = lhs + *start + " + " + *prod;
+  plan.statement = *start == "0" ? lhs + *prod : lhs + *start + " + " + *prod;
   return plan;
+}
+} // namespace
+
+FailureOr<ComputePlan> FunctionImport::planCompute(Operation *op) const {
+  if (op->getNumResults() != 1)
+    return op->emitError("dist-import-shard: '")
+           << op->getName() << "' with " << op->getNumResults()
+           << " results is not imported (one tensor result expected)";
+  auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!resultType || !isSupportedElement(resultType.getElementType()))
+    return op->emitError("dist-import-shard: '")
+           << op->getName() << "' has result type "
+           << op->getResult(0).getType()
+           << "; dist tensors hold f32, f64, i32 or i64";
+  Planner planner(*this, op, resultType);
+  if (isa_and_nonnull<arith::ArithDialect>(op->getDialect()))
+    return planner.arith();
+  if (isa<linalg::LinalgOp>(op))
+    return planner.linalgOp();
+  return op->emitError("dist-import-shard: '")
+         << op->getName() << "' is not imported";
 }
 
 LogicalResult FunctionImport::emitOwnerComputes(
