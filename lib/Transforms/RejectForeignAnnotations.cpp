@@ -2,10 +2,10 @@
 //
 // Part of the dist project: distributed tensor algebra in MLIR.
 //
-// Upstream's `shard` dialect annotates tensors with shardings that dist does
-// not import yet. Left in the input, `shard.shard` folds away and the
-// function compiles as an undistributed one; this pass stops that with a
-// located error at every `shard` operation.
+// Upstream's `shard` operations that dist-import-shard did not turn into
+// dist IR (it runs before this pass in dist-to-llvm). Left in the input,
+// `shard.shard` folds away and the function compiles as an undistributed
+// one; this pass stops that with a located error at every `shard` operation.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,9 +30,10 @@ struct RejectForeignAnnotations
     getOperation().walk([&](Operation *op) {
       if (op->getName().getDialectNamespace() != "shard")
         return;
-      op->emitError("upstream 'shard' annotations are not imported by dist "
-                    "yet: write the program with dist.grid, #dist.layout "
-                    "and dist.compute (docs/interop.md)");
+      op->emitError("upstream 'shard' operation that dist-import-shard did "
+                    "not import: run dist-import-shard first, or write the "
+                    "program with dist.grid, #dist.layout and dist.compute "
+                    "(docs/interop.md)");
       found = true;
     });
     if (found)

@@ -440,20 +440,68 @@ def DistSimplifyRedistributions
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def DistImportShard : Pass<"dist-import-shard", "ModuleOp"> {
+  let summary = "Import upstream `shard` annotations as dist grids, layouts "
+                "and computations";
+  let description = [{
+    Converts programs annotated with upstream MLIR's `shard` dialect (the
+    input of `--sharding-propagation` / `--shard-partition`) into dist IR
+    (docs/interop.md, "Importing upstream `shard` IR"):
+
+    - `shard.grid @g(shape = AxB...)` becomes `dist.grid @g [A, B, ...]`
+      (any rank; a dynamic extent is an error).
+    - Every tensor value of a function that holds `shard` operations gets
+      the layout of its sharding: `split_axes[d] = [a, b, ...]` deals
+      dimension d out in blocks over grid axes a, b, ... (upstream's shard
+      index, a slowest: dist's mode tuple `(..., b, a) blocked`); grid axes
+      no dimension uses replicate. A value is annotated by the
+      `shard.shard` that defines it, else by its result annotation
+      (`shard.shard %v to %s`), else by the common sharding of its
+      `annotate_for_users` uses; an unannotated value is replicated.
+      `halo_sizes` keep the blocked layout (dist moves the elements each
+      computation reads, so halos need no storage); `sharded_dims_offsets`
+      are accepted when they are dist's blocks (`ceil(n/p)` each).
+    - A `shard.shard` whose sharding differs from its source's becomes a
+      `dist.alloc` and a `dist.redistribute` (upstream's resharding).
+    - Tensor arguments become `!dist.tensor` arguments; each tensor result
+      becomes an extra destination argument after them (dist is
+      destination-passing) that the function writes; the results go.
+    - `linalg.matmul` (and any linalg op, `linalg.generic` included, whose
+      indexing maps are projected permutations and whose body is `+`, `-`,
+      `*`, negation and constants of its operands; a reduction body must be
+      the output plus a product), element-wise `arith` ops on tensors,
+      `tensor.empty` and `linalg.fill` become `dist.alloc` and
+      `dist.compute`. A float matrix product gets the one-sided schedule
+      `[stationary(auto), prefetch(2)]` (the cost model picks the tensor
+      that stays); every other statement an owner-computes schedule that
+      distributes the output's dimensions as its layout does (a grid axis
+      the output is replicated on is computed split and then allgathered).
+
+    Anything else (other ops, element types other than f32, f64, i32 and
+    i64, dynamic shapes, dynamic halos or offsets, uneven offsets, several
+    blocks, control flow, non-tensor results) is a located error naming
+    it. `dist-to-llvm` runs this pass first; what it leaves is refused by
+    `dist-reject-foreign-annotations`.
+  }];
+  let dependentDialects = ["::mlir::dist::DistDialect"];
+}
+
 def DistRejectForeignAnnotations
     : Pass<"dist-reject-foreign-annotations", "ModuleOp"> {
   let summary = "Reject distribution annotations dist does not import";
   let description = [{
     Fails with a located error at every operation of upstream MLIR's
-    `shard` dialect (`shard.grid`, `shard.sharding`, `shard.shard`, ...).
-    dist does not import those annotations yet (docs/interop.md): without
-    this check `dist-to-llvm` would fold `shard.shard` away and compile the
-    function as if it were not distributed, every process computing the
-    whole of it. `dist-to-llvm` runs it first.
+    `shard` dialect (`shard.grid`, `shard.sharding`, `shard.shard`, ...)
+    that is still there: `dist-to-llvm` runs `dist-import-shard` first
+    (docs/interop.md), which either imports an annotated function or stops
+    with its own errors, so this pass is the safety net for what it does
+    not visit (say, `shard` operations outside `func.func`). Without it
+    `dist-to-llvm` would fold `shard.shard` away and compile the function
+    as if it were not distributed, every process computing the whole of it.
 
     ```mlir
-    shard.grid @g(shape = 2)   // error: upstream 'shard' annotations are
-                               // not imported by dist yet; ...
+    shard.grid @g(shape = 2)   // error: upstream 'shard' operation that
+                               // dist-import-shard did not import; ...
     ```
   }];
 }

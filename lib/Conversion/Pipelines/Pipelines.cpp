@@ -46,6 +46,8 @@ void dist::buildDistToLLVMPipeline(OpPassManager &pm,
   spmd.tolerance = options.tolerance;
   spmd.redistribution = options.redistribution;
   spmd.costFile = options.costFile;
+  // Upstream shard annotations become dist IR; what is left is refused.
+  pm.addPass(dist::createDistImportShard());
   pm.addPass(dist::createDistRejectForeignAnnotations());
   if (options.insertRedistributions)
     pm.addPass(createDistInsertRedistributions());
