@@ -46,7 +46,10 @@ void distrt_init(void) {
   static int exit_hook;
   if (!distrt_g.library && !exit_hook && atexit(exit_without_finalize) == 0)
     exit_hook = 1;
-  distrt_blas_setup();
+  /* A library leaves the program's BLAS threading alone (and the setup's
+   * node count is a collective over the world). */
+  if (!distrt_g.library)
+    distrt_blas_setup();
   const char *verbose = getenv("DISTRT_VERBOSE");
   if (verbose && *verbose && strcmp(verbose, "0") != 0 &&
       distrt_g.world_rank == 0) {

@@ -2,13 +2,15 @@
  *
  * Part of the dist project: distributed tensor algebra in MLIR.
  *
- *   mpirun -np P*Q pdgemm_check P Q
+ *   mpirun -np N pdgemm_check P Q      (N >= P*Q)
  *
  * Runs a list of pdgemm calls (transposes, alpha / beta, block sizes that do
  * not divide the sizes and differ between the operands, padded local
  * arrays, blocks larger than the matrix, submatrix calls that go to
  * ScaLAPACK) on a P x Q BLACS grid and then on a Q x P grid in the same
- * program.  The matrices hold small multiples of 1/8 chosen by a formula of
+ * program; processes beyond P*Q are outside both grids and never call
+ * pdgemm_ (dist's runtime starts on the grid's processes only).  The
+ * matrices hold small multiples of 1/8 chosen by a formula of
  * the global index, so every product and sum is exact in double: each
  * result must equal, bit for bit, the textbook triple loop this file
  * computes for its own local elements.
@@ -208,7 +210,10 @@ static int run_grid(int pr, int pc, int rank, int *failed) {
                  pr, pc, i, t->ta, t->tb, t->m, t->n, t->k, t->alpha, t->beta,
                  t->pad ? " padded" : "", t->sub ? " submatrix" : "");
     for (int j = 0; j < nimpl; ++j) {
-      long bad = run_case(t, impl[j], ctxt, pr, pc, myr, myc), all = 0;
+      /* Processes outside the BLACS grid do not call (as in ScaLAPACK
+       * programs); they take part in the world's sum only. */
+      long bad = myr >= 0 ? run_case(t, impl[j], ctxt, pr, pc, myr, myc) : 0;
+      long all = 0;
       MPI_Allreduce(&bad, &all, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
       len += snprintf(line + len, sizeof line - (size_t)len, " %s %s", name[j],
                       all ? "FAIL" : "PASS");
@@ -219,7 +224,8 @@ static int run_grid(int pr, int pc, int rank, int *failed) {
     if (rank == 0)
       printf("%s\n", line);
   }
-  Cblacs_gridexit(ctxt);
+  if (myr >= 0)
+    Cblacs_gridexit(ctxt);
   return ncase;
 }
 
@@ -229,10 +235,10 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   int p = argc == 3 ? atoi(argv[1]) : 0, q = argc == 3 ? atoi(argv[2]) : 0;
-  if (p < 1 || q < 1 || p * q != size) {
+  if (p < 1 || q < 1 || p * q > size) {
     if (rank == 0)
-      fprintf(stderr, "usage: mpirun -np P*Q %s P Q (got %d ranks)\n", argv[0],
-              size);
+      fprintf(stderr, "usage: mpirun -np N %s P Q, N >= P*Q (got %d ranks)\n",
+              argv[0], size);
     MPI_Finalize();
     return 2;
   }
