@@ -250,9 +250,11 @@ struct OneSidedMatmulLowering : TransferPattern<OneSidedMatmulOp> {
     bool oneGrid = a.getLayout().getGrid() == c.getLayout().getGrid() &&
                    b.getLayout().getGrid() == c.getLayout().getGrid();
     SmallVector<Value> args;
-    for (DistTensorType t : {a, b, c}) {
-      if (oneGrid && !batch && t != c)
+    DistTensorType tensors[3] = {a, b, c};
+    for (int x = 0; x < 3; ++x) {
+      if (oneGrid && !batch && x != 2)
         continue;
+      DistTensorType t = tensors[x];
       Value grid =
           lowering.gridHandle(rewriter, loc, op, t.getLayout().getGrid());
       if (!grid)
