@@ -1,5 +1,6 @@
 /* calibrate.c - measure the alpha-beta cost model of the redistribution
- * planner on this machine (benchmarks/calibrate builds and runs it).
+ * planner (and gamma, the flop time of the one-sided products' model) on
+ * this machine (benchmarks/calibrate builds and runs it).
  *
  *   calibrate [--quick]        (under mpirun, at least 2 ranks)
  *
@@ -9,8 +10,10 @@
  * repetitions of the slowest pair is kept; alpha and beta are the least
  * squares fit of t = alpha + n beta in relative error.
  * Rank 0 prints "alpha A" and "beta B" (seconds per message, per element),
- * then, as comments, every measured point and an allgather over all ranks
- * against the model's prediction log2(p) alpha + (p - 1) (n / p) beta.
+ * "gamma G" (seconds per flop of a local distrt_gemm_f64, for the one-sided
+ * products' choice of the stationary tensor), then, as comments, every
+ * measured point and an allgather over all ranks against the model's
+ * prediction log2(p) alpha + (p - 1) (n / p) beta.
  */
 #include "distrt/distrt.h"
 
@@ -51,6 +54,25 @@ static double time_allgather(distrt_grid *g, int64_t n, int reps, double *a,
       best = worst;
   }
   return best;
+}
+
+/* Seconds per flop of a local GEMM (distrt_gemm_f64, n x n x n): the
+ * minimum over repetitions on rank 0's process (every rank runs it at
+ * once, as the products do). */
+static double time_gemm(int64_t n, int reps) {
+  double *x = distrt_alloc((int64_t)sizeof(double) * n * n * 3);
+  for (int64_t i = 0; i < n * n * 3; ++i)
+    x[i] = (double)(i % 7) - 3;
+  double best = INFINITY;
+  for (int k = 0; k < reps; ++k) {
+    double t0 = distrt_wtime();
+    distrt_gemm_f64(n, n, n, 1.0, x, n, x + n * n, n, 0.0, x + 2 * n * n, n);
+    double t = distrt_wtime() - t0;
+    if (t < best)
+      best = t;
+  }
+  distrt_free(x);
+  return best / (2.0 * (double)n * (double)n * (double)n);
 }
 
 int main(int argc, char **argv) {
@@ -94,9 +116,15 @@ int main(int argc, char **argv) {
     beta = t[nsizes - 1] / (double)sizes[nsizes - 1];
   if (!(alpha > 0))
     alpha = t[0];
+  int64_t gn = quick ? 128 : 384;
+  double gamma = time_gemm(gn, reps);
   if (distrt_world_rank() == 0) {
     printf("alpha %.6e\n", alpha);
     printf("beta %.6e\n", beta);
+    printf("gamma %.6e\n", gamma);
+    printf("# gamma: distrt_gemm_f64 of %lld x %lld x %lld, seconds per flop "
+           "(the one-sided products' choice, docs/onesided.md)\n",
+           (long long)gn, (long long)gn, (long long)gn);
     printf("# pairwise exchange (f64 elements, seconds, model):\n");
     for (int s = 0; s < nsizes; ++s)
       printf("#   n %8lld  measured %.3e  model %.3e\n", (long long)sizes[s],

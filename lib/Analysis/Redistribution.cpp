@@ -655,9 +655,11 @@ std::string mlir::dist::readCostModel(StringRef path, CostModel &model) {
     } else if (key == "beta") {
       model.beta = v;
       haveBeta = true;
+    } else if (key == "gamma") {
+      model.gamma = v;
     } else {
       return where + "unknown key '" + key.str() +
-             "' (expected alpha or beta)";
+             "' (expected alpha, beta or gamma)";
     }
   }
   if (!haveAlpha || !haveBeta)

@@ -44,6 +44,13 @@ struct DistLowerComputationsPass
     SPMDOptions options;
     options.leafFallback = leafFallback;
     CostModel costModel;
+    if (!costFile.empty()) {
+      std::string err = readCostModel(costFile, costModel);
+      if (!err.empty()) {
+        module.emitError() << err;
+        return signalPassFailure();
+      }
+    }
     SPMDBuilder rt(module, options, costModel);
     SmallVector<ComputeOp> computes;
     module.walk([&](ComputeOp op) { computes.push_back(op); });

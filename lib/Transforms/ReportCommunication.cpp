@@ -8,6 +8,7 @@
 
 #include "DistTensor/Analysis/Communication.h"
 #include "DistTensor/Analysis/LayoutSuggestion.h"
+#include "DistTensor/Analysis/Redistribution.h"
 #include "DistTensor/Dialect/Dist/IR/DistOps.h"
 #include "DistTensor/Dialect/Dist/IR/OneSided.h"
 #include "DistTensor/Dialect/Dist/IR/SparseCompute.h"
@@ -33,6 +34,15 @@ struct DistReportCommunicationPass
 
   void runOnOperation() override {
     bool failedAny = false;
+    CostModel costModel;
+    if (!costFile.empty()) {
+      std::string err = readCostModel(costFile, costModel);
+      if (!err.empty()) {
+        getOperation().emitError() << err;
+        return signalPassFailure();
+      }
+    }
+    OneSidedCosts costs{costModel.alpha, costModel.beta, costModel.gamma};
     getOperation().walk([&](ComputeOp op) {
       // A sparse product moves what its matrix's exchange plan says, which
       // is known only at run time (the columns each process's rows use).
@@ -48,7 +58,7 @@ struct DistReportCommunicationPass
       if (isOneSidedCompute(op)) {
         if (generalOnly)
           return;
-        FailureOr<OneSidedProduct> p = getOneSidedProduct(op);
+        FailureOr<OneSidedProduct> p = getOneSidedProduct(op, costs);
         if (failed(p)) {
           failedAny = true;
           return;

@@ -1,7 +1,11 @@
 /*
  * onesided.c - distrt_onesided_matmul: C (+)= A * B with one universal
  * one-sided algorithm ("Slicing Is All You Need"), for any layouts of A, B
- * and C on one grid.
+ * and C on one grid; distrt_onesided_matmul_grids: on grids of the same
+ * processes (each operand's owners are found on its own grid: rank r is
+ * the same process in all of them); distrt_onesided_matmul_batched: one
+ * such product per batch element, each process taking its own elements
+ * (consecutive in its tiles) one after the other.
  *
  * Slicing: each loop index (i: rows of A and C, k: columns of A and rows of
  * B, j: columns of B and C) is cut at every block boundary of every layout
@@ -53,11 +57,12 @@ int64_t distrt_onesided_words(void) { return words_total; }
 
 static const char *const os_names[3] = {"A", "B", "C"};
 
-static void setup_operand(os_plan *p, int x, const int64_t *desc,
-                          const void *tile) {
+static void setup_operand(os_plan *p, int x, distrt_grid *g,
+                          const int64_t *desc, const void *tile,
+                          int64_t batch_mask) {
   static const int64_t idx[3][2] = {{OS_I, OS_K}, {OS_K, OS_J}, {OS_I, OS_J}};
   os_opnd *X = &p->X[x];
-  const distrt_grid *g = p->g;
+  X->g = g;
   parse_layout_as(p->op, g, desc, os_names[x], 0, &X->L);
   if (X->L.ndims != 2)
     distrt_fatal_collective(p->op,
@@ -80,11 +85,11 @@ static void setup_operand(os_plan *p, int x, const int64_t *desc,
   X->idx[1] = idx[x][1];
   X->repl = 0;
   for (int64_t a = 0; a < g->ndims; ++a)
-    if (X->L.role[a] == -1)
+    if (X->L.role[a] == -1 && !(batch_mask >> a & 1))
       X->repl |= (int64_t)1 << a;
-  X->tile = (char *)(uintptr_t)tile;
+  X->base = X->tile = (char *)(uintptr_t)tile;
   if (X->size > 0)
-    distrt_check_buf(p->op, os_names[x], tile, X->size);
+    distrt_check_buf(p->op, os_names[x], tile, X->size * p->nbatch);
 }
 
 static void check_args(os_plan *p) {
@@ -100,14 +105,15 @@ static void check_args(os_plan *p) {
         (long long)B->L.n[1], (long long)C->L.n[0], (long long)C->L.n[1]);
   for (int x = 0; x < 2; ++x)
     if (C->size > 0 && p->X[x].size > 0)
-      distrt_check_no_overlap(op, "C", C->tile, C->size * p->es, os_names[x],
-                              p->X[x].tile, p->X[x].size * p->es);
+      distrt_check_no_overlap(op, "C", C->tile, C->size * p->nbatch * p->es,
+                              os_names[x], p->X[x].tile,
+                              p->X[x].size * p->nbatch * p->es);
 }
 
 void os_locate(const os_plan *p, int x, int64_t r, int64_t c, os_loc *out) {
   const os_opnd *X = &p->X[x];
   const layout_t *L = &X->L;
-  const distrt_grid *g = p->g;
+  const distrt_grid *g = X->g;
   int64_t co[LMAX], e[2] = {r, c}, ext[2];
   for (int64_t a = 0; a < g->ndims; ++a)
     co[a] = g->coords[a];
@@ -125,6 +131,8 @@ void os_locate(const os_plan *p, int x, int64_t r, int64_t c, os_loc *out) {
   out->rank = distrt_grid_rank_of(g, co);
   out->ld = ext[1];
   out->disp = local_of(L, 0, r) * ext[1] + local_of(L, 1, c);
+  if (x != OS_C)
+    out->disp += p->batch * ext[0] * ext[1];
 }
 
 /*===-- slices and cells -------------------------------------------------===*/
@@ -282,8 +290,8 @@ static void build_chunks(os_plan *p, int64_t offset) {
   int64_t nf = 0;
   for (int64_t t = 0; t < p->niv[f]; ++t)
     nf += p->iv[f][t].len;
-  int64_t nrep = distrt_grid_mask_size(p->g, S->repl);
-  int64_t rho = distrt_grid_mask_rank(p->g, S->repl);
+  int64_t nrep = distrt_grid_mask_size(S->g, S->repl);
+  int64_t rho = distrt_grid_mask_rank(S->g, S->repl);
   int64_t per = 0; /* elements of one column of the ring's panels */
   for (int i = 0; i < p->npan; ++i)
     per += (p->pan[i].fdim == 0 ? 2 : 1) * S->ext[p->pan[i].ds];
@@ -414,9 +422,9 @@ static void prepare(os_plan *p, int64_t accumulate) {
     int n = 0;
     for (int x = 0; x < 2; ++x)
       if (x != p->stationary) {
-        base[n] = p->X[x].tile;
+        base[n] = p->X[x].base;
         role[n] = x;
-        bytes[n++] = p->X[x].size * p->es;
+        bytes[n++] = p->X[x].size * p->nbatch * p->es;
       }
     if (useacc) {
       base[n] = NULL;
@@ -488,15 +496,48 @@ static void finish(os_plan *p, int64_t accumulate) {
   free(p->self);
 }
 
-void distrt_onesided_matmul(distrt_grid *g, int64_t dtype,
-                            const int64_t *desc_a, const void *a,
-                            const int64_t *desc_b, const void *b,
-                            const int64_t *desc_c, void *c, int64_t stationary,
-                            int64_t offset, int64_t prefetch,
-                            int64_t accumulate) {
-  const char *op = "distrt_onesided_matmul";
+/* The batch (distrt_onesided_matmul_batched): this process's count of
+ * batch elements in *nb and the mask of the grid axes that deal them out
+ * (0: every process has all of them) in *mask. */
+static void parse_batch(const char *op, distrt_grid *gc, const int64_t *desc,
+                        int64_t *nb, int64_t *mask) {
+  *nb = 1;
+  *mask = 0;
+  if (!desc)
+    return;
+  layout_t L;
+  parse_layout_as(op, gc, desc, "batch", LAYOUT_NO_SKEW | LAYOUT_NO_FIXED, &L);
+  if (L.ndims != 1)
+    distrt_fatal_collective(op, "the batch layout is %lld-D; expected 1-D",
+                            (long long)L.ndims);
+  int64_t ext[1], stride[1];
+  tile_shape(gc, &L, gc->coords, ext, stride);
+  *nb = ext[0];
+  for (int64_t i = 0; i < L.naxes[0]; ++i)
+    *mask |= (int64_t)1 << L.axes[0][i];
+}
+
+/* Grids of the same processes: each valid, laid on one communicator. */
+static void check_grids(const char *op, distrt_grid *const *g) {
+  for (int x = 0; x < 3; ++x)
+    distrt_grid_check(op, g[x]);
+  for (int x = 0; x < 2; ++x)
+    if (g[x]->parent != g[OS_C]->parent || g[x]->size != g[OS_C]->size)
+      distrt_fatal_collective(
+          op,
+          "%s's grid (%lld processes) and C's grid (%lld processes) are "
+          "not grids of the same processes (one communicator)",
+          os_names[x], (long long)g[x]->size, (long long)g[OS_C]->size);
+}
+
+static void onesided(const char *op, distrt_grid *const *grids, int64_t dtype,
+                     const int64_t *desc_batch, const int64_t *desc_a,
+                     const void *a, const int64_t *desc_b, const void *b,
+                     const int64_t *desc_c, void *c, int64_t stationary,
+                     int64_t offset, int64_t prefetch, int64_t accumulate) {
   distrt_require_init(op);
-  distrt_grid_check(op, g);
+  check_grids(op, grids);
+  distrt_grid *g = grids[OS_C];
   if (dtype != DISTRT_F32 && dtype != DISTRT_F64)
     distrt_fatal_collective(
         op, "dtype is %lld (%s); expected DISTRT_F32 or DISTRT_F64",
@@ -522,21 +563,47 @@ void distrt_onesided_matmul(distrt_grid *g, int64_t dtype,
   p.es = distrt_dtype_size(op, dtype);
   p.stationary = stationary;
   p.prefetch = prefetch;
-  setup_operand(&p, OS_A, desc_a, a);
-  setup_operand(&p, OS_B, desc_b, b);
-  setup_operand(&p, OS_C, desc_c, c);
+  int64_t mask;
+  parse_batch(op, g, desc_batch, &p.nbatch, &mask);
+  if (mask && (grids[OS_A] != g || grids[OS_B] != g))
+    distrt_fatal_collective(op, "a batch dealt out over grid axes needs A, B "
+                                "and C on one grid");
+  setup_operand(&p, OS_A, grids[OS_A], desc_a, a, mask);
+  setup_operand(&p, OS_B, grids[OS_B], desc_b, b, mask);
+  setup_operand(&p, OS_C, g, desc_c, c, mask);
   check_args(&p);
   distrt_grid_set_release_hook(os_windows_release);
   p.twosided = want_twosided(op, g);
   for (int x = 0; x < 3; ++x)
     build_intervals(&p, x);
   build_chunks(&p, offset);
-  prepare(&p, accumulate);
-  if (p.twosided)
-    os_run_twosided(&p);
-  else
-    os_run_onesided(&p);
-  finish(&p, accumulate);
+  /* The batch elements one after the other; with a dealt-out batch every
+   * process takes part in as many calls as the process with the most
+   * (idle ones hold and compute nothing then). */
+  int64_t rounds = p.nbatch;
+  if (mask && g->size > 1)
+    distrt_g.be->allreduce(op, g->icomm, &rounds, 1, DISTRT_I64, DISTRT_MAX);
+  os_opnd *C = &p.X[OS_C];
+  int64_t csize = C->size, nchunks = p.nchunks;
+  int cholder = C->holder;
+  for (p.batch = 0; p.batch < rounds; ++p.batch) {
+    int idle = p.batch >= p.nbatch;
+    for (int x = 0; x < 3; ++x) {
+      p.X[x].tile = p.X[x].base + (idle ? 0 : p.batch) * p.X[x].size * p.es;
+      p.X[x].win = NULL;
+    }
+    C->size = idle ? 0 : csize;
+    C->holder = idle ? 0 : cholder;
+    p.nchunks = idle ? 0 : nchunks;
+    p.acc = p.self = NULL;
+    p.acc_win = NULL;
+    prepare(&p, accumulate);
+    if (p.twosided)
+      os_run_twosided(&p);
+    else
+      os_run_onesided(&p);
+    finish(&p, accumulate);
+  }
   if (!p.twosided)
     os_windows_trim(op, g);
   words_total += p.words;
@@ -546,4 +613,40 @@ void distrt_onesided_matmul(distrt_grid *g, int64_t dtype,
   free(p.mine[1]);
   free(p.seg);
   free(p.chunks);
+}
+
+void distrt_onesided_matmul(distrt_grid *g, int64_t dtype,
+                            const int64_t *desc_a, const void *a,
+                            const int64_t *desc_b, const void *b,
+                            const int64_t *desc_c, void *c, int64_t stationary,
+                            int64_t offset, int64_t prefetch,
+                            int64_t accumulate) {
+  distrt_grid *grids[3] = {g, g, g};
+  onesided("distrt_onesided_matmul", grids, dtype, NULL, desc_a, a, desc_b, b,
+           desc_c, c, stationary, offset, prefetch, accumulate);
+}
+
+void distrt_onesided_matmul_grids(distrt_grid *ga, distrt_grid *gb,
+                                  distrt_grid *gc, int64_t dtype,
+                                  const int64_t *desc_a, const void *a,
+                                  const int64_t *desc_b, const void *b,
+                                  const int64_t *desc_c, void *c,
+                                  int64_t stationary, int64_t offset,
+                                  int64_t prefetch, int64_t accumulate) {
+  distrt_grid *grids[3] = {ga, gb, gc};
+  onesided("distrt_onesided_matmul_grids", grids, dtype, NULL, desc_a, a,
+           desc_b, b, desc_c, c, stationary, offset, prefetch, accumulate);
+}
+
+void distrt_onesided_matmul_batched(
+    distrt_grid *ga, distrt_grid *gb, distrt_grid *gc, int64_t dtype,
+    const int64_t *desc_batch, const int64_t *desc_a, const void *a,
+    const int64_t *desc_b, const void *b, const int64_t *desc_c, void *c,
+    int64_t stationary, int64_t offset, int64_t prefetch, int64_t accumulate) {
+  distrt_grid *grids[3] = {ga, gb, gc};
+  const char *op = "distrt_onesided_matmul_batched";
+  if (!desc_batch)
+    distrt_fatal_collective(op, "the batch descriptor is NULL");
+  onesided(op, grids, dtype, desc_batch, desc_a, a, desc_b, b, desc_c, c,
+           stationary, offset, prefetch, accumulate);
 }

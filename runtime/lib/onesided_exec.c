@@ -173,7 +173,7 @@ static void gather(os_plan *p, const os_panel *d, const os_chunk *ch,
   os_panel_shape(p, d, ch->len, &rows, &cols);
   s->npc = os_pieces(p, d, ch, s->pc);
   if (in_place(p, s->pc, s->npc, &base, &ld)) {
-    s->ptr = X->tile + base * p->es;
+    s->ptr = X->base + base * p->es;
     s->ld = ld;
     s->npc = 0;
     return;
@@ -186,7 +186,7 @@ static void gather(os_plan *p, const os_panel *d, const os_chunk *ch,
     os_piece *q = &s->pc[i];
     char *dst = s->buf + (q->prow * cols + q->pcol) * p->es;
     if (q->rank == p->g->rank) {
-      copy_block(p, dst, cols, X->tile + q->disp * p->es, q->ld, q->rows,
+      copy_block(p, dst, cols, X->base + q->disp * p->es, q->ld, q->rows,
                  q->cols);
       continue;
     }
@@ -396,7 +396,7 @@ static char *fetch_all(os_plan *p, int64_t **where) {
     for (int64_t end = i + rcnt[s]; i < end; i += REQ_FIELDS) {
       const os_opnd *X = &p->X[rreq[i]];
       int64_t rows = rreq[i + 2], cols = rreq[i + 3];
-      copy_block(p, out, cols, X->tile + rreq[i + 1] * p->es, X->ext[1], rows,
+      copy_block(p, out, cols, X->base + rreq[i + 1] * p->es, X->ext[1], rows,
                  cols);
       out += rows * cols * p->es;
       scnt[s] += rows * cols;
@@ -451,7 +451,7 @@ static void products_and_push(os_plan *p, const char *rdata,
           const os_opnd *X = &p->X[d->x];
           int64_t n = os_pieces(p, d, ch, pc[i]);
           if (in_place(p, pc[i], n, &base, &ld)) {
-            pp[i] = X->tile + base * p->es;
+            pp[i] = X->base + base * p->es;
             pld[i] = ld;
             continue;
           }
@@ -462,7 +462,7 @@ static void products_and_push(os_plan *p, const char *rdata,
             const os_piece *q = &pc[i][u];
             char *dst = buf[i] + (q->prow * cols + q->pcol) * p->es;
             if (q->rank == p->g->rank)
-              copy_block(p, dst, cols, X->tile + q->disp * p->es, q->ld,
+              copy_block(p, dst, cols, X->base + q->disp * p->es, q->ld,
                          q->rows, q->cols);
             else
               copy_block(p, dst, cols, rdata + where[nw++] * p->es, q->cols,

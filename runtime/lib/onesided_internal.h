@@ -1,8 +1,9 @@
 /*===- onesided_internal.h - distrt internals of the one-sided GEMM -*- C
  *-*-===*
  *
- * Not installed.  distrt_onesided_matmul ("Slicing Is All You Need": one
- * universal one-sided algorithm) is split over
+ * Not installed.  distrt_onesided_matmul and its _grids / _batched forms
+ * ("Slicing Is All You Need": one universal one-sided algorithm) are split
+ * over
  *   onesided.c        the entry point: validation, the slices, this
  *                     process's chunks and their panels' pieces, the final
  *                     combination, the counter
@@ -24,13 +25,15 @@ enum { OS_I = 0, OS_K = 1, OS_J = 2 };
 /* One operand: its layout and this process's tile. */
 typedef struct {
   layout_t L;
-  char *tile;       /* the local tile (row-major, ld = ext[1]) */
+  distrt_grid *g;   /* its grid (the same processes as the others') */
+  char *base;       /* the whole local tile: every batch element's */
+  char *tile;       /* the current batch element's (row-major, ld = ext[1]) */
   int64_t ext[2];   /* local extents */
   int64_t size;     /* elements of the tile (0: holds nothing) */
   int holder;       /* this process holds a tile (fixed axes match) */
   int64_t q[2];     /* this process's owner digits */
   int64_t idx[2];   /* the loop indices of its dimensions */
-  int64_t repl;     /* mask of the grid axes replicating it */
+  int64_t repl;     /* mask of the grid axes replicating it (not batch) */
   distrt_bwin *win; /* window over the tile, when one is used */
 } os_opnd;
 
@@ -71,7 +74,9 @@ typedef struct {
 
 typedef struct {
   const char *op;
-  distrt_grid *g;
+  distrt_grid *g; /* C's grid: windows, barriers, the fallback's exchanges */
+  int64_t batch;  /* the current batch element (local index) */
+  int64_t nbatch; /* this process's batch elements */
   int64_t dtype, es;
   int64_t stationary, prefetch;
   os_opnd X[3];
@@ -100,7 +105,9 @@ typedef struct {
   int64_t words; /* elements moved by this call */
 } os_plan;
 
-/* Nearest holder of the block of operand x whose first element is (r, c). */
+/* Nearest holder of the block of operand x whose first element is (r, c);
+ * for A and B, the offset is into the holder's whole tile, at the current
+ * batch element (C's pieces go to a buffer of one batch element). */
 DISTRT_HIDDEN void os_locate(const os_plan *p, int x, int64_t r, int64_t c,
                              os_loc *out);
 /* The rows / columns of panel d for a chunk of length len. */

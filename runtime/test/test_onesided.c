@@ -2,6 +2,8 @@
  * matrix multiply) on every grid the rank count allows.
  *
  *   distrt-test-onesided [quick]   every case ("quick": every 7th)
+ *   distrt-test-onesided grids        A, B and C on different grids of the
+ *                                    same processes (..._matmul_grids)
  *   distrt-test-onesided error NAME  one error case, which must end the job
  *                                    (prints "UNEXPECTED success" otherwise)
  *
@@ -40,6 +42,8 @@ typedef struct {
 
 static int nspecs;
 static spec specs[16];
+static spec *into = specs; /* where add() appends (make_specs_into) */
+static int *into_n = &nspecs;
 
 static void add(const char *name, int64_t k0, int64_t b0, int64_t n0,
                 int64_t a00, int64_t a01, int64_t k1, int64_t b1, int64_t n1,
@@ -51,7 +55,7 @@ static void add(const char *name, int64_t k0, int64_t b0, int64_t n0,
   s.axes[0][0] = a00, s.axes[0][1] = a01;
   s.kind[1] = k1, s.block[1] = b1, s.naxes[1] = n1;
   s.axes[1][0] = a10, s.axes[1][1] = a11;
-  specs[nspecs++] = s;
+  into[(*into_n)++] = s;
 }
 
 enum {
@@ -61,8 +65,20 @@ enum {
   BC = DISTRT_KIND_BLOCK_CYCLIC
 };
 
+static void make_specs(int64_t ndims, const int64_t *dims);
+
+/* The layouts of a grid into out[0..*n) (for the grid pairs). */
+static void make_specs_into(spec *out, int *n, int64_t ndims,
+                            const int64_t *dims) {
+  into = out;
+  into_n = n;
+  make_specs(ndims, dims);
+  into = specs;
+  into_n = &nspecs;
+}
+
 static void make_specs(int64_t ndims, const int64_t *dims) {
-  nspecs = 0;
+  *into_n = 0;
   if (ndims == 1) {
     add("row", BL, 0, 1, 0, 0, NO, 0, 0, 0, 0);
     add("col", NO, 0, 0, 0, 0, BL, 0, 1, 0, 0);
@@ -80,9 +96,9 @@ static void make_specs(int64_t ndims, const int64_t *dims) {
   add("row0", BL, 0, 1, 0, 0, NO, 0, 0, 0, 0);  /* replicated over axis 1 */
   add("cyc1", NO, 0, 0, 0, 0, CY, 0, 1, 1, 0);  /* replicated over axis 0 */
   add("fixed", BC, 2, 1, 0, 0, NO, 0, 0, 0, 0); /* on axis 1 = last */
-  specs[nspecs - 1].nfixed = 1;
-  specs[nspecs - 1].faxis = 1;
-  specs[nspecs - 1].fcoord = dims[1] - 1;
+  into[*into_n - 1].nfixed = 1;
+  into[*into_n - 1].faxis = 1;
+  into[*into_n - 1].fcoord = dims[1] - 1;
 }
 
 static void make_desc(const spec *s, int64_t n0, int64_t n1, int64_t *d) {
@@ -170,25 +186,35 @@ static const int64_t sizes[][3] = {{7, 5, 9}, {1, 5, 9}, {7, 1, 9}, {7, 5, 1},
 
 static int64_t reported;
 
-/* One case; returns 1 if this process saw no mismatch. */
-static int run_case(distrt_grid *g, int64_t ndims, const int64_t *dims,
-                    const spec *sa, const spec *sb, const spec *sc, int64_t st,
-                    int64_t t) {
+/* One grid of the test: its handle and extents. */
+typedef struct {
+  distrt_grid *g;
+  int64_t ndims, dims[2];
+} tgrid;
+
+/* One case, A, B and C on the grids gr[0..2] (one grid: the plain entry;
+ * several: distrt_onesided_matmul_grids); returns 1 if this process saw no
+ * mismatch. */
+static int run_case3(const tgrid *const *gr, const spec *sa, const spec *sb,
+                     const spec *sc, int64_t st, int64_t t) {
   int64_t flags = t % 8, acc = flags & 1, offset = (flags >> 1) & 1;
   int64_t prefetch = t % 7 == 3 ? 4 : 1 + ((flags >> 2) & 1);
   const int64_t *sz = sizes[(t / 8 + t) % NSIZES];
   int64_t M = sz[0], K = sz[1], N = sz[2];
   int64_t dtype = t % 5 == 4 ? DISTRT_F32 : DISTRT_F64;
   int twice = t % 4 == 1;
-  int64_t co[8], da[64], db[64], dc[64];
-  tu_coords(ndims, dims, distrt_grid_rank(g), co);
+  int64_t co[3][8], da[64], db[64], dc[64];
+  for (int x = 0; x < 3; ++x)
+    tu_coords(gr[x]->ndims, gr[x]->dims, distrt_grid_rank(gr[x]->g), co[x]);
   make_desc(sa, M, K, da);
   make_desc(sb, K, N, db);
   make_desc(sc, M, N, dc);
   tile_t ta, tb, tc;
-  my_tile(sa, M, K, ndims, dims, co, &ta);
-  my_tile(sb, K, N, ndims, dims, co, &tb);
-  my_tile(sc, M, N, ndims, dims, co, &tc);
+  my_tile(sa, M, K, gr[0]->ndims, gr[0]->dims, co[0], &ta);
+  my_tile(sb, K, N, gr[1]->ndims, gr[1]->dims, co[1], &tb);
+  my_tile(sc, M, N, gr[2]->ndims, gr[2]->dims, co[2], &tc);
+  distrt_grid *g = gr[2]->g;
+  int one = gr[0]->g == g && gr[1]->g == g;
   void *a = fill(&ta, dtype, va), *b = fill(&tb, dtype, vb);
   void *c = fill(&tc, dtype, vc);
   static const char *const budgets[3] = {NULL, "1", "300"};
@@ -197,11 +223,15 @@ static int run_case(distrt_grid *g, int64_t ndims, const int64_t *dims,
     setenv("DISTRT_ONESIDED_PANEL_BYTES", budget, 1);
   else
     unsetenv("DISTRT_ONESIDED_PANEL_BYTES");
-  distrt_onesided_matmul(g, dtype, da, a, db, b, dc, c, st, offset, prefetch,
-                         acc);
-  if (twice)
-    distrt_onesided_matmul(g, dtype, da, a, db, b, dc, c, st, !offset, prefetch,
-                           1);
+  for (int call = 0; call < 1 + twice; ++call) {
+    int64_t off = call ? !offset : offset, ac = call ? 1 : acc;
+    if (one)
+      distrt_onesided_matmul(g, dtype, da, a, db, b, dc, c, st, off, prefetch,
+                             ac);
+    else
+      distrt_onesided_matmul_grids(gr[0]->g, gr[1]->g, g, dtype, da, a, db, b,
+                                   dc, c, st, off, prefetch, ac);
+  }
   int ok = 1;
   for (int64_t r = 0; r < tc.cnt[0] && ok; ++r)
     for (int64_t q = 0; q < tc.cnt[1] && ok; ++q) {
@@ -217,11 +247,12 @@ static int run_case(distrt_grid *g, int64_t ndims, const int64_t *dims,
         ok = 0;
         if (reported++ < 20)
           EXPECT(0,
-                 "case %lld: A %s, B %s, C %s, stationary %c, %lldx%lldx%lld "
-                 "%s acc %lld offset %lld prefetch %lld%s: C(%lld,%lld) = %g, "
-                 "expected %g",
-                 (long long)t, sa->name, sb->name, sc->name, "ABC"[st],
-                 (long long)M, (long long)K, (long long)N, tu_dtype_name(dtype),
+                 "case %lld: A %s, B %s, C %s%s, stationary %c, "
+                 "%lldx%lldx%lld %s acc %lld offset %lld prefetch %lld%s: "
+                 "C(%lld,%lld) = %g, expected %g",
+                 (long long)t, sa->name, sb->name, sc->name,
+                 one ? "" : " (grids of their own)", "ABC"[st], (long long)M,
+                 (long long)K, (long long)N, tu_dtype_name(dtype),
                  (long long)acc, (long long)offset, (long long)prefetch,
                  twice ? " twice" : "", (long long)i, (long long)j, got, want);
         else
@@ -236,6 +267,14 @@ static int run_case(distrt_grid *g, int64_t ndims, const int64_t *dims,
   free_tile(&tc);
   unsetenv("DISTRT_ONESIDED_PANEL_BYTES");
   return ok;
+}
+
+static int run_case(distrt_grid *g, int64_t ndims, const int64_t *dims,
+                    const spec *sa, const spec *sb, const spec *sc, int64_t st,
+                    int64_t t) {
+  tgrid one = {g, ndims, {dims[0], ndims > 1 ? dims[1] : 1}};
+  const tgrid *gr[3] = {&one, &one, &one};
+  return run_case3(gr, sa, sb, sc, st, t);
 }
 
 /* The word counter, exactly: grid [P], A rows blocked, B columns blocked,
@@ -309,6 +348,46 @@ static int64_t run_grid(int64_t ndims, const int64_t *dims, int quick) {
   return cases;
 }
 
+/* A, B and C on different grids of the same processes: every ordered
+ * triple of the grids the rank count allows ([P] and its 2-D
+ * factorizations) with at least two different grids; for each, every
+ * pair of layouts of A's and B's grids, with C's layout varying with them,
+ * times stationary A / B / C. */
+static int64_t run_grid_triples(void) {
+  int64_t P = tu_size();
+  tgrid gs[4];
+  spec sp[4][16];
+  int nsp[4], ng = 0;
+  gs[ng++] = (tgrid){NULL, 1, {P, 1}};
+  for (int64_t p0 = 2; p0 < P; ++p0)
+    if (P % p0 == 0 && ng < 4)
+      gs[ng++] = (tgrid){NULL, 2, {p0, P / p0}};
+  for (int i = 0; i < ng; ++i) {
+    gs[i].g = distrt_grid_create(gs[i].ndims, gs[i].dims);
+    make_specs_into(sp[i], &nsp[i], gs[i].ndims, gs[i].dims);
+  }
+  int64_t cases = 0, t = 0;
+  for (int a = 0; a < ng; ++a)
+    for (int b = 0; b < ng; ++b)
+      for (int c = 0; c < ng; ++c) {
+        if (a == b && b == c)
+          continue;
+        const tgrid *gr[3] = {&gs[a], &gs[b], &gs[c]};
+        for (int la = 0; la < nsp[a]; ++la)
+          for (int lb = 0; lb < nsp[b]; ++lb)
+            for (int64_t st = 0; st < 3; ++st, ++t) {
+              const spec *sc = &sp[c][(la * 5 + lb * 3 + st) % nsp[c]];
+              run_case3(gr, &sp[a][la], &sp[b][lb], sc, st, t);
+              ++cases;
+            }
+      }
+  tu_section("onesided grid triples on %lld ranks: %lld cases", (long long)P,
+             (long long)cases);
+  for (int i = 0; i < ng; ++i)
+    distrt_grid_free(gs[i].g);
+  return cases;
+}
+
 /*===-- errors -----------------------------------------------------------===*/
 
 static int error_case(const char *name) {
@@ -340,6 +419,15 @@ static int error_case(const char *name) {
     distrt_onesided_matmul(g, dtype, da, a, NULL, b, dc, c, st, 0, 1, 0);
   } else if (strcmp(name, "null-grid") == 0) {
     distrt_onesided_matmul(NULL, dtype, da, a, db, b, dc, c, st, 0, 1, 0);
+  } else if (strcmp(name, "null-grid-b") == 0) {
+    distrt_onesided_matmul_grids(g, NULL, g, dtype, da, a, db, b, dc, c, st, 0,
+                                 1, 0);
+  } else if (strcmp(name, "null-batch") == 0) {
+    distrt_onesided_matmul_batched(g, g, g, dtype, NULL, da, a, db, b, dc, c,
+                                   st, 0, 1, 0);
+  } else if (strcmp(name, "batch-2d") == 0) {
+    distrt_onesided_matmul_batched(g, g, g, dtype, da, da, a, db, b, dc, c, st,
+                                   0, 1, 0);
   } else if (strcmp(name, "null-tile") == 0) {
     distrt_onesided_matmul(g, dtype, da, NULL, db, b, dc, c, st, 0, 1, 0);
   } else if (strcmp(name, "skew") == 0) {
@@ -364,13 +452,26 @@ int main(int argc, char **argv) {
   int quick = argc == 2 && strcmp(argv[1], "quick") == 0;
   /* "grid 0": the 1-D grid only; "grid P0": the P0 x (P/P0) grid only (a
    * run per grid keeps each mpirun short on many oversubscribed ranks). */
+  if (argc == 2 && strcmp(argv[1], "grids") == 0) {
+    tu_init("distrt-test-onesided");
+    int64_t cases = run_grid_triples();
+    if (cases == 0 && tu_rank() == 0)
+      printf("FAIL distrt-test-onesided: no pair of grids on %lld ranks\n",
+             (long long)tu_size());
+    if (tu_rank() == 0)
+      printf("onesided grids: %lld ranks: %lld cases\n", (long long)tu_size(),
+             (long long)cases);
+    int rc = tu_finish();
+    return cases == 0 ? 1 : rc;
+  }
   int only = argc == 3 && strcmp(argv[1], "grid") == 0;
   char *end = NULL;
   long pick = only ? strtol(argv[2], &end, 10) : -1;
   if ((argc > 2 && !only) || (argc == 2 && !quick) ||
       (only && (end == argv[2] || *end != '\0' || pick < 0))) {
     fprintf(stderr,
-            "usage: distrt-test-onesided [quick] | grid P0 | error NAME\n");
+            "usage: distrt-test-onesided [quick] | grid P0 | grids | error "
+            "NAME\n");
     return 2;
   }
   tu_init("distrt-test-onesided");

@@ -18,7 +18,7 @@
 // BW: remark: plan for [(0, 2), (1, 3)] -> [(0), (1)]: allgather over modes [2, 3] -> [(0), (1)] (4.8e-05 s); predicted 4.8e-05 s
 // OPT: remark: plan for [(0, 2), (1, 3)] -> [(0), (1)]: allgather over modes [2, 3] -> [(0), (1)] (0.004 s); predicted 0.004 s
 
-// KEY: error: {{.*}}costs-bad-key.txt:2: unknown key 'gamma' (expected alpha or beta)
+// KEY: error: {{.*}}costs-bad-key.txt:2: unknown key 'delta' (expected alpha, beta or gamma)
 // VAL: error: {{.*}}costs-bad-value.txt:1: expected 'alpha <seconds>' with a number in [0, 1], got 'alpha fast'
 // MISS: error: cost file '{{.*}}costs-missing-beta.txt' must set both alpha and beta
 // NOFILE: error: cannot read cost file '{{.*}}no-such-file.txt': No such file or directory

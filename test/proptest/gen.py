@@ -1207,10 +1207,11 @@ ONESIDED_MISTAKES = {
     "prefetch-range": "prefetch(%d): the prefetch depth must be between 1 and 16, got %d",
     "duplicate-command": "the schedule already has %s %s command",
     "loop-command": LOOP_COMMANDS_MSG,
-    "transposed": "one-sided product cannot be lowered: the statement must read C(i,j) = A(i,k) * B(k,j) "
-                  "(the operands in either order, no transposed accesses)",
+    "transposed": "one-sided product cannot be lowered: the statement must read C(i,j) = A(i,k) * B(k,j), "
+                  "or a contraction that matricizes to one",
     "scaled": "one-sided product cannot be lowered: it computes matrix products C(i,j) = A(i,k) * B(k,j) "
-              "or C(i,j) += A(i,k) * B(k,j), without constant factors, signs or sums",
+              "or C(i,j) += A(i,k) * B(k,j) (and contractions that matricize to them), without constant "
+              "factors, signs or sums",
     "same-tensor": "one-sided product cannot be lowered: A, B and C must be three different tensors",
     "integer-elements": "one-sided product cannot be lowered: '%s' has element type integer; "
                         "the one-sided lowering's GEMMs take f32 or f64",

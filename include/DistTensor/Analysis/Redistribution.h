@@ -69,10 +69,13 @@ struct RedistributionPlan {
 };
 
 /// The alpha-beta model: seconds per message and per element; and whether
-/// plans keep to the memory bound.
+/// plans keep to the memory bound. gamma (seconds per flop) is not used by
+/// the planner: the one-sided lowering's choice of the stationary tensor
+/// adds it (OneSidedCosts in Dialect/Dist/IR/OneSided.h, same defaults).
 struct CostModel {
   double alpha = 1e-6;
   double beta = 1e-9;
+  double gamma = 1e-10;
   /// A plan passes only through layouts that hold per process at most the
   /// larger of the source and destination tiles (withinMemoryBound). Off,
   /// the cheapest plan under alpha-beta is taken even when an intermediate
@@ -240,8 +243,9 @@ PartialSumPlan planPartialSum(RedistributeOp op, const CostModel &model,
 std::string stringifyPartialSum(PartialSumPlan::Kind kind);
 
 /// Reads a cost model written by `benchmarks/calibrate`: lines `alpha X`
-/// and `beta Y` (seconds per message and per element); `#` starts a
-/// comment. Returns an error message, or the empty string on success.
+/// and `beta Y` (seconds per message and per element), and optionally
+/// `gamma Z` (seconds per flop); `#` starts a comment. Returns an error
+/// message, or the empty string on success.
 std::string readCostModel(llvm::StringRef path, CostModel &model);
 
 } // namespace dist

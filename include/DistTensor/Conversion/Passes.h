@@ -51,7 +51,8 @@ struct DistToLLVMOptions : public PassPipelineOptions<DistToLLVMOptions> {
       llvm::cl::init(true)};
   PassOptions::Option<std::string> costFile{
       *this, "cost-file",
-      llvm::cl::desc("Measured alpha/beta for the redistribution planner"),
+      llvm::cl::desc("Measured alpha/beta for the redistribution planner "
+                     "(and gamma for the one-sided products' choice)"),
       llvm::cl::init("")};
   PassOptions::Option<bool> overlap{
       *this, "overlap",

@@ -93,7 +93,8 @@ def DistMaterializeSPMD : Pass<"dist-materialize-spmd", "ModuleOp"> {
            "collectives where the thesis' rules apply, else the general "
            "exchange) or 'general' (always the general exchange)">,
     Option<"costFile", "cost-file", "std::string", /*default=*/"\"\"",
-           "Measured alpha/beta for the redistribution planner (written by "
+           "Measured alpha/beta for the redistribution planner, and gamma "
+           "for the one-sided products' choice (written by "
            "benchmarks/calibrate)">,
     Option<"overlap", "overlap", "bool", /*default=*/"true",
            "Double buffer time-stepped inputs: start the next step's "
@@ -204,7 +205,10 @@ def DistLowerComputations : Pass<"dist-lower-computations", "ModuleOp"> {
   let options = [
     Option<"leafFallback", "leaf-fallback", "bool", /*default=*/"false",
            "Use scalar loops with a warning where a substitute command "
-           "cannot apply">
+           "cannot apply">,
+    Option<"costFile", "cost-file", "std::string", /*default=*/"\"\"",
+           "Measured alpha/beta/gamma for the one-sided lowering's choice "
+           "of the stationary tensor (written by benchmarks/calibrate)">
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::arith::ArithDialect",
@@ -346,6 +350,12 @@ def DistReportCommunication : Pass<"dist-report-communication", "ModuleOp"> {
     reason and the suggestion (or that no layout avoids it under this
     schedule), and skips computations that cannot be lowered (the lowering
     reports those); `dist-run` uses it for its warnings.
+
+    A one-sided product (docs/onesided.md) gets one remark: the stationary
+    tensor, who chose it, and the alpha-beta-gamma model's estimate for
+    each choice (seconds, split into its alpha, beta and gamma parts, and
+    the messages, words and flops behind them), with alpha, beta and gamma
+    from `cost-file` (the planner's cost file) or the defaults.
   }];
   let options = [
     Option<"quiet", "quiet", "bool", /*default=*/"false",
@@ -355,6 +365,9 @@ def DistReportCommunication : Pass<"dist-report-communication", "ModuleOp"> {
            "Report only the tensors that move with the general exchange "
            "(why, and the layout that avoids it); skip computations that "
            "cannot be lowered">,
+    Option<"costFile", "cost-file", "std::string", /*default=*/"\"\"",
+           "Measured alpha/beta/gamma (benchmarks/calibrate) for the "
+           "one-sided products' cost model">
   ];
 }
 

@@ -233,32 +233,51 @@ struct CheckDistinctLowering : TransferPattern<CheckDistinctOp> {
 };
 
 /// dist.onesided_matmul -> distrt_onesided_matmul(grid, dtype, descA, a,
-/// descB, b, descC, c, stationary, offset, prefetch, accumulate).
+/// descB, b, descC, c, stationary, offset, prefetch, accumulate) when the
+/// three tensors are on one grid; distrt_onesided_matmul_grids(gridA,
+/// gridB, gridC, dtype, ...) when they are not; with a batch,
+/// distrt_onesided_matmul_batched(gridA, gridB, gridC, dtype, descBatch,
+/// descA, a, ...).
 struct OneSidedMatmulLowering : TransferPattern<OneSidedMatmulOp> {
   using TransferPattern::TransferPattern;
   LogicalResult
   matchAndRewrite(OneSidedMatmulOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    DistTensorType c = op.getTensorC();
-    Value grid =
-        lowering.gridHandle(rewriter, loc, op, c.getLayout().getGrid());
-    if (!grid)
-      return fail(rewriter, op);
+    DistTensorType a = op.getTensorA(), b = op.getTensorB(),
+                   c = op.getTensorC();
+    std::optional<DistTensorType> batch = op.getTensorBatch();
+    bool oneGrid = a.getLayout().getGrid() == c.getLayout().getGrid() &&
+                   b.getLayout().getGrid() == c.getLayout().getGrid();
+    SmallVector<Value> args;
+    DistTensorType tensors[3] = {a, b, c};
+    for (int x = 0; x < 3; ++x) {
+      if (oneGrid && !batch && x != 2)
+        continue;
+      DistTensorType t = tensors[x];
+      Value grid =
+          lowering.gridHandle(rewriter, loc, op, t.getLayout().getGrid());
+      if (!grid)
+        return fail(rewriter, op);
+      args.push_back(grid);
+    }
     auto i64 = [&](int64_t v) { return lowering.i64(rewriter, loc, v); };
-    SmallVector<Value> args{grid,
-                            i64(abi::dtypeCode(c.getElementType())),
-                            lowering.descriptor(rewriter, loc, op.getTensorA()),
-                            lowering.ptrOf(rewriter, loc, adaptor.getA()),
-                            lowering.descriptor(rewriter, loc, op.getTensorB()),
-                            lowering.ptrOf(rewriter, loc, adaptor.getB()),
-                            lowering.descriptor(rewriter, loc, c),
-                            lowering.ptrOf(rewriter, loc, adaptor.getC()),
-                            i64(static_cast<int64_t>(op.getStationary())),
-                            i64(op.getOffset() ? 1 : 0),
-                            i64(op.getPrefetch()),
-                            i64(op.getAccumulate() ? 1 : 0)};
-    if (failed(lowering.call(rewriter, loc, "distrt_onesided_matmul", args)))
+    args.push_back(i64(abi::dtypeCode(c.getElementType())));
+    if (batch)
+      args.push_back(lowering.descriptor(rewriter, loc, *batch));
+    args.append({lowering.descriptor(rewriter, loc, a),
+                 lowering.ptrOf(rewriter, loc, adaptor.getA()),
+                 lowering.descriptor(rewriter, loc, b),
+                 lowering.ptrOf(rewriter, loc, adaptor.getB()),
+                 lowering.descriptor(rewriter, loc, c),
+                 lowering.ptrOf(rewriter, loc, adaptor.getC()),
+                 i64(static_cast<int64_t>(op.getStationary())),
+                 i64(op.getOffset() ? 1 : 0), i64(op.getPrefetch()),
+                 i64(op.getAccumulate() ? 1 : 0)});
+    StringRef callee = batch     ? "distrt_onesided_matmul_batched"
+                       : oneGrid ? "distrt_onesided_matmul"
+                                 : "distrt_onesided_matmul_grids";
+    if (failed(lowering.call(rewriter, loc, callee, args)))
       return fail(rewriter, op);
     rewriter.eraseOp(op);
     return success();

@@ -2,11 +2,13 @@
 //
 // Part of the dist project: distributed tensor algebra in MLIR.
 //
-// dist.compute of C(i,j) (+)= A(i,k) * B(k,j) whose schedule selects the
+// dist.compute of C(i,j) (+)= A(i,k) * B(k,j), or of a contraction that
+// matricizes to it (batch indices allowed), whose schedule selects the
 // one-sided lowering (stationary / prefetch / offset; OneSided.h says
 // which) becomes, on every process, one dist.onesided_matmul on the three
-// tiles: the runtime slices the layouts, gets the moving tensors' slices
-// with MPI RMA and runs the local GEMMs (seed 004; docs/onesided.md).
+// tiles, with the matricized views' layouts (and the batch's): the runtime
+// slices the layouts, gets the moving tensors' slices with MPI RMA and runs the
+// local GEMMs (seed 004; docs/onesided.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,7 +23,9 @@ using namespace mlir::dist;
 using namespace mlir::dist::spmd;
 
 LogicalResult spmd::lowerOneSidedCompute(SPMDBuilder &rt, ComputeOp op) {
-  FailureOr<OneSidedProduct> prod = getOneSidedProduct(op);
+  const CostModel &cm = rt.costModel;
+  FailureOr<OneSidedProduct> prod =
+      getOneSidedProduct(op, OneSidedCosts{cm.alpha, cm.beta, cm.gamma});
   if (failed(prod))
     return failure();
   Value tiles[3];
@@ -40,14 +44,13 @@ LogicalResult spmd::lowerOneSidedCompute(SPMDBuilder &rt, ComputeOp op) {
   std::string where = runtimeWhere(loc, op.getStatementAttr().getStatement());
   CheckDistinctOp::create(b, loc, tiles[2], tiles[0], prod->a, where);
   CheckDistinctOp::create(b, loc, tiles[2], tiles[1], prod->b, where);
-  auto type = [&](StringRef name) {
-    return cast<DistTensorType>(op.getTensorNamed(name).getType());
-  };
-  auto mm =
-      OneSidedMatmulOp::create(b, loc, tiles[0], tiles[1], tiles[2],
-                               op.getStatementAttr().getStatement().accumulate,
-                               prod->stationary, prod->prefetch, prod->offset,
-                               type(prod->a), type(prod->b), type(prod->c));
+  // The tiles of a contraction that matricizes are those of its matrices
+  // (the layouts OneSided.h derives), one per batch element, consecutive.
+  auto mm = OneSidedMatmulOp::create(
+      b, loc, tiles[0], tiles[1], tiles[2],
+      op.getStatementAttr().getStatement().accumulate, prod->stationary,
+      prod->prefetch, prod->offset, prod->matA, prod->matB, prod->matC,
+      prod->batch ? TypeAttr::get(prod->batch) : TypeAttr());
   if (prod->chosenByModel)
     mm->setAttr("dist.stationary_chosen", b.getUnitAttr());
   return success();

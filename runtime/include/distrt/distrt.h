@@ -416,6 +416,33 @@ void distrt_onesided_matmul(distrt_grid *g, int64_t dtype,
                             const int64_t *desc_c, void *c, int64_t stationary,
                             int64_t offset, int64_t prefetch,
                             int64_t accumulate);
+/** distrt_onesided_matmul with A, B and C on the grids ga, gb and gc, each
+ *  descriptor read against its own grid.  The grids must be of the same
+ *  processes (made on one communicator, so of one size: rank r is the same
+ *  process in each, at its own coordinates in each).  Collective over
+ *  them. */
+void distrt_onesided_matmul_grids(distrt_grid *ga, distrt_grid *gb,
+                                  distrt_grid *gc, int64_t dtype,
+                                  const int64_t *desc_a, const void *a,
+                                  const int64_t *desc_b, const void *b,
+                                  const int64_t *desc_c, void *c,
+                                  int64_t stationary, int64_t offset,
+                                  int64_t prefetch, int64_t accumulate);
+/** Batched: C[t] (+)= A[t] * B[t] for each batch element t.  desc_batch is
+ *  the 1-D layout descriptor on gc of the batch index (its extent: the
+ *  number of products; no fixed axes): a process has the batch elements of
+ *  its tile of that layout (all of them when it is whole), and its tiles
+ *  of A, B and C hold, one after the other, its tile of each of those
+ *  elements (row-major as for one product; desc_a, desc_b, desc_c
+ *  describe one product).  Batch elements dealt out over grid axes need
+ *  ga == gb == gc: then the processes differing only on those axes hold
+ *  different batch elements, and each product is among the processes of
+ *  one batch coordinate.  Collective over the grids. */
+void distrt_onesided_matmul_batched(
+    distrt_grid *ga, distrt_grid *gb, distrt_grid *gc, int64_t dtype,
+    const int64_t *desc_batch, const int64_t *desc_a, const void *a,
+    const int64_t *desc_b, const void *b, const int64_t *desc_c, void *c,
+    int64_t stationary, int64_t offset, int64_t prefetch, int64_t accumulate);
 /** Elements this process has moved in distrt_onesided_matmul so far:
  *  remote gets plus remote accumulates (local blocks are not counted). */
 int64_t distrt_onesided_words(void);

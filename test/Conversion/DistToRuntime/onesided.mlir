@@ -1,4 +1,4 @@
-// RUN: dist-opt %s --convert-dist-to-runtime | FileCheck %s
+// RUN: dist-opt %s -split-input-file --convert-dist-to-runtime | FileCheck %s
 // dist.onesided_matmul becomes one distrt_onesided_matmul call: the grid
 // handle, the dtype code (f64: 1), each tensor's layout descriptor and tile
 // pointer, then the stationary code (DISTRT_STATIONARY_B: 1), offset,
@@ -30,5 +30,46 @@ dist.grid @m [2, 2]
 func.func @mm(%a: memref<?xf64>, %b: memref<?xf64>, %c: memref<?xf64>) {
   dist.onesided_matmul %a, %b accumulate into %c stationary B prefetch 4 offset false
       as !A, !B, !C : memref<?xf64>, memref<?xf64>, memref<?xf64>
+  return
+}
+
+// -----
+
+// Grids of the same processes: distrt_onesided_matmul_grids with each
+// tensor's grid handle first.
+dist.grid @m [2, 2]
+dist.grid @n [4]
+!A = !dist.tensor<7x5xf64, #dist.layout<@n, [(0) blocked, ()]>>
+!B = !dist.tensor<5x9xf64, #dist.layout<@m, "xy -> *y">>
+!C = !dist.tensor<7x9xf64, #dist.layout<@m, "xy -> xy">>
+// CHECK-LABEL: func.func @grids(
+// CHECK: %[[GA:.*]] = llvm.call @distrt_grid_lookup(%{{.*}}, %{{.*}}, %{{.*}}) {{.*}}
+// CHECK: %[[GB:.*]] = llvm.call @distrt_grid_lookup
+// CHECK: %[[GC:.*]] = llvm.call @distrt_grid_lookup
+// CHECK: llvm.call @distrt_onesided_matmul_grids(%[[GA]], %[[GB]], %[[GC]], %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i64) -> ()
+func.func @grids(%a: memref<?xf64>, %b: memref<?xf64>, %c: memref<?xf64>) {
+  dist.onesided_matmul %a, %b into %c stationary C prefetch 2 offset true
+      as !A, !B, !C : memref<?xf64>, memref<?xf64>, memref<?xf64>
+  return
+}
+
+// -----
+
+// A batch: distrt_onesided_matmul_batched with the three grid handles, the
+// dtype, then the batch's descriptor (3 elements dealt out blocked over
+// axis 0) before the operands'.
+dist.grid @m [2, 2]
+!A = !dist.tensor<7x5xf32, #dist.layout<@m, [(1) blocked, ()]>>
+!B = !dist.tensor<5x9xf32, #dist.layout<@m, [(), (1) blocked]>>
+!C = !dist.tensor<7x9xf32, #dist.layout<@m, [(), ()]>>
+!T = !dist.tensor<3xf32, #dist.layout<@m, [(0) blocked]>>
+// CHECK-DAG: llvm.mlir.global internal constant @[[DT:__dist_desc_[0-9]+]](dense<[1, 3, 1, 0, 1, 0, 0]> : tensor<7xi64>)
+// CHECK-LABEL: func.func @batch(
+// CHECK: %[[T:.*]] = llvm.mlir.constant(0 : i64) : i64
+// CHECK: %[[PT:.*]] = llvm.mlir.addressof @[[DT]]
+// CHECK: llvm.call @distrt_onesided_matmul_batched(%{{.*}}, %{{.*}}, %{{.*}}, %[[T]], %[[PT]], %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i64) -> ()
+func.func @batch(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref<?xf32>) {
+  dist.onesided_matmul %a, %b into %c stationary C prefetch 2 offset true
+      as !A, !B, !C batch !T : memref<?xf32>, memref<?xf32>, memref<?xf32>
   return
 }

@@ -100,7 +100,7 @@ dist.grid @m [2, 2]
 !B = !dist.tensor<9x5xf64, #dist.layout<@m, "xy -> y*">>
 !C = !dist.tensor<7x9xf64, #dist.layout<@m, "xy -> xy">>
 func.func @f(%c: !C, %a: !A, %b: !B) {
-  // expected-error @+1 {{one-sided product cannot be lowered: the statement must read C(i,j) = A(i,k) * B(k,j) (the operands in either order, no transposed accesses)}}
+  // expected-error @+1 {{one-sided product cannot be lowered: the statement must read C(i,j) = A(i,k) * B(k,j), or a contraction that matricizes to one, C(b..,i..,j..) = A(b..,i..,k..) * B(b..,k..,j..) (the operands in either order; the batch indices b.. first, then each group of indices adjacent and in one order in every tensor; no transposed accesses)}}
   dist.compute "C(i,j) = A(i,k) * B(j,k)" (C = %c, A = %a, B = %b)
       schedule [stationary(C)] : !C, !A, !B
   return
@@ -113,7 +113,7 @@ dist.grid @m [2, 2]
 !B = !dist.tensor<5x9xf64, #dist.layout<@m, "xy -> *y">>
 !C = !dist.tensor<7x9xf64, #dist.layout<@m, "xy -> xy">>
 func.func @f(%c: !C, %a: !A, %b: !B) {
-  // expected-error @+1 {{one-sided product cannot be lowered: it computes matrix products C(i,j) = A(i,k) * B(k,j) or C(i,j) += A(i,k) * B(k,j), without constant factors, signs or sums}}
+  // expected-error @+1 {{one-sided product cannot be lowered: it computes matrix products C(i,j) = A(i,k) * B(k,j) or C(i,j) += A(i,k) * B(k,j) (and contractions that matricize to them), without constant factors, signs or sums}}
   dist.compute "C(i,j) = 2 * A(i,k) * B(k,j)" (C = %c, A = %a, B = %b)
       schedule [stationary(C)] : !C, !A, !B
   return
@@ -121,13 +121,15 @@ func.func @f(%c: !C, %a: !A, %b: !B) {
 
 // -----
 
+// Grids of different sizes (grids of the same processes are allowed:
+// test/Transforms/onesided-compute.mlir).
 dist.grid @m [2, 2]
-dist.grid @n [4]
+dist.grid @n [3]
 !A = !dist.tensor<7x5xf64, #dist.layout<@m, "xy -> x*">>
 !B = !dist.tensor<5x9xf64, #dist.layout<@n, [(), (0) blocked]>>
 !C = !dist.tensor<7x9xf64, #dist.layout<@m, "xy -> xy">>
 func.func @f(%c: !C, %a: !A, %b: !B) {
-  // expected-error @+1 {{one-sided product cannot be lowered: 'B' is on grid @n, not on C's grid @m; put A, B and C on one grid}}
+  // expected-error @+1 {{one-sided product cannot be lowered: 'B' is on grid @n of 3 processes and C on @m of 4; the one-sided lowering takes A, B and C on grids of the same processes (as many of them)}}
   dist.compute "C(i,j) = A(i,k) * B(k,j)" (C = %c, A = %a, B = %b)
       schedule [stationary(C)] : !C, !A, !B
   return
@@ -169,6 +171,90 @@ dist.grid @m [4]
 func.func @f(%c: !C, %a: !A, %b: !B) {
   // expected-error @+1 {{one-sided product cannot be lowered: 'A' is sparse; the one-sided lowering takes dense tensors}}
   dist.compute "C(i,j) = A(i,k) * B(k,j)" (C = %c, A = %a, B = %b)
+      schedule [stationary(C)] : !C, !A, !B
+  return
+}
+
+// -----
+
+// Contractions that do not matricize to a product.
+
+dist.grid @m [2, 2]
+!A = !dist.tensor<4x3x5xf64, #dist.layout<@m, [(0) blocked, (), ()]>>
+!B = !dist.tensor<5x9xf64, #dist.layout<@m, "xy -> *y">>
+!C = !dist.tensor<3x4x9xf64, #dist.layout<@m, [(0) blocked, (), (1) blocked]>>
+func.func @f(%c: !C, %a: !A, %b: !B) {
+  // expected-error @+1 {{one-sided product cannot be lowered: the statement must read C(i,j) = A(i,k) * B(k,j), or a contraction that matricizes to one, C(b..,i..,j..) = A(b..,i..,k..) * B(b..,k..,j..) (the operands in either order; the batch indices b.. first, then each group of indices adjacent and in one order in every tensor; no transposed accesses)}}
+  dist.compute "C(l,i,j) = A(i,l,k) * B(k,j)" (C = %c, A = %a, B = %b)
+      schedule [stationary(C)] : !C, !A, !B
+  return
+}
+
+// -----
+
+dist.grid @m [2, 2]
+!A = !dist.tensor<7x5x2xf64, #dist.layout<@m, "xyz -> x**">>
+!B = !dist.tensor<5x9xf64, #dist.layout<@m, "xy -> *y">>
+!C = !dist.tensor<7x9xf64, #dist.layout<@m, "xy -> xy">>
+func.func @f(%c: !C, %a: !A, %b: !B) {
+  // expected-error @+1 {{one-sided product cannot be lowered: index 'l' is only on 'A' (a sum over it alone); }}
+  dist.compute "C(i,j) = A(i,k,l) * B(k,j)" (C = %c, A = %a, B = %b)
+      schedule [stationary(C)] : !C, !A, !B
+  return
+}
+
+// -----
+
+// Two partitioned dimensions of one group.
+dist.grid @m [2, 2]
+!A = !dist.tensor<4x6x5xf64, #dist.layout<@m, [(0) blocked, (1) blocked, ()]>>
+!B = !dist.tensor<5x9xf64, #dist.layout<@m, "xy -> *y">>
+!C = !dist.tensor<4x6x9xf64, #dist.layout<@m, [(0) blocked, (), (1) blocked]>>
+func.func @f(%c: !C, %a: !A, %b: !B) {
+  // expected-error @+1 {{one-sided product cannot be lowered: 'A' partitions both 'i' and 'l', which its matricized view merges into one dimension (i, l); partition at most one index of each group}}
+  dist.compute "C(i,l,j) = A(i,l,k) * B(k,j)" (C = %c, A = %a, B = %b)
+      schedule [stationary(C)] : !C, !A, !B
+  return
+}
+
+// -----
+
+// An inner dimension of a group dealt in blocks that do not divide it.
+dist.grid @m [2, 2]
+!A = !dist.tensor<4x5x3xf64, #dist.layout<@m, [(), (0) blocked, ()]>>
+!B = !dist.tensor<3x9xf64, #dist.layout<@m, "xy -> *y">>
+!C = !dist.tensor<4x5x9xf64, #dist.layout<@m, [(), (0) blocked, (1) blocked]>>
+func.func @f(%c: !C, %a: !A, %b: !B) {
+  // expected-error @+1 {{one-sided product cannot be lowered: 'A' deals 'l' in blocks of 3 over 2 processes, which do not divide its extent 5, and indices come before it in the group (i, l): its matricized view is not block-cyclic; partition the group's first index, or make the blocks times the processes divide the extent}}
+  dist.compute "C(i,l,j) = A(i,l,k) * B(k,j)" (C = %c, A = %a, B = %b)
+      schedule [stationary(C)] : !C, !A, !B
+  return
+}
+
+// -----
+
+// Batch indices dealt out differently.
+dist.grid @m [2, 2]
+!A = !dist.tensor<4x7x5xf64, #dist.layout<@m, [(0) blocked, (1) blocked, ()]>>
+!B = !dist.tensor<4x5x9xf64, #dist.layout<@m, [(), (), (1) blocked]>>
+!C = !dist.tensor<4x7x9xf64, #dist.layout<@m, [(0) blocked, (1) blocked, ()]>>
+func.func @f(%c: !C, %a: !A, %b: !B) {
+  // expected-error @+1 {{one-sided product cannot be lowered: the batch indices (b) are dealt out differently in 'B' and 'C'; the one-sided lowering takes them whole in all three tensors, or partitioned identically on one grid}}
+  dist.compute "C(b,i,j) = A(b,i,k) * B(b,k,j)" (C = %c, A = %a, B = %b)
+      schedule [stationary(C)] : !C, !A, !B
+  return
+}
+
+// -----
+
+dist.grid @m [2, 2]
+dist.grid @n [2, 2]
+!A = !dist.tensor<4x7x5xf64, #dist.layout<@m, [(0) blocked, (1) blocked, ()]>>
+!B = !dist.tensor<4x5x9xf64, #dist.layout<@n, [(0) blocked, (), (1) blocked]>>
+!C = !dist.tensor<4x7x9xf64, #dist.layout<@m, [(0) blocked, (1) blocked, ()]>>
+func.func @f(%c: !C, %a: !A, %b: !B) {
+  // expected-error @+1 {{one-sided product cannot be lowered: the batch indices (b) are dealt out differently in 'B' and 'C'; the one-sided lowering takes them whole in all three tensors, or partitioned identically on one grid}}
+  dist.compute "C(b,i,j) = A(b,i,k) * B(b,k,j)" (C = %c, A = %a, B = %b)
       schedule [stationary(C)] : !C, !A, !B
   return
 }

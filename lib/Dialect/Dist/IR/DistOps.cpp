@@ -613,12 +613,10 @@ LogicalResult ComputeOp::verify() {
     // The one-sided lowering computes where the stationary tensor lives
     // (no distributed loops): OneSided.h says what it takes.
     std::string why;
-    if (!grid)
-      why = "its grid is not in scope";
-    else if (grid.getNumLevels() != 1)
-      why = "the one-sided lowering takes one-level grids";
-    else if (succeeded(matchOneSidedProduct(stmt, types, nest->nest,
-                                            grid.getShape(), why)))
+    FailureOr<GridShapes> grids = oneSidedGrids(*this, types, why);
+    if (succeeded(grids) &&
+        succeeded(matchOneSidedProduct(stmt, types, nest->nest, *grids,
+                                       OneSidedCosts(), why)))
       why.clear();
     if (!why.empty())
       return emitOpError("one-sided product cannot be lowered: ") << why;

@@ -218,9 +218,12 @@ LogicalResult OneSidedMatmulOp::verify() {
            << a.getShape()[0] << "x" << a.getShape()[1] << ", B "
            << b.getShape()[0] << "x" << b.getShape()[1] << ", C "
            << c.getShape()[0] << "x" << c.getShape()[1];
-  if (a.getLayout().getGrid() != c.getLayout().getGrid() ||
-      b.getLayout().getGrid() != c.getLayout().getGrid())
-    return emitOpError("A, B and C must be on one grid");
+  if (std::optional<DistTensorType> batch = getTensorBatch()) {
+    if (batch->getRank() != 1 || batch->isSparse())
+      return emitOpError("the batch is a dense 1-D tensor, got ") << *batch;
+    if (batch->getLayout().getGrid() != c.getLayout().getGrid())
+      return emitOpError("the batch is dealt out on C's grid, got ") << *batch;
+  }
   if (getPrefetch() < 1 || getPrefetch() > kMaxPrefetch)
     return emitOpError("prefetch depth ")
            << getPrefetch() << " is not between 1 and " << kMaxPrefetch;
@@ -229,8 +232,28 @@ LogicalResult OneSidedMatmulOp::verify() {
 
 LogicalResult
 OneSidedMatmulOp::verifySymbolUses(SymbolTableCollection &symbols) {
-  for (DistTensorType t : {getTensorA(), getTensorB(), getTensorC()})
+  SmallVector<DistTensorType> tensors = {getTensorA(), getTensorB(),
+                                         getTensorC()};
+  if (std::optional<DistTensorType> batch = getTensorBatch())
+    tensors.push_back(*batch);
+  for (DistTensorType t : tensors)
     if (failed(verifyTensorGrid(*this, t, symbols)))
       return failure();
+  // Grids of the same processes: as many of them (each grid is laid on the
+  // communicator in rank order).
+  auto processes = [&](DistTensorType t) {
+    auto grid =
+        symbols.lookupNearestSymbolFrom<GridOp>(*this, t.getLayout().getGrid());
+    int64_t n = 1;
+    for (int64_t e : grid.getShape())
+      n *= e;
+    return n;
+  };
+  int64_t pc = processes(getTensorC());
+  for (DistTensorType t : {getTensorA(), getTensorB()})
+    if (processes(t) != pc)
+      return emitOpError("A, B and C must be on grids of the same processes: ")
+             << t.getLayout().getGrid() << " has " << processes(t) << ", "
+             << getTensorC().getLayout().getGrid() << " " << pc;
   return success();
 }

@@ -24,7 +24,7 @@ def Dist_OneSidedMatmulOp : Dist_Op<"onesided_matmul", [
     (seed 004's universal one-sided algorithm). `a`, `b` and `c` are the
     running process's tiles of the distributed matrices `tensor_a`
     (M x K), `tensor_b` (K x N) and `tensor_c` (M x N), which may have any
-    layouts on one grid. The slices are the cells of the three layouts'
+    layouts. The slices are the cells of the three layouts'
     block boundaries along i, k and j; a process gets the slices it needs
     of the moving tensors from the nearest copy with one-sided gets
     (`MPI_Rget`), keeping `prefetch` gets in flight ahead of the GEMM it
@@ -34,6 +34,16 @@ def Dist_OneSidedMatmulOp : Dist_Op<"onesided_matmul", [
     each process starts at a different slice (the iteration offset) so
     that owners are not all read at once. Without `accumulate`, C is
     overwritten (`=`); with it, the product is added (`+=`).
+
+    The three tensors may be on different grids of the same processes (as
+    many of them; rank r is the same process in every grid). With
+    `batch`, a 1-D tensor type on C's grid whose extent is the number of
+    products, each tile holds its process's batch elements one after the
+    other (each one a tile of the matrix's layout) and the op multiplies
+    them one by one (the matricized contraction `C(b,i,j) = A(b,i,k) *
+    B(b,k,j)`); the batch's layout says which batch elements a process has
+    (all of them when it is whole, else those of its coordinates on the
+    batch's grid axes, which A, B and C then share).
 
     ```mlir
     dist.onesided_matmul %a, %b into %c stationary C prefetch 2 offset true
@@ -53,11 +63,13 @@ def Dist_OneSidedMatmulOp : Dist_Op<"onesided_matmul", [
                        BoolAttr:$offset,
                        TypeAttrOf<Dist_TensorType>:$tensor_a,
                        TypeAttrOf<Dist_TensorType>:$tensor_b,
-                       TypeAttrOf<Dist_TensorType>:$tensor_c);
+                       TypeAttrOf<Dist_TensorType>:$tensor_c,
+                       OptionalAttr<TypeAttrOf<Dist_TensorType>>:$tensor_batch);
   let assemblyFormat = [{
     $a `,` $b (`accumulate` $accumulate^)? `into` $c `stationary` $stationary
     `prefetch` $prefetch `offset` $offset `as` $tensor_a `,` $tensor_b `,`
-    $tensor_c attr-dict `:` type($a) `,` type($b) `,` type($c)
+    $tensor_c (`batch` $tensor_batch^)? attr-dict `:` type($a) `,` type($b)
+    `,` type($c)
   }];
   let hasVerifier = 1;
 }
