@@ -10,7 +10,6 @@
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -627,44 +626,6 @@ static bool blockedIsCyclic(DistTensorType type, ArrayRef<int64_t> mesh) {
       return false;
   }
   return true;
-}
-
-std::string mlir::dist::readCostModel(StringRef path, CostModel &model) {
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buf =
-      llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
-  if (!buf)
-    return "cannot read cost file '" + path.str() +
-           "': " + buf.getError().message();
-  SmallVector<StringRef> lines;
-  (*buf)->getBuffer().split(lines, '\n');
-  bool haveAlpha = false, haveBeta = false;
-  for (auto [i, raw] : llvm::enumerate(lines)) {
-    StringRef line = raw.split('#').first.trim();
-    if (line.empty())
-      continue;
-    auto [key, rest] = line.split(' ');
-    rest = rest.trim();
-    double v;
-    std::string where = path.str() + ":" + std::to_string(i + 1) + ": ";
-    if (rest.getAsDouble(v) || !(v >= 0) || v > 1.0)
-      return where + "expected '" + key.str() +
-             " <seconds>' with a number in [0, 1], got '" + line.str() + "'";
-    if (key == "alpha") {
-      model.alpha = v;
-      haveAlpha = true;
-    } else if (key == "beta") {
-      model.beta = v;
-      haveBeta = true;
-    } else if (key == "gamma") {
-      model.gamma = v;
-    } else {
-      return where + "unknown key '" + key.str() +
-             "' (expected alpha, beta or gamma)";
-    }
-  }
-  if (!haveAlpha || !haveBeta)
-    return "cost file '" + path.str() + "' must set both alpha and beta";
-  return "";
 }
 
 std::string mlir::dist::stringifyPartialSum(PartialSumPlan::Kind kind) {
