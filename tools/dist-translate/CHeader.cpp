@@ -206,13 +206,21 @@ void emitFunction(raw_ostream &os, Exported e) {
   os << "static inline void dist_" << name << "(";
   for (auto [i, t] : llvm::enumerate(e.args))
     os << (i ? ", " : "") << cTypeOf(t.getElementType()) << " *t" << i;
-  os << ") {\n  distrt_grid *g = " << name << "_grid();\n";
-  for (size_t i = 0; i < e.args.size(); ++i)
-    os << "  int64_t n" << i << " = distrt_layout_tile_capacity(g, " << name
+  // A tile's capacity is the largest tile over the grid's processes: a
+  // function of the grid's extents and the layout only, the same on every
+  // communicator, so it is computed on the first call only.
+  size_t n = e.args.size();
+  os << ") {\n  static int64_t cap[" << n << "];\n  static int known;\n"
+     << "  distrt_grid *g = " << name << "_grid();\n"
+     << "  if (!known) {\n";
+  for (size_t i = 0; i < n; ++i)
+    os << "    cap[" << i << "] = distrt_layout_tile_capacity(g, " << name
        << "_layout_" << i << ");\n";
+  os << "    known = 1;\n  }\n";
   os << "  " << name << "(";
-  for (size_t i = 0; i < e.args.size(); ++i)
-    os << (i ? ", " : "") << "t" << i << ", t" << i << ", 0, n" << i << ", 1";
+  for (size_t i = 0; i < n; ++i)
+    os << (i ? ", " : "") << "t" << i << ", t" << i << ", 0, cap[" << i
+       << "], 1";
   os << ");\n}\n\n";
 }
 

@@ -80,8 +80,9 @@ typedef struct distrt_grid distrt_grid;
  * Lifetime
  *===----------------------------------------------------------------------===*/
 
-/** Initialise the runtime.  Collective over all processes; idempotent (later
- *  calls do nothing).
+/** Initialise the runtime.  Collective over all processes when it starts
+ *  MPI itself, local when the program already did (see below); idempotent
+ *  (later calls do nothing).
  *  Selects the communication backend from the environment variable
  *  DISTRT_BACKEND (`mpi`, the default; `nccl` is not built yet and is fatal).
  *  The MPI backend calls MPI_Init_thread(MPI_THREAD_FUNNELED) unless MPI is
