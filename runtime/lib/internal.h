@@ -177,6 +177,15 @@ struct distrt_backend {
   distrt_breq *(*raccumulate)(const char *op, distrt_bwin *w, const void *src,
                               int64_t rows, int64_t cols, int64_t dtype,
                               int64_t target, int64_t disp, int64_t ld);
+
+  /* Hierarchical machines (grid_nodes.c).  node_color: collective over c;
+   * a number >= 0, equal on exactly the processes of c that share this
+   * process's node (MPI: MPI_COMM_TYPE_SHARED).  comm_split: collective
+   * over c; the processes passing the same color >= 0 form a communicator
+   * ranked by (key, rank in c); color -1 gives NULL. */
+  int64_t (*node_color)(const char *op, distrt_bcomm *c);
+  distrt_bcomm *(*comm_split)(const char *op, distrt_bcomm *c, int64_t color,
+                              int64_t key);
 };
 
 /* Backend tables (backend_*.c). */
@@ -192,6 +201,7 @@ struct distrt_grid {
   uint64_t magic;
   int64_t ndims;
   int64_t dims[DISTRT_MAX_DIMS];
+  int64_t node_axes; /* the leading axes that index nodes (0: flat) */
   int64_t size;
   int64_t rank;
   int64_t coords[DISTRT_MAX_DIMS];
@@ -244,6 +254,18 @@ void distrt_profile_call_report(const char *op, distrt_grid *g,
                                 const char *name);
 /* At finalize: rank 0 prints every rank's split (collective). */
 void distrt_profile_report(const char *op);
+
+/* Hierarchical grids (grid_nodes.c): a communicator over parent's
+ * processes ordered node by node (node index * per_node + rank within the
+ * node), after checking that the job has exactly `nodes` nodes of
+ * `per_node` processes (fatal on every process otherwise, naming `name`).
+ * Nodes come from DISTRT_RANKS_PER_NODE when set, else from the backend's
+ * node_color.  Collective over parent. */
+distrt_bcomm *distrt_grid_node_comm(const char *op, distrt_bcomm *parent,
+                                    const char *name, int64_t nodes,
+                                    int64_t per_node);
+/* Mask of the grid's node axes (0 for a flat grid). */
+int64_t distrt_grid_node_mask(const distrt_grid *g);
 
 /* Grid layer (grid.c). */
 distrt_grid *distrt_grid_check(const char *op, const distrt_grid *g);
