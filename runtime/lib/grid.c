@@ -151,6 +151,7 @@ static distrt_grid *grid_create_on(const char *op, distrt_bcomm *parent,
    * * per_node + rank within the node); the grid owns that communicator as
    * its internal one. */
   distrt_bcomm *ordered = NULL;
+  int reordered = 0;
   if (node_axes > 0) {
     int64_t nodes = 1;
     for (int64_t i = 0; i < node_axes; ++i)
@@ -158,7 +159,8 @@ static distrt_grid *grid_create_on(const char *op, distrt_bcomm *parent,
     char what[DISTRT_MAX_DIMS * 24 + 32];
     snprintf(what, sizeof what, "%s (%lld node ax%s)", name,
              (long long)node_axes, node_axes == 1 ? "is" : "es");
-    ordered = distrt_grid_node_comm(op, parent, what, nodes, size / nodes);
+    ordered = distrt_grid_node_comm(op, parent, what, nodes, size / nodes,
+                                    &reordered);
     rank = be->comm_rank(ordered);
   }
 
@@ -168,6 +170,7 @@ static distrt_grid *grid_create_on(const char *op, distrt_bcomm *parent,
   g->magic = DISTRT_GRID_MAGIC;
   g->ndims = ndims;
   g->node_axes = node_axes;
+  g->reordered = reordered;
   g->size = size;
   g->rank = rank;
   for (int64_t i = ndims - 1; i >= 0; --i) {
@@ -392,6 +395,22 @@ int64_t distrt_grid_rank_of(const distrt_grid *g, const int64_t *coords) {
     r = r * G->dims[i] + coords[i];
   }
   return r;
+}
+
+void distrt_grid_check_order(const char *op, const distrt_grid *a,
+                             const char *an, const distrt_grid *b,
+                             const char *bn) {
+  if (a->reordered == b->reordered)
+    return;
+  const distrt_grid *n = a->reordered ? a : b;
+  distrt_fatal_collective(
+      op,
+      "the %s grid ranks its processes node by node (a grid with node axes "
+      "on a job whose launcher did not place ranks node by node) and the %s "
+      "grid does not: operations on two grids need grids with the same rank "
+      "order (%lld node ax%s)",
+      n == a ? an : bn, n == a ? bn : an, (long long)n->node_axes,
+      n->node_axes == 1 ? "is" : "es");
 }
 
 /*===-- sub-communicators ------------------------------------------------===*/

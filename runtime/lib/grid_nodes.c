@@ -58,7 +58,7 @@ static int cyclic_placement(const char *op, int64_t rank) {
 
 distrt_bcomm *distrt_grid_node_comm(const char *op, distrt_bcomm *parent,
                                     const char *name, int64_t nodes,
-                                    int64_t per_node) {
+                                    int64_t per_node, int *reordered) {
   const struct distrt_backend *be = distrt_g.be;
   int64_t rank = be->comm_rank(parent), size = be->comm_size(parent);
   int64_t k = ranks_per_node(op, rank, size, name);
@@ -87,10 +87,14 @@ distrt_bcomm *distrt_grid_node_comm(const char *op, distrt_bcomm *parent,
   }
   be->bcast(op, node, info, 2, DISTRT_I64, 0);
 
-  /* Every process learns the smallest and largest node. */
-  int64_t sizes[2] = {be->comm_size(node), -be->comm_size(node)};
-  be->allreduce(op, parent, sizes, 2, DISTRT_I64, DISTRT_MIN);
+  /* Every process learns the smallest and largest node, and whether any
+   * process's grid rank differs from its rank in parent. */
+  int64_t grid_rank = info[0] * per_node + node_rank;
+  int64_t sizes[3] = {be->comm_size(node), -be->comm_size(node),
+                      grid_rank == rank ? 0 : -1};
+  be->allreduce(op, parent, sizes, 3, DISTRT_I64, DISTRT_MIN);
   int64_t smallest = sizes[0], largest = -sizes[1];
+  *reordered = sizes[2] != 0;
   be->comm_free(op, node);
   if (info[1] != nodes || smallest != per_node || largest != per_node) {
     char found[96];
@@ -110,5 +114,5 @@ distrt_bcomm *distrt_grid_node_comm(const char *op, distrt_bcomm *parent,
         (long long)info[1], info[1] == 1 ? "" : "s", found,
         k ? "DISTRT_RANKS_PER_NODE" : "the MPI topology");
   }
-  return be->comm_split(op, parent, 0, info[0] * per_node + node_rank);
+  return be->comm_split(op, parent, 0, grid_rank);
 }

@@ -40,6 +40,8 @@ static int64_t expected_nodes(int64_t size, int64_t *node, const char **how) {
   const char *place = getenv("DISTRT_NODE_PLACEMENT");
   if (k_env && *k_env) {
     int64_t k = atoll(k_env);
+    if (k < 1 || size % k)
+      k = 1; /* invalid: the runtime must refuse it (nodes.test) */
     int cyclic = place && !strcmp(place, "cyclic");
     for (int64_t w = 0; w < size; ++w)
       node[w] = cyclic ? w % (size / k) : w / k;
@@ -173,10 +175,37 @@ static void check_mask(distrt_grid *g, int64_t axes, const int64_t *mem,
   distrt_barrier(g, axes);
 }
 
+/* A 1-D tensor of 3 elements per process, blocked over every axis of g,
+ * then cyclic: redistributed from `from` to `to` (grids of ndims axes)
+ * and compared with the same tensor filled on `to`. */
+static void check_redistribute(distrt_grid *from, distrt_grid *to,
+                               int64_t ndims, const char *what) {
+  int64_t db[4 + DISTRT_MAX_DIMS + 1], dc[4 + DISTRT_MAX_DIMS + 1];
+  int64_t n = 3 * distrt_grid_size(to);
+  db[0] = dc[0] = 1;
+  db[1] = dc[1] = n;
+  db[2] = DISTRT_KIND_BLOCKED;
+  dc[2] = DISTRT_KIND_CYCLIC;
+  db[3] = dc[3] = 0;
+  db[4] = dc[4] = ndims;
+  for (int64_t i = 0; i < ndims; ++i)
+    db[5 + i] = dc[5 + i] = ndims - 1 - i;
+  db[5 + ndims] = dc[5 + ndims] = 0;
+  double src[3], dst[3], ref[3];
+  distrt_layout_fill(from, db, src, DISTRT_F64, 5);
+  distrt_redistribute(from, db, src, to, dc, dst, DISTRT_F64);
+  distrt_layout_fill(to, dc, ref, DISTRT_F64, 5);
+  for (int64_t i = 0; i < distrt_layout_tile_size(to, dc); ++i)
+    EXPECT(dst[i] == ref[i], "%s [%lld] = %g, expected %g", what, (long long)i,
+           dst[i], ref[i]);
+  tu_section("redistribute %s", what);
+}
+
 int main(int argc, char **argv) {
   tu_init("distrt-test-nodes");
-  if (argc != 3) {
-    fprintf(stderr, "usage: distrt-test-nodes NODES PROCS (e.g. 2 2x2)\n");
+  if (argc != 3 && !(argc == 4 && !strcmp(argv[3], "flat"))) {
+    fprintf(stderr, "usage: distrt-test-nodes NODES PROCS [flat] (e.g. 2 "
+                    "2x2)\n");
     return 2;
   }
   int64_t dims[16], nd = parse_dims(argv[1], dims);
@@ -250,6 +279,14 @@ int main(int argc, char **argv) {
          "distrt_grid_lookup_nodes");
   tu_section("lookup slot with %lld node ax%s", (long long)nd,
              nd == 1 ? "is" : "es");
+
+  check_redistribute(g, g, ndims, "within the grid");
+  if (argc == 4) {
+    /* A flat grid of the same shape pairs processes by world rank. */
+    distrt_grid *flat = distrt_grid_create(ndims, dims);
+    check_redistribute(g, flat, ndims, "to a flat grid");
+    distrt_grid_free(flat);
+  }
 
   for (int64_t axes = 1; axes < ((int64_t)1 << ndims); ++axes) {
     int64_t mem[MAXP];
