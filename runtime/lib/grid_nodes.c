@@ -61,6 +61,11 @@ distrt_bcomm *distrt_grid_node_comm(const char *op, distrt_bcomm *parent,
                                     int64_t per_node, int *reordered) {
   const struct distrt_backend *be = distrt_g.be;
   int64_t rank = be->comm_rank(parent), size = be->comm_size(parent);
+  if (!be->node_color || !be->comm_split)
+    distrt_fatal_group(rank, op,
+                       "grid %s: the %s backend cannot lay out grids with "
+                       "node axes (it has no node_color / comm_split)",
+                       name, be->name);
   int64_t k = ranks_per_node(op, rank, size, name);
   int cyclic = cyclic_placement(op, rank);
   if (cyclic && !k)

@@ -8,11 +8,13 @@
  *
  * Layers (each file calls only the layers below it):
  *   error.c (error.h)         fatal errors, validation, the state's data
- *   backend_mpi.c, backend.c  the backend and its selection
+ *   backend_mpi*.c, backend.c the backend and its selection
  *   util, alloc, blas,        process-local services and the profile
  *   profile
  *   grid.c, then comm.c       grids and sub-communicators, then the public
- *                             collectives and the request table
+ *                             collectives and the request table (with
+ *                             grid_nodes.c and comm_levels.c: grids with
+ *                             node axes and their two-level collectives)
  *   tiles, layout_desc,       tensors: tile and layout descriptors, the
  *   boxes, exchange,          exchanges, the redistribution steps, the
  *   redist*, check, io,       check, tensor files, the reference evaluator
