@@ -237,6 +237,8 @@ int main(int argc, char **argv) {
     world_of[grid_of[w]] = w;
   }
 
+  distrt_barrier(tu_world(), 1); /* tu_section's communicator exists */
+  int64_t comms = distrt_debug_count(DISTRT_COUNT_COMMS);
   distrt_grid *g = distrt_grid_create_nodes(ndims, dims, nd);
   int64_t me = distrt_grid_rank(g), coords[16];
   EXPECT(found == nodes, "expected %lld nodes, found %lld", (long long)nodes,
@@ -294,5 +296,12 @@ int main(int argc, char **argv) {
     check_mask(g, axes, mem, n);
     tu_section("collectives axes 0x%llx", (unsigned long long)axes);
   }
+  /* Freeing the grids releases every communicator they made. */
+  distrt_grid_free(slot);
+  distrt_grid_free(g);
+  EXPECT(distrt_debug_count(DISTRT_COUNT_COMMS) == comms,
+         "%lld communicators live after freeing the grids, expected %lld",
+         (long long)distrt_debug_count(DISTRT_COUNT_COMMS), (long long)comms);
+  tu_section("grids freed");
   return tu_finish();
 }
