@@ -53,6 +53,12 @@ extern "C" {
  *  the current communicator has another shape than dims. */
 distrt_grid *distrt_grid_lookup(distrt_grid **slot, int64_t ndims,
                                 const int64_t *dims);
+/** distrt_grid_lookup for a grid whose leading `node_axes` axes index nodes
+ *  (a hierarchical machine flattened outermost level first): creates with
+ *  distrt_grid_create_nodes(ndims, dims, node_axes).  Fatal if the slot's
+ *  grid has another shape or another number of node axes. */
+distrt_grid *distrt_grid_lookup_nodes(distrt_grid **slot, int64_t ndims,
+                                      const int64_t *dims, int64_t node_axes);
 
 /*===----------------------------------------------------------------------===*
  * Buffers of generated code (memref.alloc / memref.dealloc) and the
