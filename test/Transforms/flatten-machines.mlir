@@ -1,6 +1,15 @@
 // RUN: dist-opt %s --dist-flatten-machines | FileCheck %s
 // RUN: dist-opt %s --dist-flatten-machines | dist-opt | FileCheck %s
 
+// dist-to-llvm runs the pass first: the hierarchical examples compile, and
+// their grid handle tells the runtime which axes index nodes (the
+// arguments: test/Conversion/DistToRuntime/grids.mlir).
+// RUN: dist-opt %dist_src_root/examples/distal/hierarchical/summa-nodes.mlir --dist-to-llvm | FileCheck %s --check-prefix=PIPE
+// RUN: dist-opt %dist_src_root/examples/distal/hierarchical/ttv-nodes.mlir --dist-to-llvm | FileCheck %s --check-prefix=PIPE
+// PIPE: llvm.mlir.global internal constant @__dist_grid_h_dims
+// PIPE: llvm.call @distrt_grid_lookup_nodes(
+// PIPE-NOT: distrt_grid_lookup(
+
 // A machine of nodes becomes one grid over all its axes, outermost level
 // first, with its node axes recorded; a one-level grid is left alone.
 // CHECK-DAG: dist.grid @h [2, 2, 1, 2] {dist.node_axes = 2 : i64}
