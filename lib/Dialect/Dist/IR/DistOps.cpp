@@ -626,6 +626,11 @@ LogicalResult ComputeOp::verify() {
   // machine when it has one level or is a machine of nodes over CPUs (the
   // lowering's own check, with its message, on the flattened axes; other
   // hierarchical machines parse but are not lowered yet).
+  // These checks read the layouts' mesh modes: check them against their
+  // grids first (verifySymbolUses, which runs after this, does it too).
+  SymbolTableCollection symbols;
+  if (failed(verifyTensorLayouts(*this, getTensors().getTypes(), symbols)))
+    return failure();
   FlatSymbolRefAttr gridRef = types[stmt.lhs.tensor].getLayout().getGrid();
   auto grid = SymbolTable::lookupNearestSymbolFrom<GridOp>(*this, gridRef);
   if (nest->nest.isOneSided()) {
