@@ -579,8 +579,13 @@ FailureOr<ComputeLoopNest> ComputeOp::getLoopNest() {
       continue;
     auto grid = SymbolTable::lookupNearestSymbolFrom<GridOp>(
         *this, StringAttr::get(getContext(), c.machine));
-    if (grid)
-      machines[c.machine] = SmallVector<int64_t>(grid.getShape());
+    if (!grid)
+      continue;
+    // `@m` in a schedule: every level of the machine at once, flattened
+    // outermost level first (one-level after dist-flatten-machines).
+    SmallVector<int64_t> &shape = machines[c.machine];
+    for (unsigned l = 0; l < grid.getNumLevels(); ++l)
+      llvm::append_range(shape, grid.getLevel(l).getShape());
   }
   ScheduleError scheduleError;
   std::optional<LoopNest> nest =
@@ -589,6 +594,19 @@ FailureOr<ComputeLoopNest> ComputeOp::getLoopNest() {
     return emitOpError("schedule: ") << scheduleError.message;
   result.nest = std::move(*nest);
   return result;
+}
+
+/// One-level machines, and machines of nodes over CPUs (node[..], ...,
+/// cpu[..], which dist-flatten-machines flattens), lower.
+static bool lowersAsOneLevel(GridOp grid) {
+  unsigned n = grid.getNumLevels();
+  if (n == 1)
+    return true;
+  for (unsigned l = 0; l < n; ++l)
+    if (grid.getLevel(l).getKind() !=
+        (l + 1 == n ? ProcessorKind::cpu : ProcessorKind::node))
+      return false;
+  return true;
 }
 
 LogicalResult ComputeOp::verify() {
@@ -605,8 +623,14 @@ LogicalResult ComputeOp::verify() {
   if (failed(nest))
     return failure();
   // What verifies lowers: the distributed loops must fit the output's
-  // machine when it has one level (the lowering's own check, with its
-  // message; hierarchical machines parse but are not lowered yet).
+  // machine when it has one level or is a machine of nodes over CPUs (the
+  // lowering's own check, with its message, on the flattened axes; other
+  // hierarchical machines parse but are not lowered yet).
+  // These checks read the layouts' mesh modes: check them against their
+  // grids first (verifySymbolUses, which runs after this, does it too).
+  SymbolTableCollection symbols;
+  if (failed(verifyTensorLayouts(*this, getTensors().getTypes(), symbols)))
+    return failure();
   FlatSymbolRefAttr gridRef = types[stmt.lhs.tensor].getLayout().getGrid();
   auto grid = SymbolTable::lookupNearestSymbolFrom<GridOp>(*this, gridRef);
   if (nest->nest.isOneSided()) {
@@ -620,9 +644,12 @@ LogicalResult ComputeOp::verify() {
       why.clear();
     if (!why.empty())
       return emitOpError("one-sided product cannot be lowered: ") << why;
-  } else if (grid && grid.getNumLevels() == 1) {
-    if (std::optional<std::string> err = distributionError(
-            nest->nest, grid.getShape(), "@" + gridRef.getValue().str()))
+  } else if (grid && lowersAsOneLevel(grid)) {
+    SmallVector<int64_t> flat;
+    for (unsigned l = 0; l < grid.getNumLevels(); ++l)
+      llvm::append_range(flat, grid.getLevel(l).getShape());
+    if (std::optional<std::string> err =
+            distributionError(nest->nest, flat, "@" + gridRef.getValue().str()))
       return emitOpError("schedule cannot be lowered: ") << *err;
   }
 
