@@ -268,22 +268,30 @@ struct OneSidedMatmulLowering : TransferPattern<OneSidedMatmulOp> {
     Value saved;
     if (!adaptor.getExtents().empty())
       saved = lowering.saveStack(rewriter, loc);
+    args.push_back(i64(abi::dtypeCode(c.getElementType())));
+    if (batch)
+      args.push_back(lowering.descriptor(rewriter, loc, *batch));
     Value descs[3];
     Value mems[3] = {adaptor.getA(), adaptor.getB(), adaptor.getC()};
     ValueRange extents = adaptor.getExtents();
     for (int x = 0; x < 3; ++x) {
-      FailureOr<Value> d = descriptorOf(rewriter, op, x, tensors[x], mems[x],
-                                        extents);
+      if (tensors[x].hasStaticShape())
+        continue;
+      FailureOr<Value> d = dynamicDescriptor(rewriter, op, x, tensors[x],
+                                             mems[x], extents);
       if (failed(d))
         return fail(rewriter, op);
       descs[x] = *d;
     }
-    args.push_back(i64(abi::dtypeCode(c.getElementType())));
-    if (batch)
-      args.push_back(lowering.descriptor(rewriter, loc, *batch));
-    args.append({descs[0], lowering.ptrOf(rewriter, loc, adaptor.getA()),
-                 descs[1], lowering.ptrOf(rewriter, loc, adaptor.getB()),
-                 descs[2], lowering.ptrOf(rewriter, loc, adaptor.getC()),
+    // Static descriptors are constant globals (in operand order, each
+    // before its tile pointer).
+    auto desc = [&](int x) {
+      return descs[x] ? descs[x]
+                      : lowering.descriptor(rewriter, loc, tensors[x]);
+    };
+    args.append({desc(0), lowering.ptrOf(rewriter, loc, adaptor.getA()),
+                 desc(1), lowering.ptrOf(rewriter, loc, adaptor.getB()),
+                 desc(2), lowering.ptrOf(rewriter, loc, adaptor.getC()),
                  i64(static_cast<int64_t>(op.getStationary())),
                  i64(op.getOffset() ? 1 : 0), i64(op.getPrefetch()),
                  i64(op.getAccumulate() ? 1 : 0)});
@@ -298,16 +306,15 @@ struct OneSidedMatmulLowering : TransferPattern<OneSidedMatmulOp> {
     return success();
   }
 
-  /// Operand x's layout descriptor: the constant one, or for dynamic
-  /// extents the template filled in with the next of `extents` (consumed)
-  /// by distrt_layout_with_extents, then distrt_layout_check_tile on the
-  /// tile's size (both fatal naming the operand).
-  FailureOr<Value> descriptorOf(ConversionPatternRewriter &rewriter,
-                                OneSidedMatmulOp op, int x, DistTensorType t,
-                                Value mem, ValueRange &extents) const {
+  /// Operand x's layout descriptor with dynamic extents: the template
+  /// filled in with the next of `extents` (consumed) by
+  /// distrt_layout_with_extents, then distrt_layout_check_tile on the tile's
+  /// size (both fatal naming the operand).
+  FailureOr<Value> dynamicDescriptor(ConversionPatternRewriter &rewriter,
+                                     OneSidedMatmulOp op, int x,
+                                     DistTensorType t, Value mem,
+                                     ValueRange &extents) const {
     Location loc = op.getLoc();
-    if (t.hasStaticShape())
-      return lowering.descriptor(rewriter, loc, t);
     int64_t n = t.getNumDynamicDims();
     Value ext = lowering.stackArray(rewriter, loc, extents.take_front(n));
     extents = extents.drop_front(n);
