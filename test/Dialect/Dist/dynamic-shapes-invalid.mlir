@@ -17,7 +17,7 @@ func.func @f() {
 dist.grid @m [2, 2]
 !T = !dist.tensor<?x8xf64, #dist.layout<@m, "xy -> xy">>
 func.func @f(%t: !T) {
-  // expected-error @+1 {{'dist.fill' op operand #0 must be dense distributed tensor of static shape}}
+  // expected-error @+1 {{'dist.fill' op operand #0 must be dense distributed tensor (this op does not take sparse tensors yet) of static shape (dynamic extents `?` are supported on exported function arguments used by one-sided products; docs/interop.md)}}
   dist.fill %t seed 1 : !T
   return
 }
@@ -38,7 +38,7 @@ dist.grid @m [2, 2]
 !T = !dist.tensor<?x8xf64, #dist.layout<@m, "xy -> xy">>
 !U = !dist.tensor<16x8xf64, #dist.layout<@m, "xy -> x*">>
 func.func @f(%t: !T, %u: !U) {
-  // expected-error @+1 {{'dist.redistribute' op operand #0 must be dense distributed tensor of static shape}}
+  // expected-error @+1 {{'dist.redistribute' op operand #0 must be dense distributed tensor (this op does not take sparse tensors yet) of static shape (dynamic extents `?` are supported on exported function arguments used by one-sided products; docs/interop.md)}}
   dist.redistribute %t into %u : !T into !U
   return
 }

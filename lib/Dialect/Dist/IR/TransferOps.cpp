@@ -219,8 +219,17 @@ LogicalResult OneSidedMatmulOp::verify() {
   if (differ(a.getShape()[0], c.getShape()[0]) ||
       differ(b.getShape()[1], c.getShape()[1]) ||
       differ(a.getShape()[1], b.getShape()[0]))
+  {
+    auto shape = [](DistTensorType t) {
+      std::string s;
+      for (auto [d, e] : llvm::enumerate(t.getShape()))
+        s += (d ? "x" : "") +
+             (ShapedType::isDynamic(e) ? std::string("?") : std::to_string(e));
+      return s;
+    };
     return emitOpError("the shapes do not multiply: A is ")
-           << a << ", B " << b << ", C " << c;
+           << shape(a) << ", B " << shape(b) << ", C " << shape(c);
+  }
   int64_t dynamic =
       a.getNumDynamicDims() + b.getNumDynamicDims() + c.getNumDynamicDims();
   if ((int64_t)getExtents().size() != dynamic)

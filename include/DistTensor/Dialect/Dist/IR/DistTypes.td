@@ -122,8 +122,8 @@ def Dist_StaticDenseTensorType : Type<
                ".isSparse()">,
          CPred<"::llvm::cast<::mlir::dist::DistTensorType>($_self)"
                ".hasStaticShape()">]>,
-    "dense distributed tensor of static shape (this op does not take sparse "
-    "tensors yet; dynamic extents `?` are supported on exported function "
+    "dense distributed tensor (this op does not take sparse tensors yet) of "
+    "static shape (dynamic extents `?` are supported on exported function "
     "arguments used by one-sided products; docs/interop.md)",
     "::mlir::dist::DistTensorType">;
 
