@@ -269,7 +269,8 @@ LogicalResult lowerDynamicExtents(ModuleOp module) {
         continue;
       }
       auto arg = cast<BlockArgument>(op.getTensor());
-      op.replaceAllUsesWith(extentArgs.lookup({arg.getArgNumber(), op.getDim()}));
+      op.replaceAllUsesWith(
+          extentArgs.lookup({arg.getArgNumber(), op.getDim()}));
       op.erase();
     }
   }
@@ -338,8 +339,7 @@ struct DistTensorsToTilesPass
     SPMDBuilder rt(module, options, costModel);
 
     SmallVector<func::FuncOp> users;
-    if (failed(check(module, rt, users)) ||
-        failed(lowerDynamicExtents(module)))
+    if (failed(check(module, rt, users)) || failed(lowerDynamicExtents(module)))
       return signalPassFailure();
     // The runtime starts at entry (idempotent) and ends before main
     // returns.

@@ -1,4 +1,5 @@
-/*===- layout_extents.c - layout descriptors with call-time extents -*- C -*-===*
+/*===- layout_extents.c - layout descriptors with call-time extents -*- C
+ *-*-===*
  *
  * Part of the dist project: distributed tensor algebra in MLIR.
  *
@@ -18,9 +19,9 @@
 #include <stdio.h>
 #include <string.h>
 
-int64_t *distrt_layout_with_extents(const int64_t *tmpl,
-                                    const int64_t *extents, int64_t *out,
-                                    const char *fn, const char *what) {
+int64_t *distrt_layout_with_extents(const int64_t *tmpl, const int64_t *extents,
+                                    int64_t *out, const char *fn,
+                                    const char *what) {
   const char *op = fn ? fn : "distrt_layout_with_extents";
   if (!what)
     what = "tensor";
@@ -28,8 +29,8 @@ int64_t *distrt_layout_with_extents(const int64_t *tmpl,
     distrt_fatal(op, "%s: NULL layout descriptor", what);
   int64_t ndims = tmpl[DISTRT_DESC_NDIMS];
   if (ndims < 0 || ndims > DISTRT_MAX_DIMS)
-    distrt_fatal(op, "%s: malformed layout descriptor (%lld dimensions)",
-                 what, (long long)ndims);
+    distrt_fatal(op, "%s: malformed layout descriptor (%lld dimensions)", what,
+                 (long long)ndims);
   /* Walk the dimension records to find the end of the descriptor. */
   int64_t pos = 1, next = 0;
   int64_t at[DISTRT_MAX_DIMS];
@@ -37,14 +38,14 @@ int64_t *distrt_layout_with_extents(const int64_t *tmpl,
     at[d] = pos;
     int64_t naxes = tmpl[pos + DISTRT_DESC_DIM_NAXES];
     if (naxes < 0 || naxes > DISTRT_MAX_DIMS)
-      distrt_fatal(op, "%s: malformed layout descriptor (dimension %lld)",
-                   what, (long long)d);
+      distrt_fatal(op, "%s: malformed layout descriptor (dimension %lld)", what,
+                   (long long)d);
     pos += DISTRT_DESC_DIM_AXES + naxes;
   }
   int64_t nfixed = tmpl[pos];
   if (nfixed < 0 || nfixed > DISTRT_MAX_DIMS)
-    distrt_fatal(op, "%s: malformed layout descriptor (%lld fixed axes)",
-                 what, (long long)nfixed);
+    distrt_fatal(op, "%s: malformed layout descriptor (%lld fixed axes)", what,
+                 (long long)nfixed);
   int64_t len = pos + 1 + DISTRT_DESC_FIXED_FIELDS * nfixed;
   memcpy(out, tmpl, sizeof(int64_t) * (size_t)len);
   for (int64_t d = 0; d < ndims; ++d) {
@@ -65,8 +66,7 @@ int64_t *distrt_layout_with_extents(const int64_t *tmpl,
 }
 
 void distrt_layout_check_tile(distrt_grid *g, const int64_t *desc,
-                              int64_t elems, const char *fn,
-                              const char *what) {
+                              int64_t elems, const char *fn, const char *what) {
   const char *op = fn ? fn : "distrt_layout_check_tile";
   if (!what)
     what = "tensor";
@@ -85,8 +85,7 @@ void distrt_layout_check_tile(distrt_grid *g, const int64_t *desc,
     pos += DISTRT_DESC_DIM_AXES + desc[pos + DISTRT_DESC_DIM_NAXES];
   }
   if (ndims > 0)
-    distrt_g.be->allreduce(op, g->icomm, v, 2 * ndims, DISTRT_I64,
-                           DISTRT_MAX);
+    distrt_g.be->allreduce(op, g->icomm, v, 2 * ndims, DISTRT_I64, DISTRT_MAX);
   for (int64_t d = 0; d < ndims; ++d)
     if (v[2 * d] != -v[2 * d + 1])
       distrt_fatal_group(g->rank, op,

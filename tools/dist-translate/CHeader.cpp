@@ -153,8 +153,9 @@ void emitFunction(raw_ostream &os, Exported e) {
   // The compiled symbol.
   os << "/* The compiled function: per argument, MLIR's rank-1 memref of its "
         "tile\n * (allocated pointer, aligned pointer, offset, size, stride)"
-     << (e.extents.empty() ? "" : ",\n * then each dynamic extent (`?`), "
-                                  "arguments in order, dimensions in order")
+     << (e.extents.empty() ? ""
+                           : ",\n * then each dynamic extent (`?`), "
+                             "arguments in order, dimensions in order")
      << ". */\n";
   os << "void " << name << "(";
   for (auto [i, t] : llvm::enumerate(e.args)) {
@@ -175,7 +176,8 @@ void emitFunction(raw_ostream &os, Exported e) {
   for (auto [i, t] : llvm::enumerate(e.args)) {
     SmallVector<int64_t> desc = abi::layoutDescriptor(t);
     os << "/* Argument " << i << ": " << t
-       << (t.hasStaticShape() ? "" : " (DISTRT_DESC_DYNAMIC: given at call time)")
+       << (t.hasStaticShape() ? ""
+                              : " (DISTRT_DESC_DYNAMIC: given at call time)")
        << " */\n";
     os << "static const int64_t " << name << "_layout_" << i << "["
        << desc.size() << "] = {" << join(desc) << "};\n";
@@ -278,9 +280,7 @@ void emitFunction(raw_ostream &os, Exported e) {
   }
   // The wrapper.
   os << "/* Calls " << name << " on the caller's tiles in place (each of "
-     << name
-     << "_tile_capacity(i"
-     << (e.extents.empty() ? "" : ", extents...")
+     << name << "_tile_capacity(i" << (e.extents.empty() ? "" : ", extents...")
      << ")\n * elements).  Collective over the current "
         "communicator. */\n";
   os << "static inline void dist_" << name << "(";
@@ -293,8 +293,8 @@ void emitFunction(raw_ostream &os, Exported e) {
   // with dynamic extents passes this process's tile size for the call's
   // extents instead (no loop over the processes at every call).
   size_t n = e.args.size();
-  bool anyStatic = llvm::any_of(
-      e.args, [](DistTensorType t) { return t.hasStaticShape(); });
+  bool anyStatic =
+      llvm::any_of(e.args, [](DistTensorType t) { return t.hasStaticShape(); });
   os << ") {\n";
   if (anyStatic)
     os << "  static int64_t cap[" << n << "];\n  static int known;\n";
@@ -321,8 +321,8 @@ void emitFunction(raw_ostream &os, Exported e) {
   const char *sizes = e.extents.empty() ? "cap" : "size";
   os << "  " << name << "(";
   for (size_t i = 0; i < n; ++i)
-    os << (i ? ", " : "") << "t" << i << ", t" << i << ", 0, " << sizes
-       << "[" << i << "], 1";
+    os << (i ? ", " : "") << "t" << i << ", t" << i << ", 0, " << sizes << "["
+       << i << "], 1";
   os << callArgs << ");\n}\n\n";
 }
 

@@ -277,8 +277,8 @@ struct OneSidedMatmulLowering : TransferPattern<OneSidedMatmulOp> {
     for (int x = 0; x < 3; ++x) {
       if (tensors[x].hasStaticShape())
         continue;
-      FailureOr<Value> d = dynamicDescriptor(rewriter, op, x, tensors[x],
-                                             mems[x], extents);
+      FailureOr<Value> d =
+          dynamicDescriptor(rewriter, op, x, tensors[x], mems[x], extents);
       if (failed(d))
         return fail(rewriter, op);
       descs[x] = *d;
@@ -319,10 +319,9 @@ struct OneSidedMatmulLowering : TransferPattern<OneSidedMatmulOp> {
     Value ext = lowering.stackArray(rewriter, loc, extents.take_front(n));
     extents = extents.drop_front(n);
     auto ptrTy = LLVM::LLVMPointerType::get(rewriter.getContext());
-    Value out = LLVM::AllocaOp::create(rewriter, loc, ptrTy,
-                                       rewriter.getI64Type(),
-                                       lowering.i64(rewriter, loc,
-                                                    abi::maxDescriptorLength()));
+    Value out = LLVM::AllocaOp::create(
+        rewriter, loc, ptrTy, rewriter.getI64Type(),
+        lowering.i64(rewriter, loc, abi::maxDescriptorLength()));
     std::string what = "operand " + std::string(1, "ABC"[x]);
     if (std::optional<ArrayAttr> names = op.getOperandNames())
       what = cast<StringAttr>((*names)[x]).getValue().str();

@@ -57,8 +57,7 @@ LogicalResult spmd::lowerOneSidedCompute(SPMDBuilder &rt, ComputeOp op) {
     auto t = cast<DistTensorType>(v.getType());
     for (int64_t d = 0; d < t.getRank(); ++d)
       if (t.isDynamicDim(d))
-        extents.push_back(
-            TensorExtentOp::create(b, loc, b.getI64Type(), v, d));
+        extents.push_back(TensorExtentOp::create(b, loc, b.getI64Type(), v, d));
     std::string what = "'" + name + "'";
     if (auto arg = dyn_cast<BlockArgument>(v))
       if (auto f = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp()))

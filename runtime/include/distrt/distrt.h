@@ -532,16 +532,15 @@ int64_t distrt_layout_tile_capacity(distrt_grid *g, const int64_t *desc);
  *  Fatal, naming `fn` and `what` (the function and the argument), when an
  *  extent is below 1.  Local: what a library function with dynamic (`?`)
  *  extents and its header's helpers use (docs/interop.md). */
-int64_t *distrt_layout_with_extents(const int64_t *tmpl,
-                                    const int64_t *extents, int64_t *out,
-                                    const char *fn, const char *what);
+int64_t *distrt_layout_with_extents(const int64_t *tmpl, const int64_t *extents,
+                                    int64_t *out, const char *fn,
+                                    const char *what);
 /** Fatal, naming `fn` and `what`, when the processes of g were given
  *  different extents in `desc` or when this process's tile of `desc` has
  *  more than `elems` elements (the tile the caller passed is too small).
  *  Collective over g (one small allreduce). */
 void distrt_layout_check_tile(distrt_grid *g, const int64_t *desc,
-                              int64_t elems, const char *fn,
-                              const char *what);
+                              int64_t elems, const char *fn, const char *what);
 /** Fill this process's tile with distrt_value(seed, row-major global index):
  *  the same tensor whatever the layout. */
 void distrt_layout_fill(distrt_grid *g, const int64_t *desc, void *tile,

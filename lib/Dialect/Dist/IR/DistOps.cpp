@@ -561,8 +561,8 @@ verifyDynamicExtents(ComputeOp op, const IndexStatement &stmt,
       continue;
     bool oneSided = !commands.empty() &&
                     llvm::all_of(commands, [](const ScheduleCommand &c) {
-                      return c.kind == K::Stationary ||
-                             c.kind == K::Prefetch || c.kind == K::Offset;
+                      return c.kind == K::Stationary || c.kind == K::Prefetch ||
+                             c.kind == K::Offset;
                     });
     if (!oneSided)
       return op.emitOpError("tensor '")

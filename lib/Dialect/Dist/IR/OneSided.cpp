@@ -438,16 +438,15 @@ dist::matchOneSidedProduct(const IndexStatement &stmt,
   if (at.getElementType() != ct.getElementType() ||
       bt.getElementType() != ct.getElementType())
     return fail("A, B and C must have one element type");
-  bool dynamic = !at.hasStaticShape() || !bt.hasStaticShape() ||
-                 !ct.hasStaticShape();
+  bool dynamic =
+      !at.hasStaticShape() || !bt.hasStaticShape() || !ct.hasStaticShape();
   StringRef chosen = nest.stationary ? StringRef(*nest.stationary) : "auto";
   if (dynamic) {
     // Extents given at call time: the matrices as they are (a matricized
     // view or a batch would need the extents), and no cost model.
     for (auto [name, t] : {std::pair{&p.a, at}, {&p.b, bt}, {&p.c, ct}})
       if (t.getRank() != 2)
-        return fail("'" + *name +
-                    "' has rank " + Twine(t.getRank()) +
+        return fail("'" + *name + "' has rank " + Twine(t.getRank()) +
                     " and the product has dynamic extents; with dynamic "
                     "extents the one-sided lowering takes matrix products "
                     "C(i,j) = A(i,k) * B(k,j) of 2-D tensors");

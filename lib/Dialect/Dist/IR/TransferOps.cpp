@@ -218,8 +218,7 @@ LogicalResult OneSidedMatmulOp::verify() {
   };
   if (differ(a.getShape()[0], c.getShape()[0]) ||
       differ(b.getShape()[1], c.getShape()[1]) ||
-      differ(a.getShape()[1], b.getShape()[0]))
-  {
+      differ(a.getShape()[1], b.getShape()[0])) {
     auto shape = [](DistTensorType t) {
       std::string s;
       for (auto [d, e] : llvm::enumerate(t.getShape()))

@@ -83,8 +83,7 @@ static void fill(double *t, layout L, long m, long n, int which) {
 
 /* Mismatches of C's tile (m x n) against init (which 3, or none when < 0)
  * plus the triple loop over k. */
-static long check(const double *t, layout L, long m, long n, long k,
-                  int init) {
+static long check(const double *t, layout L, long m, long n, long k, int init) {
   long rows = count(L.r, m), cols = count(L.c, n), bad = 0;
   for (long i = 0; i < rows; ++i)
     for (long j = 0; j < cols; ++j) {
@@ -106,12 +105,9 @@ static dimd on(int kind, long b, long Q, long q) {
 }
 
 /* Dispatch to the functions of the grid of `size` processes. */
-#define PICK(fn)                                                               \
-  (size == 1 ? fn##_1 : size == 2 ? fn##_2 : fn##_4)
+#define PICK(fn) (size == 1 ? fn##_1 : size == 2 ? fn##_2 : fn##_4)
 #define PICK2(fn, suffix)                                                      \
-  (size == 1   ? fn##_1_##suffix                                               \
-   : size == 2 ? fn##_2_##suffix                                               \
-               : fn##_4_##suffix)
+  (size == 1 ? fn##_1_##suffix : size == 2 ? fn##_2_##suffix : fn##_4_##suffix)
 
 static double *alloc(int64_t n) { return malloc(sizeof(double) * (n ? n : 1)); }
 
@@ -165,10 +161,10 @@ static void bad_call(int size, int rank, const char *mode) {
   memset(x, 0, 4096 * sizeof(double));
   memset(y, 0, 4096 * sizeof(double));
   memset(z, 0, 4096 * sizeof(double));
-  void (*raw)(double *, double *, int64_t, int64_t, int64_t, double *,
-              double *, int64_t, int64_t, int64_t, double *, double *,
-              int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t,
-              int64_t, int64_t) = PICK(gemm);
+  void (*raw)(double *, double *, int64_t, int64_t, int64_t, double *, double *,
+              int64_t, int64_t, int64_t, double *, double *, int64_t, int64_t,
+              int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t) =
+      PICK(gemm);
   if (!strcmp(mode, "neg"))
     PICK(dist_gemm)(x, y, z, -3, 8, -3, 8, 8, 8);
   else if (!strcmp(mode, "zero"))
@@ -182,8 +178,7 @@ static void bad_call(int size, int rank, const char *mode) {
         -1);
   else if (!strcmp(mode, "differ")) {
     long n = rank == 0 ? 8 : 9;
-    raw(x, x, 0, 4096, 1, y, y, 0, 4096, 1, z, z, 0, 4096, 1, 8, n, 8, 8, 8,
-        n);
+    raw(x, x, 0, 4096, 1, y, y, 0, 4096, 1, z, z, 0, 4096, 1, 8, n, 8, 8, 8, n);
   }
   printf("driver: rank %d: the bad call '%s' returned\n", rank, mode);
   free(x);
@@ -212,7 +207,7 @@ int main(int argc, char **argv) {
     MPI_Finalize();
     return 0;
   }
-  static const long sizes[][3] = {{1, 1, 1},  {5, 7, 3},   {17, 13, 11},
+  static const long sizes[][3] = {{1, 1, 1},    {5, 7, 3},  {17, 13, 11},
                                   {64, 33, 29}, {2, 50, 1}, {30, 1, 40},
                                   {9, 9, 100}};
   for (int s = 0; s < (int)(sizeof sizes / sizeof sizes[0]); ++s) {
