@@ -223,6 +223,22 @@ int main(int argc, char **argv) {
       printf("driver: gemm_acc %ldx%ldx24 on %d rank(s): %s\n", m, n, size,
              all ? "FAIL" : "PASS");
   }
+  if (size == 4) {
+    /* sl_4's C adopts any M x N ScaLAPACK array in 5 x 2 blocks on the 2x2
+     * BLACS grid (its extents are `?`), and no other blocks or grid. */
+    int ok = 1;
+    for (int m = 1; m <= 40; m += 13)
+      for (int n = 1; n <= 30; n += 7) {
+        int desc[9] = {1, 0, m, n, 5, 2, 0, 0, m};
+        int other[9] = {1, 0, m, n, 4, 2, 0, 0, m};
+        ok &= sl_4_adopts_scalapack(0, desc, 2, 2) == 1;
+        ok &= sl_4_adopts_scalapack(0, other, 2, 2) == 0;
+        ok &= sl_4_adopts_scalapack(0, desc, 1, 4) == 0;
+      }
+    if (rank == 0)
+      printf("driver: sl_4 adopts ScaLAPACK arrays of any size: %s\n",
+             ok ? "PASS" : "FAIL");
+  }
   fflush(stdout);
   MPI_Finalize();
   return 0;

@@ -65,3 +65,17 @@ func.func @gemm_acc_4(%c: !D4, %a: !E4, %b: !F4) {
       schedule [stationary(B), offset(off)] : !D4, !E4, !F4
   return
 }
+
+// ScaLAPACK arrays of any size: a column-major M x N array in 5 x 2 blocks
+// on a 2x2 BLACS grid is the row-major N x M tensor
+// [(1) block_cyclic(2), (0) block_cyclic(5)] (docs/interop.md), so this
+// function's arguments adopt such arrays whatever M and N
+// (sl_4_adopts_scalapack; the driver checks it on 4 ranks).
+!SC = !dist.tensor<?x?xf64, #dist.layout<@g4, [(1) block_cyclic(2), (0) block_cyclic(5)]>>
+!SA = !dist.tensor<?x?xf64, #dist.layout<@g4, [(1) block_cyclic(2), (0) block_cyclic(3)]>>
+!SB = !dist.tensor<?x?xf64, #dist.layout<@g4, [(1) block_cyclic(3), (0) block_cyclic(5)]>>
+func.func @sl_4(%c: !SC, %a: !SA, %b: !SB) {
+  dist.compute "C(i,j) = A(i,k) * B(k,j)" (C = %c, A = %a, B = %b)
+      schedule [stationary(C)] : !SC, !SA, !SB
+  return
+}
