@@ -135,3 +135,13 @@ func.func @f(%a: memref<?xf64>, %b: memref<?xf64>, %c: memref<?xf64>) {
       : memref<?xf64>, memref<?xf64>, memref<?xf64>
   return
 }
+
+// -----
+
+dist.grid @m [2, 2]
+!T = !dist.tensor<?x8xf64, #dist.layout<@m, "xy -> xy">>
+func.func @f(%t: !T) {
+  // expected-error @+1 {{'dist.tensor_extent' op dimension -1 is out of range}}
+  %e = dist.tensor_extent %t[-1] : !T
+  return
+}

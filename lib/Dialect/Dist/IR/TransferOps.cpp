@@ -255,9 +255,9 @@ LogicalResult OneSidedMatmulOp::verify() {
 
 LogicalResult TensorExtentOp::verify() {
   auto t = cast<DistTensorType>(getTensor().getType());
-  if (getDim() < 0 || getDim() >= t.getRank())
-    return emitOpError("dimension ")
-           << getDim() << " is out of range for " << t;
+  int64_t d = getDimAttr().getInt();
+  if (d < 0 || d >= t.getRank())
+    return emitOpError("dimension ") << d << " is out of range for " << t;
   return success();
 }
 
