@@ -142,8 +142,151 @@ std::string join(ArrayRef<int64_t> v) {
   return s;
 }
 
+/// NAME_layout_with (with dynamic extents), NAME_tile_capacity and
+/// NAME_tile_size.
+void emitTileHelpers(raw_ostream &os, const Exported &e) {
+  StringRef name = func::FuncOp(e.func).getSymName();
+  // With dynamic extents: the layout with the call's extents filled in.
+  std::string layoutOf = name.str() + "_layout(arg)";
+  std::string params = extentParams(e), callArgs = extentArgs(e);
+  if (!e.extents.empty()) {
+    os << "/* Argument ARG's layout with the extents filled in (in OUT, "
+          "room for\n * DISTRT_DESC_MAX_LEN entries); fatal when an extent "
+          "is below 1. */\n"
+       << "static inline const int64_t *" << name
+       << "_layout_with(int arg, int64_t *out" << params << ") {\n"
+       << "  switch (arg) {\n";
+    for (auto [i, t] : llvm::enumerate(e.args)) {
+      if (t.hasStaticShape())
+        continue;
+      os << "  case " << i << ": {\n    const int64_t ext[] = {";
+      bool first = true;
+      for (auto [ai, d] : e.extents)
+        if (ai == i) {
+          os << (first ? "" : ", ") << extentName(ai, d);
+          first = false;
+        }
+      os << "};\n    return distrt_layout_with_extents(" << name << "_layout_"
+         << i << ", ext, out, \"" << name << "\", \"argument " << i
+         << "\");\n  }\n";
+    }
+    os << "  default:\n    (void)out;\n";
+    for (auto [i, d] : e.extents)
+      os << "    (void)" << extentName(i, d) << ";\n";
+    os << "    return " << name << "_layout(arg);\n  }\n}\n\n";
+    layoutOf = name.str() + "_layout_with(arg, desc" + callArgs + ")";
+  }
+  std::string descDecl =
+      e.extents.empty() ? "" : "  int64_t desc[DISTRT_DESC_MAX_LEN];\n";
+  os << "/* Elements to allocate for argument ARG's tile on this process"
+     << (e.extents.empty() ? "" : " for these\n * extents") << ". */\n"
+     << "static inline int64_t " << name << "_tile_capacity(int arg" << params
+     << ") {\n"
+     << descDecl << "  return distrt_layout_tile_capacity(" << name
+     << "_grid(), " << layoutOf << ");\n}\n\n";
+  os << "/* Elements of argument ARG this process holds (the start of the "
+        "tile,\n * row-major over the local index space). */\n"
+     << "static inline int64_t " << name << "_tile_size(int arg" << params
+     << ") {\n"
+     << descDecl << "  return distrt_layout_tile_size(" << name << "_grid(), "
+     << layoutOf << ");\n}\n\n";
+}
+
+/// NAME_adopts_scalapack.
+void emitScalapack(raw_ostream &os, const Exported &e,
+                   ArrayRef<int64_t> dims) {
+  StringRef name = func::FuncOp(e.func).getSymName();
+  // ScaLAPACK arrays.
+  os << "/* 1 if the ScaLAPACK array DESC on an NPROW x NPCOL BLACS grid (its "
+        "processes\n * in row-major order on the current communicator) has "
+        "argument ARG's\n * layout (distrt_layout_from_scalapack), so that a "
+        "local array whose LLD is\n * its local row count is the argument's "
+        "tile in place; else 0. */\n";
+  os << "static inline int " << name
+     << "_adopts_scalapack(int arg, const int *desc, int nprow, int npcol) "
+        "{\n";
+  // A ScaLAPACK layout has 12 entries on a 2-D grid: only such arguments
+  // can match.
+  SmallVector<size_t> candidates;
+  for (auto [i, t] : llvm::enumerate(e.args))
+    if (dims.size() == 2 && abi::layoutDescriptor(t).size() == 12)
+      candidates.push_back(i);
+  if (candidates.empty()) {
+    os << "  (void)arg;\n  (void)desc;\n  (void)nprow;\n  (void)npcol;\n"
+       << "  return 0; /* no argument has a 2-D block-cyclic layout */\n}\n\n";
+  } else {
+    os << "  int64_t d[DISTRT_DESC_MAX_LEN];\n"
+       << "  if (" << name << "_grid_dims[0] != nprow || " << name
+       << "_grid_dims[1] != npcol ||\n"
+       << "      distrt_layout_from_scalapack(desc, nprow, npcol, d, 0) != 0)"
+          "\n    return 0;\n"
+       << "  switch (arg) {\n";
+    for (size_t i : candidates)
+      os << "  case " << i << ":\n";
+    // A dynamic extent (DISTRT_DESC_DYNAMIC) takes the descriptor's M or N.
+    os << "    for (int i = 0; i < 12; ++i)\n"
+       << "      if (" << name << "_layout(arg)[i] != DISTRT_DESC_DYNAMIC &&\n"
+       << "          d[i] != " << name << "_layout(arg)[i])\n"
+       << "        return 0;\n"
+       << "    return 1;\n"
+       << "  default:\n    return 0;\n  }\n}\n\n";
+  }
+}
+
+/// dist_NAME, the wrapper.
+void emitWrapper(raw_ostream &os, const Exported &e) {
+  StringRef name = func::FuncOp(e.func).getSymName();
+  std::string params = extentParams(e), callArgs = extentArgs(e);
+  // The wrapper.
+  os << "/* Calls " << name << " on the caller's tiles in place (each of "
+     << name << "_tile_capacity(i" << (e.extents.empty() ? "" : ", extents...")
+     << ")\n * elements).  Collective over the current "
+        "communicator. */\n";
+  os << "static inline void dist_" << name << "(";
+  for (auto [i, t] : llvm::enumerate(e.args))
+    os << (i ? ", " : "") << cTypeOf(t.getElementType()) << " *t" << i;
+  os << params;
+  // A tile's capacity is the largest tile over the grid's processes: a
+  // function of the grid's extents and the layout only, the same on every
+  // communicator, so it is computed on the first call only. An argument
+  // with dynamic extents passes this process's tile size for the call's
+  // extents instead (no loop over the processes at every call).
+  size_t n = e.args.size();
+  bool anyStatic =
+      llvm::any_of(e.args, [](DistTensorType t) { return t.hasStaticShape(); });
+  os << ") {\n";
+  if (anyStatic)
+    os << "  static int64_t cap[" << n << "];\n  static int known;\n";
+  os << "  distrt_grid *g = " << name << "_grid();\n";
+  if (anyStatic) {
+    os << "  if (!known) {\n";
+    for (size_t i = 0; i < n; ++i)
+      if (e.args[i].hasStaticShape())
+        os << "    cap[" << i << "] = distrt_layout_tile_capacity(g, " << name
+           << "_layout_" << i << ");\n";
+    os << "    known = 1;\n  }\n";
+  }
+  if (!e.extents.empty()) {
+    os << "  int64_t size[" << n << "], desc[DISTRT_DESC_MAX_LEN];\n";
+    for (size_t i = 0; i < n; ++i)
+      os << "  size[" << i << "] = "
+         << (e.args[i].hasStaticShape()
+                 ? "cap[" + std::to_string(i) + "]"
+                 : "distrt_layout_tile_size(g, " + name.str() +
+                       "_layout_with(" + std::to_string(i) + ", desc" +
+                       callArgs + "))")
+         << ";\n";
+  }
+  const char *sizes = e.extents.empty() ? "cap" : "size";
+  os << "  " << name << "(";
+  for (size_t i = 0; i < n; ++i)
+    os << (i ? ", " : "") << "t" << i << ", t" << i << ", 0, " << sizes << "["
+       << i << "], 1";
+  os << callArgs << ");\n}\n\n";
+}
+
 void emitFunction(raw_ostream &os, Exported e) {
-  StringRef name = e.func.getSymName();
+  StringRef name = func::FuncOp(e.func).getSymName();
   std::string sig;
   llvm::raw_string_ostream sigOs(sig);
   sigOs << "@" << name << "(";
@@ -199,131 +342,9 @@ void emitFunction(raw_ostream &os, Exported e) {
   os << "  default:\n    distrt_fatal(\"" << name
      << "_layout\", \"argument %d: the function has " << e.args.size()
      << " arguments\", arg);\n  }\n}\n\n";
-  // With dynamic extents: the layout with the call's extents filled in.
-  std::string layoutOf = name.str() + "_layout(arg)";
-  std::string params = extentParams(e), callArgs = extentArgs(e);
-  if (!e.extents.empty()) {
-    os << "/* Argument ARG's layout with the extents filled in (in OUT, "
-          "room for\n * DISTRT_DESC_MAX_LEN entries); fatal when an extent "
-          "is below 1. */\n"
-       << "static inline const int64_t *" << name
-       << "_layout_with(int arg, int64_t *out" << params << ") {\n"
-       << "  switch (arg) {\n";
-    for (auto [i, t] : llvm::enumerate(e.args)) {
-      if (t.hasStaticShape())
-        continue;
-      os << "  case " << i << ": {\n    const int64_t ext[] = {";
-      bool first = true;
-      for (auto [ai, d] : e.extents)
-        if (ai == i) {
-          os << (first ? "" : ", ") << extentName(ai, d);
-          first = false;
-        }
-      os << "};\n    return distrt_layout_with_extents(" << name << "_layout_"
-         << i << ", ext, out, \"" << name << "\", \"argument " << i
-         << "\");\n  }\n";
-    }
-    os << "  default:\n    (void)out;\n";
-    for (auto [i, d] : e.extents)
-      os << "    (void)" << extentName(i, d) << ";\n";
-    os << "    return " << name << "_layout(arg);\n  }\n}\n\n";
-    layoutOf = name.str() + "_layout_with(arg, desc" + callArgs + ")";
-  }
-  std::string descDecl =
-      e.extents.empty() ? "" : "  int64_t desc[DISTRT_DESC_MAX_LEN];\n";
-  os << "/* Elements to allocate for argument ARG's tile on this process"
-     << (e.extents.empty() ? "" : " for these\n * extents") << ". */\n"
-     << "static inline int64_t " << name << "_tile_capacity(int arg" << params
-     << ") {\n"
-     << descDecl << "  return distrt_layout_tile_capacity(" << name
-     << "_grid(), " << layoutOf << ");\n}\n\n";
-  os << "/* Elements of argument ARG this process holds (the start of the "
-        "tile,\n * row-major over the local index space). */\n"
-     << "static inline int64_t " << name << "_tile_size(int arg" << params
-     << ") {\n"
-     << descDecl << "  return distrt_layout_tile_size(" << name << "_grid(), "
-     << layoutOf << ");\n}\n\n";
-  // ScaLAPACK arrays.
-  os << "/* 1 if the ScaLAPACK array DESC on an NPROW x NPCOL BLACS grid (its "
-        "processes\n * in row-major order on the current communicator) has "
-        "argument ARG's\n * layout (distrt_layout_from_scalapack), so that a "
-        "local array whose LLD is\n * its local row count is the argument's "
-        "tile in place; else 0. */\n";
-  os << "static inline int " << name
-     << "_adopts_scalapack(int arg, const int *desc, int nprow, int npcol) "
-        "{\n";
-  // A ScaLAPACK layout has 12 entries on a 2-D grid: only such arguments
-  // can match.
-  SmallVector<size_t> candidates;
-  for (auto [i, t] : llvm::enumerate(e.args))
-    if (dims.size() == 2 && abi::layoutDescriptor(t).size() == 12)
-      candidates.push_back(i);
-  if (candidates.empty()) {
-    os << "  (void)arg;\n  (void)desc;\n  (void)nprow;\n  (void)npcol;\n"
-       << "  return 0; /* no argument has a 2-D block-cyclic layout */\n}\n\n";
-  } else {
-    os << "  int64_t d[DISTRT_DESC_MAX_LEN];\n"
-       << "  if (" << name << "_grid_dims[0] != nprow || " << name
-       << "_grid_dims[1] != npcol ||\n"
-       << "      distrt_layout_from_scalapack(desc, nprow, npcol, d, 0) != 0)"
-          "\n    return 0;\n"
-       << "  switch (arg) {\n";
-    for (size_t i : candidates)
-      os << "  case " << i << ":\n";
-    // A dynamic extent (DISTRT_DESC_DYNAMIC) takes the descriptor's M or N.
-    os << "    for (int i = 0; i < 12; ++i)\n"
-       << "      if (" << name << "_layout(arg)[i] != DISTRT_DESC_DYNAMIC &&\n"
-       << "          d[i] != " << name << "_layout(arg)[i])\n"
-       << "        return 0;\n"
-       << "    return 1;\n"
-       << "  default:\n    return 0;\n  }\n}\n\n";
-  }
-  // The wrapper.
-  os << "/* Calls " << name << " on the caller's tiles in place (each of "
-     << name << "_tile_capacity(i" << (e.extents.empty() ? "" : ", extents...")
-     << ")\n * elements).  Collective over the current "
-        "communicator. */\n";
-  os << "static inline void dist_" << name << "(";
-  for (auto [i, t] : llvm::enumerate(e.args))
-    os << (i ? ", " : "") << cTypeOf(t.getElementType()) << " *t" << i;
-  os << params;
-  // A tile's capacity is the largest tile over the grid's processes: a
-  // function of the grid's extents and the layout only, the same on every
-  // communicator, so it is computed on the first call only. An argument
-  // with dynamic extents passes this process's tile size for the call's
-  // extents instead (no loop over the processes at every call).
-  size_t n = e.args.size();
-  bool anyStatic =
-      llvm::any_of(e.args, [](DistTensorType t) { return t.hasStaticShape(); });
-  os << ") {\n";
-  if (anyStatic)
-    os << "  static int64_t cap[" << n << "];\n  static int known;\n";
-  os << "  distrt_grid *g = " << name << "_grid();\n";
-  if (anyStatic) {
-    os << "  if (!known) {\n";
-    for (size_t i = 0; i < n; ++i)
-      if (e.args[i].hasStaticShape())
-        os << "    cap[" << i << "] = distrt_layout_tile_capacity(g, " << name
-           << "_layout_" << i << ");\n";
-    os << "    known = 1;\n  }\n";
-  }
-  if (!e.extents.empty()) {
-    os << "  int64_t size[" << n << "], desc[DISTRT_DESC_MAX_LEN];\n";
-    for (size_t i = 0; i < n; ++i)
-      os << "  size[" << i << "] = "
-         << (e.args[i].hasStaticShape()
-                 ? "cap[" + std::to_string(i) + "]"
-                 : "distrt_layout_tile_size(g, " + name.str() +
-                       "_layout_with(" + std::to_string(i) + ", desc" +
-                       callArgs + "))")
-         << ";\n";
-  }
-  const char *sizes = e.extents.empty() ? "cap" : "size";
-  os << "  " << name << "(";
-  for (size_t i = 0; i < n; ++i)
-    os << (i ? ", " : "") << "t" << i << ", t" << i << ", 0, " << sizes << "["
-       << i << "], 1";
-  os << callArgs << ");\n}\n\n";
+  emitTileHelpers(os, e);
+  emitScalapack(os, e, dims);
+  emitWrapper(os, e);
 }
 
 LogicalResult emitHeader(Operation *op, raw_ostream &os) {

@@ -354,6 +354,31 @@ int64_t processes(ArrayRef<int64_t> grid) {
   return n;
 }
 
+/// Extents given at call time: the matrices as they are (a matricized view
+/// or a batch would need the extents), and no cost model (stationary(auto)
+/// needs the extents).
+LogicalResult checkDynamic(const OneSidedProduct &p,
+                           std::array<DistTensorType, 3> types,
+                           StringRef chosen, std::string &error) {
+  std::array<const std::string *, 3> names = {&p.a, &p.b, &p.c};
+  for (int x = 0; x < 3; ++x)
+    if (types[x].getRank() != 2) {
+      error = "'" + *names[x] + "' has rank " +
+              std::to_string(types[x].getRank()) +
+              " and the product has dynamic extents; with dynamic extents "
+              "the one-sided lowering takes matrix products C(i,j) = "
+              "A(i,k) * B(k,j) of 2-D tensors";
+      return failure();
+    }
+  if (chosen == "auto") {
+    error = "the cost model of stationary(auto) needs the extents, and some "
+            "are dynamic; name the tensor that stays, stationary(" +
+            p.c + ") for instance";
+    return failure();
+  }
+  return success();
+}
+
 } // namespace
 
 StringRef dist::stationaryTensor(const OneSidedProduct &p) {
@@ -438,24 +463,11 @@ dist::matchOneSidedProduct(const IndexStatement &stmt,
   if (at.getElementType() != ct.getElementType() ||
       bt.getElementType() != ct.getElementType())
     return fail("A, B and C must have one element type");
+  StringRef chosen = nest.stationary ? StringRef(*nest.stationary) : "auto";
   bool dynamic =
       !at.hasStaticShape() || !bt.hasStaticShape() || !ct.hasStaticShape();
-  StringRef chosen = nest.stationary ? StringRef(*nest.stationary) : "auto";
-  if (dynamic) {
-    // Extents given at call time: the matrices as they are (a matricized
-    // view or a batch would need the extents), and no cost model.
-    for (auto [name, t] : {std::pair{&p.a, at}, {&p.b, bt}, {&p.c, ct}})
-      if (t.getRank() != 2)
-        return fail("'" + *name + "' has rank " + Twine(t.getRank()) +
-                    " and the product has dynamic extents; with dynamic "
-                    "extents the one-sided lowering takes matrix products "
-                    "C(i,j) = A(i,k) * B(k,j) of 2-D tensors");
-    if (chosen == "auto")
-      return fail("the cost model of stationary(auto) needs the extents, "
-                  "and some are dynamic; name the tensor that stays, "
-                  "stationary(" +
-                  p.c + ") for instance");
-  }
+  if (dynamic && failed(checkDynamic(p, {at, bt, ct}, chosen, error)))
+    return failure();
 
   // The matricized views, and the batch dealt out one way in all three.
   auto gridOf = [&](DistTensorType t) -> ArrayRef<int64_t> {
