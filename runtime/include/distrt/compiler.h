@@ -14,6 +14,7 @@
  * distrt_barrier, distrt_ibcast, distrt_ishift, distrt_iallgather,
  * distrt_wait, distrt_wtime, distrt_gemm_t_f32 / _f64,
  * distrt_layout_tile_capacity, distrt_layout_fill, distrt_layout_zero,
+ * distrt_layout_with_extents, distrt_layout_check_tile,
  * distrt_layout_gather, distrt_layout_load / _store and
  * distrt_redistribute.  Renaming or changing the signature of any of them,
  * or of anything here, changes the compiler ABI: the compiler and the

@@ -545,6 +545,21 @@ void distrt_print_f64(const double *buf, int64_t n);
 int64_t distrt_layout_tile_size(distrt_grid *g, const int64_t *desc);
 /** Largest tile of any process (at least 1): the size to allocate. */
 int64_t distrt_layout_tile_capacity(distrt_grid *g, const int64_t *desc);
+/** Copy the layout descriptor template `tmpl` into `out` (room for
+ *  DISTRT_DESC_MAX_LEN entries) with each DISTRT_DESC_DYNAMIC extent
+ *  replaced by the next of `extents` (in dimension order); returns `out`.
+ *  Fatal, naming `fn` and `what` (the function and the argument), when an
+ *  extent is below 1.  Local: what a library function with dynamic (`?`)
+ *  extents and its header's helpers use (docs/interop.md). */
+int64_t *distrt_layout_with_extents(const int64_t *tmpl, const int64_t *extents,
+                                    int64_t *out, const char *fn,
+                                    const char *what);
+/** Fatal, naming `fn` and `what`, when the processes of g were given
+ *  different extents in `desc` or when this process's tile of `desc` has
+ *  more than `elems` elements (the tile the caller passed is too small).
+ *  Collective over g (one small allreduce). */
+void distrt_layout_check_tile(distrt_grid *g, const int64_t *desc,
+                              int64_t elems, const char *fn, const char *what);
 /** Fill this process's tile with distrt_value(seed, row-major global index):
  *  the same tensor whatever the layout. */
 void distrt_layout_fill(distrt_grid *g, const int64_t *desc, void *tile,

@@ -528,7 +528,12 @@ statementExtents(ComputeOp op, const IndexStatement &stmt,
       auto [it, inserted] = extents.try_emplace(idx, extent);
       if (inserted) {
         firstSeen[idx] = where;
-      } else if (it->second != extent) {
+      } else if (ShapedType::isDynamic(it->second)) {
+        // A dynamic extent (`?`) takes the other's; the runtime compares
+        // the values given at call time.
+        it->second = extent;
+        firstSeen[idx] = where;
+      } else if (!ShapedType::isDynamic(extent) && it->second != extent) {
         return op.emitOpError("index variable '")
                << idx << "' has extent " << it->second << " in "
                << firstSeen[idx] << " but " << extent << " in " << where;
@@ -538,6 +543,34 @@ statementExtents(ComputeOp op, const IndexStatement &stmt,
                                    << "' is used both as a tensor and as an "
                                       "index variable";
     }
+  }
+  return success();
+}
+
+/// Dynamic extents (`?`) are given at call time: only the one-sided lowering
+/// takes them (its schedule commands alone, no loop commands, which would
+/// need the extents; OneSided.h checks the rest).
+static LogicalResult
+verifyDynamicExtents(ComputeOp op, const IndexStatement &stmt,
+                     const llvm::StringMap<DistTensorType> &types,
+                     ArrayRef<ScheduleCommand> commands) {
+  using K = ScheduleCommand::Kind;
+  for (const std::string &name : stmt.tensorNames()) {
+    DistTensorType t = types.lookup(name);
+    if (t.hasStaticShape())
+      continue;
+    bool oneSided = !commands.empty() &&
+                    llvm::all_of(commands, [](const ScheduleCommand &c) {
+                      return c.kind == K::Stationary || c.kind == K::Prefetch ||
+                             c.kind == K::Offset;
+                    });
+    if (!oneSided)
+      return op.emitOpError("tensor '")
+             << name << "' has dynamic extents (" << t
+             << "), which only one-sided products take: a schedule of "
+                "stationary(T), prefetch and offset alone (dynamic extents "
+                "are supported on exported function arguments used by "
+                "one-sided products; docs/interop.md)";
   }
   return success();
 }
@@ -573,6 +606,8 @@ FailureOr<ComputeLoopNest> ComputeOp::getLoopNest() {
       return emitOpError("malformed schedule: ") << schedule.getDecodeError();
     commands = schedule.getDecoded();
   }
+  if (failed(verifyDynamicExtents(*this, stmt, types, commands)))
+    return failure();
   llvm::StringMap<SmallVector<int64_t>> machines;
   for (const ScheduleCommand &c : commands) {
     if (c.machine.empty())
