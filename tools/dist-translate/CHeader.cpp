@@ -116,7 +116,8 @@ std::string check(func::FuncOp f, Exported &e) {
     if (!cTypeOf(dt.getElementType()))
       return "argument " + std::to_string(i) + " has no C element type";
     if (dt.getLayout().getLevels().size() != 1)
-      return "argument " + std::to_string(i) + " has a hierarchical layout";
+      return "argument " + std::to_string(i) +
+             " has a hierarchical layout (run dist-flatten-machines first)";
     auto g = SymbolTable::lookupNearestSymbolFrom<GridOp>(
         f, dt.getLayout().getGrid());
     if (!g || g.getNumLevels() != 1)
@@ -332,8 +333,15 @@ void emitFunction(raw_ostream &os, Exported e) {
   os << "static inline distrt_grid *" << name << "_grid(void) {\n"
      << "  static distrt_grid *slot;\n"
      << "  distrt_init_library();\n"
-     << "  return distrt_grid_lookup(&slot, " << dims.size() << ", " << name
-     << "_grid_dims);\n}\n\n";
+     << "  return ";
+  // A machine of nodes, flattened by dist-flatten-machines: the grid ranks
+  // its processes node by node, as the compiled function's own grid does.
+  if (auto nodes = e.grid->getAttrOfType<IntegerAttr>(kNodeAxesAttrName))
+    os << "distrt_grid_lookup_nodes(&slot, " << dims.size() << ", " << name
+       << "_grid_dims, " << nodes.getInt() << ");\n}\n\n";
+  else
+    os << "distrt_grid_lookup(&slot, " << dims.size() << ", " << name
+       << "_grid_dims);\n}\n\n";
   os << "static inline const int64_t *" << name
      << "_layout(int arg) {\n  switch (arg) {\n";
   for (size_t i = 0; i < e.args.size(); ++i)
