@@ -379,6 +379,73 @@ LogicalResult checkDynamic(const OneSidedProduct &p,
   return success();
 }
 
+/// The checks every operand of a one-sided product passes: dense, f32 or
+/// f64, on a one-level grid in scope of as many processes as C's, unskewed.
+LogicalResult checkOperands(const OneSidedProduct &p,
+                            std::array<DistTensorType, 3> ts,
+                            const GridShapes &grids, std::string &error) {
+  auto fail = [&](const Twine &why) {
+    error = why.str();
+    return failure();
+  };
+  DistTensorType at = ts[0], bt = ts[1], ct = ts[2];
+  StringRef cGrid = ct.getLayout().getGrid().getValue();
+  int64_t procs = processes(grids.lookup(cGrid));
+  for (auto [name, t] : {std::pair{&p.a, at}, {&p.b, bt}, {&p.c, ct}}) {
+    if (t.isSparse())
+      return fail("'" + *name +
+                  "' is sparse; the one-sided lowering takes "
+                  "dense tensors");
+    Type elt = t.getElementType();
+    if (!elt.isF32() && !elt.isF64())
+      return fail("'" + *name + "' has element type " +
+                  llvm::Twine(elt.isInteger() ? "integer" : "other") +
+                  "; the one-sided lowering's GEMMs take f32 or f64");
+    if (t.getLayout().getLevels().size() != 1)
+      return fail("'" + *name +
+                  "' is laid out on a hierarchical machine; "
+                  "the one-sided lowering takes one-level grids");
+    StringRef grid = t.getLayout().getGrid().getValue();
+    if (!grids.count(grid))
+      return fail("'" + *name + "' is on grid @" + grid +
+                  ", which is not in scope");
+    int64_t n = processes(grids.lookup(grid));
+    if (n != procs)
+      return fail("'" + *name + "' is on grid @" + grid + " of " + Twine(n) +
+                  " processes and C on @" + cGrid + " of " + Twine(procs) +
+                  "; the one-sided lowering takes A, B and C on grids of "
+                  "the same processes (as many of them)");
+    if (skewed(t))
+      return fail("'" + *name +
+                  "' has a skewed layout; the one-sided "
+                  "lowering takes blocked, cyclic and block-cyclic "
+                  "dimensions without skew");
+  }
+  return success();
+}
+
+/// The stationary tensor: the one named, or with `auto` the one the cost
+/// model gives the least time (ties keep C, then A: C moves nothing back).
+void chooseStationary(OneSidedProduct &p, StringRef chosen) {
+  if (chosen == "auto") {
+    p.chosenByModel = true;
+    std::array<double, 3> t;
+    for (int s = 0; s < 3; ++s)
+      t[s] = p.estimates[s].seconds(p.costs);
+    p.stationary = Stationary::C;
+    if (t[0] < t[2] && t[0] <= t[1])
+      p.stationary = Stationary::A;
+    else if (t[1] < t[2] && t[1] < t[0])
+      p.stationary = Stationary::B;
+  } else if (chosen == p.a) {
+    p.stationary = Stationary::A;
+  } else if (chosen == p.b) {
+    p.stationary = Stationary::B;
+  } else {
+    p.stationary = Stationary::C;
+  }
+}
+
 } // namespace
 
 StringRef dist::stationaryTensor(const OneSidedProduct &p) {
@@ -429,37 +496,8 @@ dist::matchOneSidedProduct(const IndexStatement &stmt,
   StringRef cGrid = ct.getLayout().getGrid().getValue();
   if (!grids.count(cGrid))
     return fail("C's grid @" + cGrid + " is not in scope");
-  int64_t procs = processes(grids.lookup(cGrid));
-  for (auto [name, t] : {std::pair{&p.a, at}, {&p.b, bt}, {&p.c, ct}}) {
-    if (t.isSparse())
-      return fail("'" + *name +
-                  "' is sparse; the one-sided lowering takes "
-                  "dense tensors");
-    Type elt = t.getElementType();
-    if (!elt.isF32() && !elt.isF64())
-      return fail("'" + *name + "' has element type " +
-                  llvm::Twine(elt.isInteger() ? "integer" : "other") +
-                  "; the one-sided lowering's GEMMs take f32 or f64");
-    if (t.getLayout().getLevels().size() != 1)
-      return fail("'" + *name +
-                  "' is laid out on a hierarchical machine; "
-                  "the one-sided lowering takes one-level grids");
-    StringRef grid = t.getLayout().getGrid().getValue();
-    if (!grids.count(grid))
-      return fail("'" + *name + "' is on grid @" + grid +
-                  ", which is not in scope");
-    int64_t n = processes(grids.lookup(grid));
-    if (n != procs)
-      return fail("'" + *name + "' is on grid @" + grid + " of " + Twine(n) +
-                  " processes and C on @" + cGrid + " of " + Twine(procs) +
-                  "; the one-sided lowering takes A, B and C on grids of "
-                  "the same processes (as many of them)");
-    if (skewed(t))
-      return fail("'" + *name +
-                  "' has a skewed layout; the one-sided "
-                  "lowering takes blocked, cyclic and block-cyclic "
-                  "dimensions without skew");
-  }
+  if (failed(checkOperands(p, {at, bt, ct}, grids, error)))
+    return failure();
   if (at.getElementType() != ct.getElementType() ||
       bt.getElementType() != ct.getElementType())
     return fail("A, B and C must have one element type");
@@ -532,24 +570,7 @@ dist::matchOneSidedProduct(const IndexStatement &stmt,
                                  roleOf(p.matC, gridOf(ct), {0, 2})};
     p.estimates = estimate(roles, batchesPerProcess);
   }
-  if (chosen == "auto") {
-    p.chosenByModel = true;
-    // The least time; ties keep C, then A (C moves nothing back).
-    std::array<double, 3> t;
-    for (int s = 0; s < 3; ++s)
-      t[s] = p.estimates[s].seconds(costs);
-    p.stationary = Stationary::C;
-    if (t[0] < t[2] && t[0] <= t[1])
-      p.stationary = Stationary::A;
-    else if (t[1] < t[2] && t[1] < t[0])
-      p.stationary = Stationary::B;
-  } else if (chosen == p.a) {
-    p.stationary = Stationary::A;
-  } else if (chosen == p.b) {
-    p.stationary = Stationary::B;
-  } else {
-    p.stationary = Stationary::C;
-  }
+  chooseStationary(p, chosen);
   p.prefetch = nest.prefetch.value_or(kDefaultPrefetch);
   p.offset = nest.offset.value_or(true);
   return p;
