@@ -170,11 +170,16 @@ if shutil.which("nvidia-smi"):
     try:
         r = subprocess.run(["nvidia-smi", "-L"], capture_output=True,
                            text=True, timeout=30)
-        gpu_listed = r.returncode == 0 and "GPU" in r.stdout
+        gpus = [l for l in r.stdout.splitlines() if l.startswith("GPU")]
+        gpu_listed = r.returncode == 0 and len(gpus) > 0
     except (OSError, subprocess.TimeoutExpired):
         gpu_listed = False
 if gpu_listed and os.path.exists(nccl_emu):
     config.available_features.add("nvidia-gpu")
+    # NCCL allows one rank of a communicator per GPU.
+    for n in (2, 4):
+        if len(gpus) >= n:
+            config.available_features.add("nvidia-gpu-x%d" % n)
 else:
     lit_config.note("skipped: no GPU (nvidia-smi -L lists none): the tests "
                     "on the real NCCL plugin are UNSUPPORTED")

@@ -56,6 +56,8 @@ int emu_is_device(const void *p, size_t bytes);
 void *emu_open(const void *p, size_t bytes);
 /* Make every allocation opened since the last call inaccessible again. */
 void emu_close_all(void);
+/* The device cudaSetDevice chose (-1 before). */
+int emu_device(void);
 /* malloc that fails the job when out of memory. */
 void *emu_malloc(size_t bytes);
 

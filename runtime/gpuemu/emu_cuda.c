@@ -100,6 +100,7 @@ static int device_count(void) {
   return env && *env ? atoi(env) : 1;
 }
 static int current_device = -1;
+int emu_device(void) { return current_device; }
 
 cudaError_t cudaGetDeviceCount(int *count) {
   int n = device_count();

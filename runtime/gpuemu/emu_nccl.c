@@ -6,7 +6,8 @@
  * and a sequence number; each member sends (its NCCL rank, its world rank)
  * to the creator, which answers every member with the table, and the
  * members then make the communicator with MPI_Comm_create_group (collective
- * over the members only).  The creator must be a member.
+ * over the members only).  The creator must be a member.  As NCCL, it
+ * refuses two members on the same device of one host (ncclInvalidUsage).
  *
  * Operations are queued on their stream and run over MPI when the stream
  * runs (emu.h): every buffer must be device memory.  ncclSend / ncclRecv
@@ -15,13 +16,16 @@
  * does not matter, as with NCCL.
  *===----------------------------------------------------------------------===*/
 
+#define _DEFAULT_SOURCE /* gethostid */
 #include "emu.h"
 
 #include <limits.h>
 #include <mpi.h>
 #include <nccl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct ncclComm {
   MPI_Comm comm;
@@ -82,29 +86,49 @@ ncclResult_t ncclCommInitRank(ncclComm_t *comm, int nranks, ncclUniqueId commId,
   if (!comm || nranks < 1 || rank < 0 || rank >= nranks)
     return ncclInvalidArgument;
   int me = world_rank(), tag = TAG_BASE + id.seq % TAG_SPAN;
-  int *table = (int *)emu_malloc((size_t)nranks * sizeof *table);
+  /* table[0..nranks): world ranks by NCCL rank; table[nranks]: 1 if two
+   * members are on the same device of the same host (NCCL refuses that:
+   * "Duplicate GPU detected"). */
+  int *table = (int *)emu_malloc((size_t)(nranks + 1) * sizeof *table);
+  int mine[4] = {rank, me, emu_device(), (int)gethostid()};
   if (me == id.creator) {
+    int *dev = (int *)emu_malloc((size_t)nranks * 2 * sizeof *dev);
     for (int i = 0; i < nranks; ++i)
       table[i] = -1;
-    table[rank] = me;
-    for (int i = 1; i < nranks; ++i) {
-      int pair[2];
-      MPI_Recv(pair, 2, MPI_INT, MPI_ANY_SOURCE, tag, MPI_COMM_WORLD,
-               MPI_STATUS_IGNORE);
-      if (pair[0] < 0 || pair[0] >= nranks || table[pair[0]] != -1)
+    table[nranks] = 0;
+    for (int i = 0; i < nranks; ++i) {
+      int q[4];
+      if (i == 0)
+        memcpy(q, mine, sizeof q);
+      else
+        MPI_Recv(q, 4, MPI_INT, MPI_ANY_SOURCE, tag, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+      if (q[0] < 0 || q[0] >= nranks || table[q[0]] != -1)
         emu_fail("ncclCommInitRank: NCCL rank %d given twice or out of range "
                  "(%d ranks)",
-                 pair[0], nranks);
-      table[pair[0]] = pair[1];
+                 q[0], nranks);
+      table[q[0]] = q[1];
+      dev[2 * q[0]] = q[2];
+      dev[2 * q[0] + 1] = q[3];
     }
     for (int i = 0; i < nranks; ++i)
+      for (int j = 0; j < i; ++j)
+        if (dev[2 * i] == dev[2 * j] && dev[2 * i + 1] == dev[2 * j + 1])
+          table[nranks] = 1;
+    free(dev);
+    for (int i = 0; i < nranks; ++i)
       if (i != rank)
-        MPI_Send(table, nranks, MPI_INT, table[i], tag, MPI_COMM_WORLD);
+        MPI_Send(table, nranks + 1, MPI_INT, table[i], tag, MPI_COMM_WORLD);
   } else {
-    int pair[2] = {rank, me};
-    MPI_Send(pair, 2, MPI_INT, id.creator, tag, MPI_COMM_WORLD);
-    MPI_Recv(table, nranks, MPI_INT, id.creator, tag, MPI_COMM_WORLD,
+    MPI_Send(mine, 4, MPI_INT, id.creator, tag, MPI_COMM_WORLD);
+    MPI_Recv(table, nranks + 1, MPI_INT, id.creator, tag, MPI_COMM_WORLD,
              MPI_STATUS_IGNORE);
+  }
+  if (table[nranks]) {
+    free(table);
+    fprintf(stderr, "gpuemu: ncclCommInitRank: Duplicate GPU detected (two "
+                    "ranks of the communicator on one device)\n");
+    return ncclInvalidUsage;
   }
   MPI_Group world, group;
   struct ncclComm *c = (struct ncclComm *)emu_malloc(sizeof *c);

@@ -95,8 +95,17 @@ static ncclComm_t dcomm(const char *op, distrt_bcomm *c) {
   if (c->rank == 0)
     NCCHK(op, "ncclGetUniqueId", ncclGetUniqueId(&id));
   MPI_BE.bcast(op, c->mpi, &id, (int64_t)(sizeof id / 4), DISTRT_I32, 0);
-  NCCHK(op, "ncclCommInitRank",
-        ncclCommInitRank(&c->nccl, (int)c->size, id, (int)c->rank));
+  ncclResult_t rc = ncclCommInitRank(&c->nccl, (int)c->size, id, (int)c->rank);
+  if (rc != ncclSuccess && nccl_dev.local_size > nccl_dev.count)
+    distrt_fatal(op,
+                 "ncclCommInitRank failed (NCCL error %d): %s; %d processes "
+                 "on this node share %d GPU%s, and NCCL refuses two ranks of "
+                 "one communicator on the same GPU: run at most one process "
+                 "per GPU",
+                 (int)rc, ncclGetErrorString(rc), nccl_dev.local_size,
+                 nccl_dev.count, nccl_dev.count == 1 ? "" : "s");
+  if (rc != ncclSuccess)
+    nccl_fail_nccl(op, "ncclCommInitRank", rc);
   ++distrt_g.live[DISTRT_COUNT_DEVICE_COMMS];
   return c->nccl;
 }

@@ -29,6 +29,8 @@ struct distrt_bcomm {
 /* The device state of this process (backend_nccl_dev.c). */
 struct nccl_dev {
   int device;
+  int count;           /* devices this process sees */
+  int local_size;      /* processes of the job on this node */
   cudaStream_t stream; /* every transfer and leaf, in order */
   cublasHandle_t blas;
 };

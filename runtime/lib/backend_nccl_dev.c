@@ -46,7 +46,9 @@ void nccl_dev_init(const char *op) {
                           MPI_INFO_NULL, &node) != MPI_SUCCESS)
     distrt_fatal(op, "MPI_Comm_split_type failed finding the node's ranks");
   MPI_Comm_rank(node, &local);
+  MPI_Comm_size(node, &nccl_dev.local_size);
   MPI_Comm_free(&node);
+  nccl_dev.count = count;
   nccl_dev.device = local % count;
   CUCHK(op, "cudaSetDevice", cudaSetDevice(nccl_dev.device));
   CUCHK(op, "cudaStreamCreateWithFlags",
