@@ -9,8 +9,7 @@
  *     writable only while an emulated call works on it, so host code that
  *     touches a device pointer faults (SIGSEGV);
  *   - streams are in-order queues run only at synchronisation points
- *     (cudaStreamSynchronize, cudaEventSynchronize, the synchronous
- *     cudaMemcpy on the legacy stream, cudaFree), so a missing
+ *     (cudaStreamSynchronize, cudaEventSynchronize, cudaFree), so a missing
  *     synchronisation reads stale values;
  *   - NCCL collectives and send/recv run over MPI when their stream runs;
  *   - cuBLAS leaves run through OpenBLAS (cblas, column-major).

@@ -262,29 +262,6 @@ cudaError_t cudaEventDestroy(cudaEvent_t event) {
   return cudaSuccess;
 }
 
-struct wait_arg {
-  struct CUstream_st *s;
-  uint64_t seq;
-};
-static void run_wait(void *p) {
-  struct wait_arg *w = (struct wait_arg *)p;
-  emu_drain(w->s, w->seq);
-}
-
-cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
-                                unsigned int flags) {
-  (void)flags;
-  if (!event)
-    return cudaErrorInvalidResourceHandle;
-  if (!event->s)
-    return cudaSuccess;
-  struct wait_arg *w = (struct wait_arg *)emu_malloc(sizeof *w);
-  w->s = event->s;
-  w->seq = event->seq;
-  emu_enqueue(stream, run_wait, w);
-  return cudaSuccess;
-}
-
 /*===-- copies and freeing -----------------------------------------------===*/
 
 static cudaError_t check_kind(void *dst, const void *src, size_t n,
@@ -329,16 +306,6 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
   c->n = count;
   emu_enqueue(stream, run_copy, c);
   return cudaSuccess;
-}
-
-cudaError_t cudaMemcpy(void *dst, const void *src, size_t count,
-                       enum cudaMemcpyKind kind) {
-  /* Synchronous: ordered after the legacy stream only (created streams are
-   * non-blocking). */
-  cudaError_t rc = cudaMemcpyAsync(dst, src, count, kind, NULL);
-  if (rc == cudaSuccess)
-    emu_drain(&legacy, legacy.queued);
-  return rc;
 }
 
 cudaError_t cudaFree(void *devPtr) {
