@@ -30,6 +30,33 @@ static void blas_check(const char *op, const char *call, cublasStatus_t rc) {
     distrt_fatal(op, "%s failed (cuBLAS status %d)", call, (int)rc);
 }
 
+/* This process's rank among the job's processes on its node, and their
+ * number: from the launcher (Open MPI, MPICH / Hydra, Slurm) when it says,
+ * with no communication (distrt_init_library need not be called by every
+ * process), else MPI_Comm_split_type over the world (collective). */
+static int node_rank(const char *op, int *size) {
+  static const char *vars[][2] = {
+      {"OMPI_COMM_WORLD_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_SIZE"},
+      {"MPI_LOCALRANKID", "MPI_LOCALNRANKS"},
+      {"SLURM_LOCALID", "SLURM_NTASKS_PER_NODE"}};
+  for (size_t i = 0; i < sizeof vars / sizeof vars[0]; ++i) {
+    const char *r = getenv(vars[i][0]), *n = getenv(vars[i][1]);
+    if (r && n && atoi(n) > atoi(r) && atoi(r) >= 0) {
+      *size = atoi(n);
+      return atoi(r);
+    }
+  }
+  MPI_Comm node;
+  int local = 0;
+  if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
+                          MPI_INFO_NULL, &node) != MPI_SUCCESS)
+    distrt_fatal(op, "MPI_Comm_split_type failed finding the node's ranks");
+  MPI_Comm_rank(node, &local);
+  MPI_Comm_size(node, size);
+  MPI_Comm_free(&node);
+  return local;
+}
+
 void nccl_dev_init(const char *op) {
   int count = 0;
   cudaError_t rc = cudaGetDeviceCount(&count);
@@ -39,15 +66,7 @@ void nccl_dev_init(const char *op) {
         "DISTRT_BACKEND=nccl: no CUDA device (cudaGetDeviceCount: %s); run "
         "on a machine with a GPU or unset DISTRT_BACKEND",
         rc != cudaSuccess ? cudaGetErrorString(rc) : "0 devices");
-  /* This process's rank among the processes of its node. */
-  MPI_Comm node;
-  int local = 0;
-  if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
-                          MPI_INFO_NULL, &node) != MPI_SUCCESS)
-    distrt_fatal(op, "MPI_Comm_split_type failed finding the node's ranks");
-  MPI_Comm_rank(node, &local);
-  MPI_Comm_size(node, &nccl_dev.local_size);
-  MPI_Comm_free(&node);
+  int local = node_rank(op, &nccl_dev.local_size);
   nccl_dev.count = count;
   nccl_dev.device = local % count;
   CUCHK(op, "cudaSetDevice", cudaSetDevice(nccl_dev.device));
