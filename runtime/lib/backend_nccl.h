@@ -55,8 +55,8 @@ DISTRT_HIDDEN void nccl_fail_nccl(const char *op, const char *call,
   } while (0)
 
 /* Picks this process's device (its rank on the node modulo the device
- * count), makes the stream and the cuBLAS handle; collective over the
- * world.  Fatal (collective) when there is no device. */
+ * count), makes the stream and the cuBLAS handle.  Fatal (collective) when
+ * there is no device. */
 DISTRT_HIDDEN void nccl_dev_init(const char *op);
 DISTRT_HIDDEN void nccl_dev_finalize(const char *op);
 /* 1 if p is device memory (NULL: 0). */

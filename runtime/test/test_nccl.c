@@ -347,6 +347,10 @@ static void ordering(void) {
     if (!gpu)
       distrt_wait(req);
     distrt_device_gemm_t_f64(0, 0, M, N, K, 1.0, da, K, db, N, 0.0, dc, N);
+    /* Run the GEMM before the wait (the emulation runs queued work only at
+     * synchronisations): a GEMM on another stream than the transfer would
+     * read B before it arrived, as on a GPU. */
+    distrt_device_synchronize();
     if (gpu)
       distrt_wait(req);
     distrt_copy_from_device(C, dc, sizeof C);
