@@ -26,7 +26,8 @@
 # default 8 minutes.  Needs root,
 # iproute2 and unshare(1); where namespaces cannot be made it prints
 # "netns-gemm: SKIPPED: reason" and exits 77.  The whole run is bounded by
-# NETNS_TIMEOUT seconds (default 120).
+# NETNS_TIMEOUT seconds (default 120).  NETNS_MPIRUN_ARGS: more mpirun
+# options (e.g. --map-by node: ranks dealt round robin over the hosts).
 set -uo pipefail
 
 prog=netns-gemm
@@ -144,7 +145,7 @@ ip netns exec "$nsa" unshare --uts sh -c "hostname distnodea; exec timeout -k 5 
     --mca btl tcp,self --mca btl_tcp_if_include $net.0/24 \
     --mca oob_tcp_if_include $net.0/24 \
     --mca oob_tcp_keepalive_time ${NETNS_KEEPALIVE:-1} --mca oob_tcp_keepalive_intvl 1 \
-    --mca oob_tcp_keepalive_probes 3 \
+    --mca oob_tcp_keepalive_probes 3 ${NETNS_MPIRUN_ARGS:-} \
     -x OPENBLAS_NUM_THREADS \
     sh -c 'echo \"netns-gemm: rank \$OMPI_COMM_WORLD_RANK on \$(hostname)\" >&2; exec $exe'" > "$tmp/out" 2>&1
 rc=$?

@@ -95,16 +95,20 @@ mlir::dist::buildComputeModel(ComputeOp op) {
              << "; redistribute it onto one machine first";
     if (type.getLayout().getLevels().size() != 1)
       return op.emitOpError("cannot be lowered: tensor '")
-             << t << "' has a hierarchical layout; only one-level layouts "
-                     "are lowered";
+             << t
+             << "' has a hierarchical layout; only one-level layouts "
+                "are lowered (dist-flatten-machines flattens machines "
+                "of nodes; dist-to-llvm runs it)";
   }
   auto grid = SymbolTable::lookupNearestSymbolFrom<GridOp>(op, m->grid);
   if (!grid)
     return op.emitOpError("'") << m->grid << "' is not a dist.grid";
   if (grid.getNumLevels() != 1)
     return op.emitOpError("cannot be lowered: machine ")
-           << m->grid << " is hierarchical; only one-level machines are "
-                         "lowered";
+           << m->grid
+           << " is hierarchical; only one-level machines are "
+              "lowered (dist-flatten-machines flattens machines "
+              "of nodes; dist-to-llvm runs it)";
   m->gridShape.assign(grid.getShape().begin(), grid.getShape().end());
 
   // The extents and loop nest every reader of the op shares.

@@ -55,6 +55,13 @@ struct DistInstrumentPass
       auto type = cast<DistTensorType>(v.getType());
       if (failed(rt.checkTensorType(op, type, /*allowSparse=*/true)))
         return failure();
+      if (check && !type.hasStaticShape())
+        return op.emitOpError("check: tensor '")
+               << name << "' has dynamic extents (" << type
+               << "); the check gathers whole tensors and needs static "
+                  "shapes (dynamic extents are supported on exported "
+                  "function arguments used by one-sided products; "
+                  "docs/interop.md)";
       types[name] = type;
       values[name] = v;
     }

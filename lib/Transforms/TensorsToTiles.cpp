@@ -12,7 +12,9 @@
 // dist.sparse_read, dist.sparse_write, dist.sparse_generate;
 // dist.sparse_local folds). Functions that use distributed
 // tensors start the runtime (dist.runtime_init); @main ends it
-// (dist.runtime_finalize) before it returns.
+// (dist.runtime_finalize) before it returns. Each dynamic extent (`?`) of
+// an exported function's tensor argument becomes an i64 argument after the
+// others, which dist.tensor_extent reads.
 //
 //===----------------------------------------------------------------------===//
 
@@ -180,6 +182,101 @@ static bool usesTensors(Operation *op) {
   return llvm::any_of(op->getOperandTypes(), llvm::IsaPred<DistTensorType>);
 }
 
+constexpr StringLiteral kDynamicSupported =
+    "dynamic extents are supported on exported function arguments used by "
+    "one-sided products; docs/interop.md";
+
+/// Whether `v`, a tensor with dynamic extents, is an argument of an
+/// exported function: a public function with a body, not @main.
+bool isExportedArgument(Value v) {
+  auto arg = dyn_cast<BlockArgument>(v);
+  if (!arg || !arg.getOwner()->isEntryBlock())
+    return false;
+  auto f = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
+  return f && f.isPublic() && !f.isExternal() && f.getSymName() != "main";
+}
+
+/// Tensors with dynamic extents (`?`): each must be an exported function's
+/// argument used only by dist.local_tile and dist.tensor_extent (what the
+/// one-sided lowering leaves). Each dynamic extent becomes an `i64`
+/// argument of the function, after the others (arguments in order,
+/// dimensions in order within each), and dist.tensor_extent that argument
+/// (or a constant, for a static extent).
+LogicalResult lowerDynamicExtents(ModuleOp module) {
+  auto isDynamic = [](Type t) {
+    auto dt = dyn_cast<DistTensorType>(t);
+    return dt && !dt.hasStaticShape();
+  };
+  auto checkValue = [&](Value v, Operation *where) -> LogicalResult {
+    if (!isDynamic(v.getType()))
+      return success();
+    if (!isExportedArgument(v))
+      return where->emitOpError("has a tensor with dynamic extents (")
+             << v.getType()
+             << ") that is not an argument of a public function other "
+                "than @main; "
+             << kDynamicSupported;
+    for (Operation *user : v.getUsers())
+      if (!isa<LocalTileOp, TensorExtentOp>(user))
+        return user->emitOpError("takes a tensor with dynamic extents (")
+               << v.getType() << "), which it cannot lower; "
+               << kDynamicSupported;
+    return success();
+  };
+  WalkResult r = module.walk([&](Operation *op) {
+    for (Value v : op->getResults())
+      if (failed(checkValue(v, op)))
+        return WalkResult::interrupt();
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument a : block.getArguments())
+          if (failed(checkValue(a, op)))
+            return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (r.wasInterrupted())
+    return failure();
+  for (func::FuncOp f : module.getOps<func::FuncOp>()) {
+    if (f.isExternal())
+      continue;
+    // The extent arguments, by (argument, dimension).
+    llvm::DenseMap<std::pair<unsigned, int64_t>, Value> extentArgs;
+    unsigned n = f.getNumArguments();
+    IntegerType i64 = IntegerType::get(f.getContext(), 64);
+    for (unsigned i = 0; i < n; ++i) {
+      auto dt = dyn_cast<DistTensorType>(f.getArgumentTypes()[i]);
+      if (!dt)
+        continue;
+      for (int64_t d = 0; d < dt.getRank(); ++d) {
+        if (!dt.isDynamicDim(d))
+          continue;
+        unsigned at = f.getNumArguments();
+        if (failed(f.insertArgument(at, i64, {}, f.getArgument(i).getLoc())))
+          return failure();
+        extentArgs[{i, d}] = f.getArgument(at);
+      }
+    }
+    SmallVector<TensorExtentOp> extents;
+    f.walk([&](TensorExtentOp op) { extents.push_back(op); });
+    for (TensorExtentOp op : extents) {
+      auto t = cast<DistTensorType>(op.getTensor().getType());
+      OpBuilder b(op);
+      if (!t.isDynamicDim(op.getDim())) {
+        op.replaceAllUsesWith(arith::ConstantIntOp::create(
+                                  b, op.getLoc(), t.getShape()[op.getDim()], 64)
+                                  .getResult());
+        op.erase();
+        continue;
+      }
+      auto arg = cast<BlockArgument>(op.getTensor());
+      op.replaceAllUsesWith(
+          extentArgs.lookup({arg.getArgNumber(), op.getDim()}));
+      op.erase();
+    }
+  }
+  return success();
+}
+
 struct DistTensorsToTilesPass
     : public dist::impl::DistTensorsToTilesBase<DistTensorsToTilesPass> {
   using Base::Base;
@@ -242,7 +339,7 @@ struct DistTensorsToTilesPass
     SPMDBuilder rt(module, options, costModel);
 
     SmallVector<func::FuncOp> users;
-    if (failed(check(module, rt, users)))
+    if (failed(check(module, rt, users)) || failed(lowerDynamicExtents(module)))
       return signalPassFailure();
     // The runtime starts at entry (idempotent) and ends before main
     // returns.

@@ -7,6 +7,7 @@
  * string.
  *===----------------------------------------------------------------------===*/
 
+#include "backend_mpi.h"
 #include "internal.h"
 #include "watchdog.h"
 #include <signal.h>
@@ -19,12 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct distrt_bcomm {
-  MPI_Comm comm;
-  int rank;
-  int size;
-};
-
 struct distrt_breq {
   MPI_Request req[2];
   int n;
@@ -35,8 +30,7 @@ static int mpi_we_initialized; /* distrt called MPI_Init_thread */
 static int mpi_up;             /* between init and finalize */
 static int mpi_world_dup;      /* mpi_world is our duplicate of the world */
 
-static void mpi_fail(const char *op, const char *call, int rc) DISTRT_NORETURN;
-static void mpi_fail(const char *op, const char *call, int rc) {
+void distrt_mpi_fail(const char *op, const char *call, int rc) {
   char msg[MPI_MAX_ERROR_STRING + 1];
   int len = 0;
   if (MPI_Error_string(rc, msg, &len) != MPI_SUCCESS)
@@ -45,15 +39,6 @@ static void mpi_fail(const char *op, const char *call, int rc) {
   distrt_fatal(op, "%s failed (error %d): %s", call, rc,
                len ? msg : "unknown MPI error");
 }
-
-#define MPICHK(op, name, call)                                                 \
-  do {                                                                         \
-    distrt_wd_arm(op, name);                                                   \
-    int rc_ = (call);                                                          \
-    distrt_wd_disarm();                                                        \
-    if (rc_ != MPI_SUCCESS)                                                    \
-      mpi_fail(op, name, rc_);                                                 \
-  } while (0)
 
 /* The MPI communicator of `c`.  For the world of a program that started MPI
  * itself this makes distrt's duplicate on first use (collective over the
@@ -68,6 +53,10 @@ static MPI_Comm world_comm(const char *op) {
   return mpi_world.comm;
 }
 #define MCOMM(op, c) ((c) == &mpi_world ? world_comm(op) : (c)->comm)
+
+MPI_Comm distrt_mpi_comm(const char *op, distrt_bcomm *c) {
+  return MCOMM(op, c);
+}
 
 static MPI_Datatype mpi_type(int64_t dtype) {
   switch (dtype) {
@@ -95,7 +84,7 @@ static MPI_Op mpi_op(int64_t rop) {
   }
 }
 
-static distrt_bcomm *wrap(const char *op, MPI_Comm c) {
+distrt_bcomm *distrt_mpi_wrap(const char *op, MPI_Comm c) {
   distrt_bcomm *b = (distrt_bcomm *)malloc(sizeof *b);
   if (!b)
     distrt_fatal(op, "out of memory allocating a communicator handle");
@@ -163,7 +152,7 @@ static distrt_bcomm *mpi_comm_adopt(const char *op, const void *handle) {
     distrt_fatal(op, "out of memory adopting a communicator");
   MPI_Comm d;
   MPICHK(op, "MPI_Comm_dup", MPI_Comm_dup(user, &d));
-  a->dup = wrap(op, d);
+  a->dup = distrt_mpi_wrap(op, d);
   a->user = user;
   MPICHK(op, "MPI_Comm_set_attr", MPI_Comm_set_attr(user, adopt_key, a));
   a->attached = 1;
@@ -301,17 +290,6 @@ static int64_t mpi_tag_ub(void) {
   return *ub;
 }
 
-static int64_t mpi_node_size(const char *op) {
-  MPI_Comm node;
-  int n = 1;
-  MPICHK(op, "MPI_Comm_split_type",
-         MPI_Comm_split_type(world_comm(op), MPI_COMM_TYPE_SHARED, 0,
-                             MPI_INFO_NULL, &node));
-  MPICHK(op, "MPI_Comm_size", MPI_Comm_size(node, &n));
-  MPICHK(op, "MPI_Comm_free", MPI_Comm_free(&node));
-  return n;
-}
-
 /*===-- communicators ----------------------------------------------------===*/
 
 static int64_t mpi_comm_rank(distrt_bcomm *c) { return c->rank; }
@@ -320,7 +298,7 @@ static int64_t mpi_comm_size(distrt_bcomm *c) { return c->size; }
 static distrt_bcomm *mpi_comm_dup(const char *op, distrt_bcomm *parent) {
   MPI_Comm c;
   MPICHK(op, "MPI_Comm_dup", MPI_Comm_dup(MCOMM(op, parent), &c));
-  return wrap(op, c);
+  return distrt_mpi_wrap(op, c);
 }
 
 static distrt_bcomm *mpi_comm_subset(const char *op, distrt_bcomm *parent,
@@ -344,7 +322,7 @@ static distrt_bcomm *mpi_comm_subset(const char *op, distrt_bcomm *parent,
   if (c == MPI_COMM_NULL)
     distrt_fatal(op, "MPI_Comm_create_group returned MPI_COMM_NULL for a "
                      "group containing this process");
-  return wrap(op, c);
+  return distrt_mpi_wrap(op, c);
 }
 
 static void mpi_comm_free(const char *op, distrt_bcomm *c) {
@@ -609,10 +587,10 @@ static void mpi_wait(const char *op, distrt_breq *r) {
   if (rc == MPI_ERR_IN_STATUS) {
     for (int i = 0; i < r->n; ++i)
       if (st[i].MPI_ERROR != MPI_SUCCESS)
-        mpi_fail(op, "MPI_Waitall", st[i].MPI_ERROR);
+        distrt_mpi_fail(op, "MPI_Waitall", st[i].MPI_ERROR);
   }
   if (rc != MPI_SUCCESS)
-    mpi_fail(op, "MPI_Waitall", rc);
+    distrt_mpi_fail(op, "MPI_Waitall", rc);
   free(r);
 }
 
@@ -755,7 +733,7 @@ const struct distrt_backend distrt_backend_mpi = {
     .at_host_finalize = mpi_at_host_finalize,
     .max_count = INT_MAX,
     .tag_ub = mpi_tag_ub,
-    .node_size = mpi_node_size,
+    .node_size = distrt_mpi_node_size,
     .comm_rank = mpi_comm_rank,
     .comm_size = mpi_comm_size,
     .comm_dup = mpi_comm_dup,
@@ -790,4 +768,6 @@ const struct distrt_backend distrt_backend_mpi = {
     .win_flush = mpi_win_flush,
     .rget = mpi_rget,
     .raccumulate = mpi_raccumulate,
+    .node_color = distrt_mpi_node_color,
+    .comm_split = distrt_mpi_comm_split,
 };

@@ -169,7 +169,12 @@ static void nccl_at_host_finalize(const char *op, void (*fn)(void)) {
   MPI_BE.at_host_finalize(op, fn);
 }
 static int64_t nccl_tag_ub(void) { return MPI_BE.tag_ub(); }
-static int64_t nccl_node_size(const char *op) { return MPI_BE.node_size(op); }
+/* The MPI backend's node_size works on distrt_g.world, which is this
+ * backend's communicator: use the node size the device choice found. */
+static int64_t nccl_node_size(const char *op) {
+  (void)op;
+  return nccl_dev.local_size > 0 ? nccl_dev.local_size : 1;
+}
 static int64_t nccl_comm_rank(distrt_bcomm *c) { return c->rank; }
 static int64_t nccl_comm_size(distrt_bcomm *c) { return c->size; }
 
@@ -192,6 +197,17 @@ static void nccl_comm_free(const char *op, distrt_bcomm *c) {
   drop_nccl(op, c);
   MPI_BE.comm_free(op, c->mpi);
   free(c);
+}
+
+/* Hierarchical grids: the MPI backend's nodes and splits, wrapped. */
+static int64_t nccl_node_color(const char *op, distrt_bcomm *c) {
+  return MPI_BE.node_color(op, c->mpi);
+}
+
+static distrt_bcomm *nccl_comm_split(const char *op, distrt_bcomm *c,
+                                     int64_t color, int64_t key) {
+  distrt_bcomm *m = MPI_BE.comm_split(op, c->mpi, color, key);
+  return m ? wrap(op, m) : NULL;
 }
 
 static distrt_bcomm *nccl_comm_adopt(const char *op, const void *handle) {
@@ -622,6 +638,8 @@ const struct distrt_backend distrt_backend_nccl = {
     .ipermute = nccl_ipermute,
     .wait = nccl_wait,
     /* no one-sided windows: distrt_onesided_matmul's two-sided path */
+    .node_color = nccl_node_color,
+    .comm_split = nccl_comm_split,
     .dev_alloc = dev_alloc,
     .dev_free = dev_free,
     .dev_copy = nccl_dev_copy,

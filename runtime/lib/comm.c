@@ -78,6 +78,11 @@ void distrt_allreduce(distrt_grid *g, int64_t axes, void *buf, int64_t count,
   distrt_check_buf(fn, "buf", buf, count);
   if (c.size == 1)
     return;
+  struct distrt_levels lv;
+  if (distrt_two_level(fn, c.g, axes, &lv)) {
+    distrt_allreduce_2(fn, c.g, &lv, buf, count, dtype, op);
+    return;
+  }
   distrt_g.be->allreduce(fn, distrt_grid_sub(fn, c.g, axes), buf, count, dtype,
                          op);
 }
@@ -91,6 +96,11 @@ void distrt_reduce(distrt_grid *g, int64_t axes, void *buf, int64_t count,
   distrt_check_buf(fn, "buf", buf, count);
   if (c.size == 1)
     return;
+  struct distrt_levels lv;
+  if (distrt_two_level(fn, c.g, axes, &lv)) {
+    distrt_reduce_2(fn, c.g, &lv, buf, count, dtype, op, root);
+    return;
+  }
   distrt_g.be->reduce(fn, distrt_grid_sub(fn, c.g, axes), buf, count, dtype,
                       op, root);
 }
@@ -103,6 +113,11 @@ void distrt_bcast(distrt_grid *g, int64_t axes, void *buf, int64_t count,
   distrt_check_buf(fn, "buf", buf, count);
   if (c.size == 1)
     return;
+  struct distrt_levels lv;
+  if (distrt_two_level(fn, c.g, axes, &lv)) {
+    distrt_bcast_2(fn, c.g, &lv, buf, count, dtype, root);
+    return;
+  }
   distrt_g.be->bcast(fn, distrt_grid_sub(fn, c.g, axes), buf, count, dtype,
                      root);
 }
@@ -397,7 +412,10 @@ int64_t distrt_ibcast(distrt_grid *g, int64_t axes, void *buf, int64_t count,
   check_root(fn, &c, axes, root);
   distrt_check_buf(fn, "buf", buf, count);
   distrt_breq *r = NULL;
-  if (c.size > 1)
+  struct distrt_levels lv;
+  if (c.size > 1 && distrt_two_level(fn, c.g, axes, &lv))
+    r = distrt_ibcast_2(fn, c.g, &lv, buf, count, dtype, root);
+  else if (c.size > 1)
     r = distrt_g.be->ibcast(fn, distrt_grid_sub(fn, c.g, axes), buf, count,
                             dtype, root);
   return req_add(fn, r);
@@ -410,7 +428,10 @@ int64_t distrt_iallreduce(distrt_grid *g, int64_t axes, void *buf,
   distrt_check_op(fn, op);
   distrt_check_buf(fn, "buf", buf, count);
   distrt_breq *r = NULL;
-  if (c.size > 1)
+  struct distrt_levels lv;
+  if (c.size > 1 && distrt_two_level(fn, c.g, axes, &lv))
+    r = distrt_iallreduce_2(fn, c.g, &lv, buf, count, dtype, op);
+  else if (c.size > 1)
     r = distrt_g.be->iallreduce(fn, distrt_grid_sub(fn, c.g, axes), buf, count,
                                 dtype, op);
   return req_add(fn, r);

@@ -418,6 +418,7 @@ static void redistribute_impl(distrt_grid *gs, const int64_t *sdesc,
   distrt_grid_check(op, gs);
   distrt_grid_check(op, gd);
   int64_t es = distrt_dtype_size(op, dtype);
+  distrt_grid_check_order(op, gs, "source", gd, "destination");
   if (gs->size != gd->size)
     distrt_fatal(op, "source grid has %lld processes but destination grid "
                      "%lld; redistribution needs grids of the same size",

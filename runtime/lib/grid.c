@@ -119,14 +119,20 @@ static void check_dims(const char *op, int64_t ndims, const int64_t *dims,
   }
 }
 
-/* A grid laid on `parent` (collective over it). */
+/* A grid laid on `parent` (collective over it) whose leading `node_axes`
+ * axes index nodes. */
 static distrt_grid *grid_create_on(const char *op, distrt_bcomm *parent,
-                                   int64_t ndims, const int64_t *dims) {
+                                   int64_t ndims, const int64_t *dims,
+                                   int64_t node_axes) {
   const struct distrt_backend *be = distrt_g.be;
   char name[DISTRT_MAX_DIMS * 24];
   int64_t size;
   check_dims(op, ndims, dims, name, sizeof name, &size);
   int64_t have = be->comm_size(parent), rank = be->comm_rank(parent);
+  if (node_axes < 0 || node_axes > ndims)
+    distrt_fatal_group(rank, op,
+                       "grid %s: node_axes %lld is out of range (0 .. %lld)",
+                       name, (long long)node_axes, (long long)ndims);
   if (size != have && parent == distrt_g.world)
     distrt_fatal_group(
         rank, op,
@@ -141,11 +147,30 @@ static distrt_grid *grid_create_on(const char *op, distrt_bcomm *parent,
                        name, (long long)size, size == 1 ? "" : "s",
                        (long long)have, have == 1 ? "" : "s");
 
+  /* Node axes: the processes ordered node by node (grid rank = node index
+   * * per_node + rank within the node); the grid owns that communicator as
+   * its internal one. */
+  distrt_bcomm *ordered = NULL;
+  int reordered = 0;
+  if (node_axes > 0) {
+    int64_t nodes = 1;
+    for (int64_t i = 0; i < node_axes; ++i)
+      nodes *= dims[i];
+    char what[DISTRT_MAX_DIMS * 24 + 32];
+    snprintf(what, sizeof what, "%s (%lld node ax%s)", name,
+             (long long)node_axes, node_axes == 1 ? "is" : "es");
+    ordered = distrt_grid_node_comm(op, parent, what, nodes, size / nodes,
+                                    &reordered);
+    rank = be->comm_rank(ordered);
+  }
+
   distrt_grid *g = (distrt_grid *)calloc(1, sizeof *g);
   if (!g)
     distrt_fatal(op, "out of memory allocating grid %s", name);
   g->magic = DISTRT_GRID_MAGIC;
   g->ndims = ndims;
+  g->node_axes = node_axes;
+  g->reordered = reordered;
   g->size = size;
   g->rank = rank;
   for (int64_t i = ndims - 1; i >= 0; --i) {
@@ -154,8 +179,8 @@ static distrt_grid *grid_create_on(const char *op, distrt_bcomm *parent,
     rank /= dims[i];
   }
   g->parent = parent;
-  g->comm = be->comm_dup(op, parent);
-  g->icomm = be->comm_dup(op, parent);
+  g->comm = be->comm_dup(op, ordered ? ordered : parent);
+  g->icomm = ordered ? ordered : be->comm_dup(op, parent);
   g->next = live_grids;
   if (live_grids)
     live_grids->prev = g;
@@ -167,14 +192,22 @@ static distrt_grid *grid_create_on(const char *op, distrt_bcomm *parent,
 distrt_grid *distrt_grid_create(int64_t ndims, const int64_t *dims) {
   const char *op = "distrt_grid_create";
   distrt_require_init(op);
-  return grid_create_on(op, distrt_current_comm(), ndims, dims);
+  return grid_create_on(op, distrt_current_comm(), ndims, dims, 0);
+}
+
+distrt_grid *distrt_grid_create_nodes(int64_t ndims, const int64_t *dims,
+                                      int64_t node_axes) {
+  const char *op = "distrt_grid_create_nodes";
+  distrt_require_init(op);
+  return grid_create_on(op, distrt_current_comm(), ndims, dims, node_axes);
 }
 
 distrt_grid *distrt_grid_create_on(const void *mpi_comm, int64_t ndims,
                                    const int64_t *dims) {
   const char *op = "distrt_grid_create_on";
   distrt_require_init(op);
-  return grid_create_on(op, distrt_g.be->comm_adopt(op, mpi_comm), ndims, dims);
+  return grid_create_on(op, distrt_g.be->comm_adopt(op, mpi_comm), ndims, dims,
+                        0);
 }
 
 distrt_grid *distrt_grid_create1(int64_t d0) {
@@ -195,11 +228,11 @@ distrt_grid *distrt_grid_create3(int64_t d0, int64_t d1, int64_t d2) {
 /* The slot's grid must have the requested shape. */
 static void check_slot_shape(const char *op, distrt_grid **slot,
                              const distrt_grid *g, int64_t ndims,
-                             const int64_t *dims) {
+                             const int64_t *dims, int64_t node_axes) {
   int same = ndims == g->ndims && dims;
   for (int64_t i = 0; same && i < ndims; ++i)
     same = dims[i] == g->dims[i];
-  if (same)
+  if (same && node_axes == g->node_axes)
     return;
   char have[DISTRT_MAX_DIMS * 24], want[DISTRT_MAX_DIMS * 24];
   format_dims(have, sizeof have, g->ndims, g->dims);
@@ -207,6 +240,13 @@ static void check_slot_shape(const char *op, distrt_grid **slot,
     format_dims(want, sizeof want, ndims, dims);
   else
     snprintf(want, sizeof want, "(%lld axes)", (long long)ndims);
+  if (same)
+    distrt_fatal(op,
+                 "slot %p holds grid %s with %lld node ax%s, but %lld node "
+                 "ax%s were requested",
+                 (void *)slot, have, (long long)g->node_axes,
+                 g->node_axes == 1 ? "is" : "es", (long long)node_axes,
+                 node_axes == 1 ? "is" : "es");
   distrt_fatal(op, "slot %p holds grid %s, but grid %s was requested",
                (void *)slot, have, want);
 }
@@ -214,9 +254,9 @@ static void check_slot_shape(const char *op, distrt_grid **slot,
 /* The slot caches one grid per communicator: *slot is the one made last;
  * grids made through the slot on other communicators stay alive (until
  * distrt_grid_free / finalize) and are found again in the live list. */
-distrt_grid *distrt_grid_lookup(distrt_grid **slot, int64_t ndims,
-                                const int64_t *dims) {
-  const char *op = "distrt_grid_lookup";
+static distrt_grid *grid_lookup(const char *op, const char *create_op,
+                                distrt_grid **slot, int64_t ndims,
+                                const int64_t *dims, int64_t node_axes) {
   distrt_require_init(op);
   if (!slot)
     distrt_fatal(op, "slot is NULL");
@@ -224,19 +264,31 @@ distrt_grid *distrt_grid_lookup(distrt_grid **slot, int64_t ndims,
   distrt_grid *g = *slot;
   for (distrt_grid *p = live_grids; g && p; p = p->next)
     if (p == g && g->parent == cur) {
-      check_slot_shape(op, slot, g, ndims, dims);
+      check_slot_shape(op, slot, g, ndims, dims, node_axes);
       return g;
     }
   for (distrt_grid *p = live_grids; p; p = p->next)
     if (p->slot == slot && p->parent == cur) {
-      check_slot_shape(op, slot, p, ndims, dims);
+      check_slot_shape(op, slot, p, ndims, dims, node_axes);
       *slot = p;
       return p;
     }
-  g = grid_create_on("distrt_grid_create", cur, ndims, dims);
+  g = grid_create_on(create_op, cur, ndims, dims, node_axes);
   g->slot = slot;
   *slot = g;
   return g;
+}
+
+distrt_grid *distrt_grid_lookup(distrt_grid **slot, int64_t ndims,
+                                const int64_t *dims) {
+  return grid_lookup("distrt_grid_lookup", "distrt_grid_create", slot, ndims,
+                     dims, 0);
+}
+
+distrt_grid *distrt_grid_lookup_nodes(distrt_grid **slot, int64_t ndims,
+                                      const int64_t *dims, int64_t node_axes) {
+  return grid_lookup("distrt_grid_lookup_nodes", "distrt_grid_create_nodes",
+                     slot, ndims, dims, node_axes);
 }
 
 static void (*release_hook)(const char *op, distrt_grid *g);
@@ -291,6 +343,14 @@ int64_t distrt_grid_dim(const distrt_grid *g, int64_t axis) {
   return G->dims[axis];
 }
 
+int64_t distrt_grid_node_axes(const distrt_grid *g) {
+  return distrt_grid_check("distrt_grid_node_axes", g)->node_axes;
+}
+
+int64_t distrt_grid_node_mask(const distrt_grid *g) {
+  return ((int64_t)1 << g->node_axes) - 1;
+}
+
 int64_t distrt_grid_size(const distrt_grid *g) {
   return distrt_grid_check("distrt_grid_size", g)->size;
 }
@@ -335,6 +395,22 @@ int64_t distrt_grid_rank_of(const distrt_grid *g, const int64_t *coords) {
     r = r * G->dims[i] + coords[i];
   }
   return r;
+}
+
+void distrt_grid_check_order(const char *op, const distrt_grid *a,
+                             const char *an, const distrt_grid *b,
+                             const char *bn) {
+  if (a->reordered == b->reordered)
+    return;
+  const distrt_grid *n = a->reordered ? a : b;
+  distrt_fatal_collective(
+      op,
+      "the %s grid ranks its processes node by node (a grid with node axes "
+      "on a job whose launcher did not place ranks node by node) and the %s "
+      "grid does not: operations on two grids need grids with the same rank "
+      "order (%lld node ax%s)",
+      n == a ? an : bn, n == a ? bn : an, (long long)n->node_axes,
+      n->node_axes == 1 ? "is" : "es");
 }
 
 /*===-- sub-communicators ------------------------------------------------===*/

@@ -8,11 +8,13 @@
  *
  * Layers (each file calls only the layers below it):
  *   error.c (error.h)         fatal errors, validation, the state's data
- *   backend_mpi.c, backend.c  the backend and its selection
+ *   backend_mpi*.c, backend.c the backend and its selection
  *   util, alloc, blas,        process-local services and the profile
  *   profile
  *   grid.c, then comm.c       grids and sub-communicators, then the public
- *                             collectives and the request table
+ *                             collectives and the request table (with
+ *                             grid_nodes.c and comm_levels.c: grids with
+ *                             node axes and their two-level collectives)
  *   tiles, layout_desc,       tensors: tile and layout descriptors, the
  *   boxes, exchange,          exchanges, the redistribution steps, the
  *   redist*, check, io,       check, tensor files, the reference evaluator
@@ -178,6 +180,15 @@ struct distrt_backend {
                               int64_t rows, int64_t cols, int64_t dtype,
                               int64_t target, int64_t disp, int64_t ld);
 
+  /* Hierarchical machines (grid_nodes.c).  node_color: collective over c;
+   * a number >= 0, equal on exactly the processes of c that share this
+   * process's node (MPI: MPI_COMM_TYPE_SHARED).  comm_split: collective
+   * over c; the processes passing the same color >= 0 form a communicator
+   * ranked by (key, rank in c); color -1 gives NULL. */
+  int64_t (*node_color)(const char *op, distrt_bcomm *c);
+  distrt_bcomm *(*comm_split)(const char *op, distrt_bcomm *c, int64_t color,
+                              int64_t key);
+
   /* Device memory and library leaves on it (the NCCL backend); NULL in the
    * MPI backend, whose "device" memory is host memory (device.c).  A backend
    * with device memory takes device or host buffers in every transfer above
@@ -224,6 +235,8 @@ struct distrt_grid {
   uint64_t magic;
   int64_t ndims;
   int64_t dims[DISTRT_MAX_DIMS];
+  int64_t node_axes; /* the leading axes that index nodes (0: flat) */
+  int reordered;     /* grid ranks are not the ranks in `parent` */
   int64_t size;
   int64_t rank;
   int64_t coords[DISTRT_MAX_DIMS];
@@ -277,12 +290,32 @@ void distrt_profile_call_report(const char *op, distrt_grid *g,
 /* At finalize: rank 0 prints every rank's split (collective). */
 void distrt_profile_report(const char *op);
 
+/* Hierarchical grids (grid_nodes.c): a communicator over parent's
+ * processes ordered node by node (node index * per_node + rank within the
+ * node), after checking that the job has exactly `nodes` nodes of
+ * `per_node` processes (fatal on every process otherwise, naming `name`);
+ * *reordered: 1 on every process if some grid rank differs from the rank
+ * in parent.
+ * Nodes come from DISTRT_RANKS_PER_NODE when set, else from the backend's
+ * node_color.  Collective over parent. */
+distrt_bcomm *distrt_grid_node_comm(const char *op, distrt_bcomm *parent,
+                                    const char *name, int64_t nodes,
+                                    int64_t per_node, int *reordered);
+/* Mask of the grid's node axes (0 for a flat grid). */
+int64_t distrt_grid_node_mask(const distrt_grid *g);
+
 /* Grid layer (grid.c). */
 distrt_grid *distrt_grid_check(const char *op, const distrt_grid *g);
 void distrt_grid_check_axis(const char *op, const distrt_grid *g,
                             int64_t axis);
 void distrt_grid_check_mask(const char *op, const distrt_grid *g,
                             int64_t axes);
+/* Operations on several grids pair processes by grid rank: fatal
+ * (collective) if a (named an) and b order the processes differently (one
+ * was ranked node by node, distrt_grid_create_nodes, the other not). */
+void distrt_grid_check_order(const char *op, const distrt_grid *a,
+                             const char *an, const distrt_grid *b,
+                             const char *bn);
 /* Size of / this process's rank in the group spanning `axes` (no checks). */
 int64_t distrt_grid_mask_size(const distrt_grid *g, int64_t axes);
 int64_t distrt_grid_mask_rank(const distrt_grid *g, int64_t axes);
@@ -318,6 +351,36 @@ struct distrt_tile_view {
 };
 void distrt_layout_view(const char *op, distrt_grid *g, const int64_t *desc,
                         struct distrt_tile_view *v);
+
+/* Two-level collectives (comm_levels.c).  distrt_two_level: whether a
+ * collective over `axes` of g runs in two stages (g has node axes and
+ * `axes` spans more than one process both on node axes and on processor
+ * axes); fills *lv either way when g has node axes.  `op` names the
+ * collective for DISTRT_DEBUG_COLLECTIVES.  The stages run on the cached
+ * sub-communicators of lv->mn and lv->mp; arguments are validated and the
+ * group has more than one process. */
+struct distrt_levels {
+  int64_t mn, mp; /* the node axes and the processor axes of the mask */
+  int64_t sn, sp; /* their group sizes */
+  int64_t rn, rp; /* this process's ranks in those groups */
+};
+int distrt_two_level(const char *op, const distrt_grid *g, int64_t axes,
+                     struct distrt_levels *lv);
+void distrt_allreduce_2(const char *op, distrt_grid *g,
+                        const struct distrt_levels *lv, void *buf,
+                        int64_t count, int64_t dtype, int64_t rop);
+void distrt_bcast_2(const char *op, distrt_grid *g,
+                    const struct distrt_levels *lv, void *buf, int64_t count,
+                    int64_t dtype, int64_t root);
+void distrt_reduce_2(const char *op, distrt_grid *g,
+                     const struct distrt_levels *lv, void *buf, int64_t count,
+                     int64_t dtype, int64_t rop, int64_t root);
+distrt_breq *distrt_ibcast_2(const char *op, distrt_grid *g,
+                             const struct distrt_levels *lv, void *buf,
+                             int64_t count, int64_t dtype, int64_t root);
+distrt_breq *distrt_iallreduce_2(const char *op, distrt_grid *g,
+                                 const struct distrt_levels *lv, void *buf,
+                                 int64_t count, int64_t dtype, int64_t rop);
 
 /* Request table (comm.c). */
 void distrt_requests_finish_all(const char *op);

@@ -528,6 +528,8 @@ static void check_grids(const char *op, distrt_grid *const *g) {
           "%s's grid (%lld processes) and C's grid (%lld processes) are "
           "not grids of the same processes (one communicator)",
           os_names[x], (long long)g[x]->size, (long long)g[OS_C]->size);
+  for (int x = 0; x < 2; ++x)
+    distrt_grid_check_order(op, g[x], os_names[x], g[OS_C], "C");
 }
 
 static void onesided(const char *op, distrt_grid *const *grids, int64_t dtype,

@@ -16,6 +16,9 @@
 distrt_grid *(*const distrt_compiler_check_lookup)(distrt_grid **, int64_t,
                                                    const int64_t *) =
     distrt_grid_lookup;
+distrt_grid *(*const distrt_compiler_check_lookup_nodes)(
+    distrt_grid **, int64_t, const int64_t *,
+    int64_t) = distrt_grid_lookup_nodes;
 void (*const distrt_compiler_check_fetch)(distrt_grid *, const int64_t *,
                                           const void *, int64_t,
                                           const int64_t *, const int64_t *,

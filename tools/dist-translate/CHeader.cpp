@@ -21,6 +21,13 @@
 //   - dist_NAME(tiles...): calls NAME on the caller's tiles in place
 //     (distrt_init_library on the first call when the runtime is not up).
 //
+// Dynamic extents (`?`, docs/interop.md "Dynamic shapes"): each is an
+// int64_t parameter aN_nD (argument N, dimension D) after the tiles, in
+// argument then dimension order, of the compiled symbol, of dist_NAME and of
+// NAME_tile_capacity / NAME_tile_size; the layouts hold DISTRT_DESC_DYNAMIC
+// there, NAME_layout_with fills them in, and NAME_adopts_scalapack takes the
+// descriptor's M and N for them.
+//
 // Functions with other arguments or results are listed in a comment with the
 // reason; a module with none to export is an error.
 //
@@ -49,7 +56,31 @@ struct Exported {
   func::FuncOp func;
   GridOp grid;
   SmallVector<DistTensorType> args;
+  /// The dynamic extents (argument, dimension), in the order of the
+  /// compiled function's extent parameters.
+  SmallVector<std::pair<size_t, int64_t>> extents;
 };
+
+/// The C name of extent parameter (argument i, dimension d).
+std::string extentName(size_t i, int64_t d) {
+  return "a" + std::to_string(i) + "_n" + std::to_string(d);
+}
+
+/// ", int64_t a0_n0, int64_t a0_n1, ..." for the extents of `e`.
+std::string extentParams(const Exported &e) {
+  std::string s;
+  for (auto [i, d] : e.extents)
+    s += ", int64_t " + extentName(i, d);
+  return s;
+}
+
+/// ", a0_n0, a0_n1, ...".
+std::string extentArgs(const Exported &e) {
+  std::string s;
+  for (auto [i, d] : e.extents)
+    s += ", " + extentName(i, d);
+  return s;
+}
 
 const char *cTypeOf(Type t) {
   if (t.isF32())
@@ -95,6 +126,9 @@ std::string check(func::FuncOp f, Exported &e) {
       return "its arguments are on different grids";
     grid = g;
     e.args.push_back(dt);
+    for (int64_t d = 0; d < dt.getRank(); ++d)
+      if (dt.isDynamicDim(d))
+        e.extents.push_back({i, d});
   }
   e.func = f;
   e.grid = grid;
@@ -108,63 +142,59 @@ std::string join(ArrayRef<int64_t> v) {
   return s;
 }
 
-void emitFunction(raw_ostream &os, Exported e) {
-  StringRef name = e.func.getSymName();
-  std::string sig;
-  llvm::raw_string_ostream sigOs(sig);
-  sigOs << "@" << name << "(";
-  llvm::interleaveComma(e.args, sigOs, [&](DistTensorType t) { sigOs << t; });
-  sigOs << ")";
-  os << "/*===-- " << sig << " --*/\n\n";
-  // The compiled symbol.
-  os << "/* The compiled function: per argument, MLIR's rank-1 memref of its "
-        "tile\n * (allocated pointer, aligned pointer, offset, size, stride)."
-        " */\n";
-  os << "void " << name << "(";
-  for (auto [i, t] : llvm::enumerate(e.args)) {
-    const char *ct = cTypeOf(t.getElementType());
-    os << (i ? ",\n    " : "") << ct << " *, " << ct
-       << " *, int64_t, int64_t, int64_t";
+/// NAME_layout_with (with dynamic extents), NAME_tile_capacity and
+/// NAME_tile_size.
+void emitTileHelpers(raw_ostream &os, const Exported &e) {
+  StringRef name = func::FuncOp(e.func).getSymName();
+  // With dynamic extents: the layout with the call's extents filled in.
+  std::string layoutOf = name.str() + "_layout(arg)";
+  std::string params = extentParams(e), callArgs = extentArgs(e);
+  if (!e.extents.empty()) {
+    os << "/* Argument ARG's layout with the extents filled in (in OUT, "
+          "room for\n * DISTRT_DESC_MAX_LEN entries); fatal when an extent "
+          "is below 1. */\n"
+       << "static inline const int64_t *" << name
+       << "_layout_with(int arg, int64_t *out" << params << ") {\n"
+       << "  switch (arg) {\n";
+    for (auto [i, t] : llvm::enumerate(e.args)) {
+      if (t.hasStaticShape())
+        continue;
+      os << "  case " << i << ": {\n    const int64_t ext[] = {";
+      bool first = true;
+      for (auto [ai, d] : e.extents)
+        if (ai == i) {
+          os << (first ? "" : ", ") << extentName(ai, d);
+          first = false;
+        }
+      os << "};\n    return distrt_layout_with_extents(" << name << "_layout_"
+         << i << ", ext, out, \"" << name << "\", \"argument " << i
+         << "\");\n  }\n";
+    }
+    os << "  default:\n    (void)out;\n";
+    for (auto [i, d] : e.extents)
+      os << "    (void)" << extentName(i, d) << ";\n";
+    os << "    return " << name << "_layout(arg);\n  }\n}\n\n";
+    layoutOf = name.str() + "_layout_with(arg, desc" + callArgs + ")";
   }
-  os << ");\n\n";
-  // Grid and layouts.
-  SmallVector<int64_t> dims(e.grid.getShape());
-  os << "/* Grid @" << e.grid.getSymName() << ": " << dims.size()
-     << (dims.size() == 1 ? " axis" : " axes") << ". */\n";
-  os << "static const int64_t " << name << "_grid_dims[" << dims.size()
-     << "] = {" << join(dims) << "};\n";
-  for (auto [i, t] : llvm::enumerate(e.args)) {
-    SmallVector<int64_t> desc = abi::layoutDescriptor(t);
-    os << "/* Argument " << i << ": " << t << " */\n";
-    os << "static const int64_t " << name << "_layout_" << i << "["
-       << desc.size() << "] = {" << join(desc) << "};\n";
-  }
-  os << "\n";
-  // Helpers.
-  os << "/* The function's grid on the current communicator (collective on "
-        "the first\n * call per communicator). */\n";
-  os << "static inline distrt_grid *" << name << "_grid(void) {\n"
-     << "  static distrt_grid *slot;\n"
-     << "  distrt_init_library();\n"
-     << "  return distrt_grid_lookup(&slot, " << dims.size() << ", " << name
-     << "_grid_dims);\n}\n\n";
-  os << "static inline const int64_t *" << name
-     << "_layout(int arg) {\n  switch (arg) {\n";
-  for (size_t i = 0; i < e.args.size(); ++i)
-    os << "  case " << i << ":\n    return " << name << "_layout_" << i
-       << ";\n";
-  os << "  default:\n    distrt_fatal(\"" << name
-     << "_layout\", \"argument %d: the function has " << e.args.size()
-     << " arguments\", arg);\n  }\n}\n\n";
-  os << "/* Elements to allocate for argument ARG's tile on this process. */\n"
-     << "static inline int64_t " << name << "_tile_capacity(int arg) {\n"
-     << "  return distrt_layout_tile_capacity(" << name << "_grid(), " << name
-     << "_layout(arg));\n}\n\n";
+  std::string descDecl =
+      e.extents.empty() ? "" : "  int64_t desc[DISTRT_DESC_MAX_LEN];\n";
+  os << "/* Elements to allocate for argument ARG's tile on this process"
+     << (e.extents.empty() ? "" : " for these\n * extents") << ". */\n"
+     << "static inline int64_t " << name << "_tile_capacity(int arg" << params
+     << ") {\n"
+     << descDecl << "  return distrt_layout_tile_capacity(" << name
+     << "_grid(), " << layoutOf << ");\n}\n\n";
   os << "/* Elements of argument ARG this process holds (the start of the "
         "tile,\n * row-major over the local index space). */\n"
-     << "static inline int64_t " << name << "_tile_size(int arg) {\n"
-     << "  return distrt_layout_tile_size(" << name << "_grid(), " << name
-     << "_layout(arg));\n}\n\n";
+     << "static inline int64_t " << name << "_tile_size(int arg" << params
+     << ") {\n"
+     << descDecl << "  return distrt_layout_tile_size(" << name << "_grid(), "
+     << layoutOf << ");\n}\n\n";
+}
+
+/// NAME_adopts_scalapack.
+void emitScalapack(raw_ostream &os, const Exported &e, ArrayRef<int64_t> dims) {
+  StringRef name = func::FuncOp(e.func).getSymName();
   // ScaLAPACK arrays.
   os << "/* 1 if the ScaLAPACK array DESC on an NPROW x NPCOL BLACS grid (its "
         "processes\n * in row-major order on the current communicator) has "
@@ -192,36 +222,128 @@ void emitFunction(raw_ostream &os, Exported e) {
        << "  switch (arg) {\n";
     for (size_t i : candidates)
       os << "  case " << i << ":\n";
+    // A dynamic extent (DISTRT_DESC_DYNAMIC) takes the descriptor's M or N.
     os << "    for (int i = 0; i < 12; ++i)\n"
-       << "      if (d[i] != " << name << "_layout(arg)[i])\n"
+       << "      if (" << name << "_layout(arg)[i] != DISTRT_DESC_DYNAMIC &&\n"
+       << "          d[i] != " << name << "_layout(arg)[i])\n"
        << "        return 0;\n"
        << "    return 1;\n"
        << "  default:\n    return 0;\n  }\n}\n\n";
   }
+}
+
+/// dist_NAME, the wrapper.
+void emitWrapper(raw_ostream &os, const Exported &e) {
+  StringRef name = func::FuncOp(e.func).getSymName();
+  std::string params = extentParams(e), callArgs = extentArgs(e);
   // The wrapper.
   os << "/* Calls " << name << " on the caller's tiles in place (each of "
-     << name
-     << "_tile_capacity(i)\n * elements).  Collective over the current "
+     << name << "_tile_capacity(i" << (e.extents.empty() ? "" : ", extents...")
+     << ")\n * elements).  Collective over the current "
         "communicator. */\n";
   os << "static inline void dist_" << name << "(";
   for (auto [i, t] : llvm::enumerate(e.args))
     os << (i ? ", " : "") << cTypeOf(t.getElementType()) << " *t" << i;
+  os << params;
   // A tile's capacity is the largest tile over the grid's processes: a
   // function of the grid's extents and the layout only, the same on every
-  // communicator, so it is computed on the first call only.
+  // communicator, so it is computed on the first call only. An argument
+  // with dynamic extents passes this process's tile size for the call's
+  // extents instead (no loop over the processes at every call).
   size_t n = e.args.size();
-  os << ") {\n  static int64_t cap[" << n << "];\n  static int known;\n"
-     << "  distrt_grid *g = " << name << "_grid();\n"
-     << "  if (!known) {\n";
-  for (size_t i = 0; i < n; ++i)
-    os << "    cap[" << i << "] = distrt_layout_tile_capacity(g, " << name
-       << "_layout_" << i << ");\n";
-  os << "    known = 1;\n  }\n";
+  bool anyStatic =
+      llvm::any_of(e.args, [](DistTensorType t) { return t.hasStaticShape(); });
+  os << ") {\n";
+  if (anyStatic)
+    os << "  static int64_t cap[" << n << "];\n  static int known;\n";
+  os << "  distrt_grid *g = " << name << "_grid();\n";
+  if (anyStatic) {
+    os << "  if (!known) {\n";
+    for (size_t i = 0; i < n; ++i)
+      if (e.args[i].hasStaticShape())
+        os << "    cap[" << i << "] = distrt_layout_tile_capacity(g, " << name
+           << "_layout_" << i << ");\n";
+    os << "    known = 1;\n  }\n";
+  }
+  if (!e.extents.empty()) {
+    os << "  int64_t size[" << n << "], desc[DISTRT_DESC_MAX_LEN];\n";
+    for (size_t i = 0; i < n; ++i)
+      os << "  size[" << i << "] = "
+         << (e.args[i].hasStaticShape()
+                 ? "cap[" + std::to_string(i) + "]"
+                 : "distrt_layout_tile_size(g, " + name.str() +
+                       "_layout_with(" + std::to_string(i) + ", desc" +
+                       callArgs + "))")
+         << ";\n";
+  }
+  const char *sizes = e.extents.empty() ? "cap" : "size";
   os << "  " << name << "(";
   for (size_t i = 0; i < n; ++i)
-    os << (i ? ", " : "") << "t" << i << ", t" << i << ", 0, cap[" << i
-       << "], 1";
-  os << ");\n}\n\n";
+    os << (i ? ", " : "") << "t" << i << ", t" << i << ", 0, " << sizes << "["
+       << i << "], 1";
+  os << callArgs << ");\n}\n\n";
+}
+
+void emitFunction(raw_ostream &os, Exported e) {
+  StringRef name = func::FuncOp(e.func).getSymName();
+  std::string sig;
+  llvm::raw_string_ostream sigOs(sig);
+  sigOs << "@" << name << "(";
+  llvm::interleaveComma(e.args, sigOs, [&](DistTensorType t) { sigOs << t; });
+  sigOs << ")";
+  os << "/*===-- " << sig << " --*/\n\n";
+  // The compiled symbol.
+  os << "/* The compiled function: per argument, MLIR's rank-1 memref of its "
+        "tile\n * (allocated pointer, aligned pointer, offset, size, stride)"
+     << (e.extents.empty() ? ""
+                           : ",\n * then each dynamic extent (`?`), "
+                             "arguments in order, dimensions in order")
+     << ". */\n";
+  os << "void " << name << "(";
+  for (auto [i, t] : llvm::enumerate(e.args)) {
+    const char *ct = cTypeOf(t.getElementType());
+    os << (i ? ",\n    " : "") << ct << " *, " << ct
+       << " *, int64_t, int64_t, int64_t";
+  }
+  for (auto [i, d] : e.extents)
+    os << ",\n    int64_t /* " << extentName(i, d) << ": argument " << i
+       << ", dimension " << d << " */";
+  os << ");\n\n";
+  // Grid and layouts.
+  SmallVector<int64_t> dims(e.grid.getShape());
+  os << "/* Grid @" << e.grid.getSymName() << ": " << dims.size()
+     << (dims.size() == 1 ? " axis" : " axes") << ". */\n";
+  os << "static const int64_t " << name << "_grid_dims[" << dims.size()
+     << "] = {" << join(dims) << "};\n";
+  for (auto [i, t] : llvm::enumerate(e.args)) {
+    SmallVector<int64_t> desc = abi::layoutDescriptor(t);
+    os << "/* Argument " << i << ": " << t
+       << (t.hasStaticShape() ? ""
+                              : " (DISTRT_DESC_DYNAMIC: given at call time)")
+       << " */\n";
+    os << "static const int64_t " << name << "_layout_" << i << "["
+       << desc.size() << "] = {" << join(desc) << "};\n";
+  }
+  os << "\n";
+  // Helpers.
+  os << "/* The function's grid on the current communicator (collective on "
+        "the first\n * call per communicator). */\n";
+  os << "static inline distrt_grid *" << name << "_grid(void) {\n"
+     << "  static distrt_grid *slot;\n"
+     << "  distrt_init_library();\n"
+     << "  return distrt_grid_lookup(&slot, " << dims.size() << ", " << name
+     << "_grid_dims);\n}\n\n";
+  os << "static inline const int64_t *" << name
+     << "_layout(int arg) {\n  switch (arg) {\n";
+  for (size_t i = 0; i < e.args.size(); ++i)
+    os << "  case " << i << ":\n    return " << name << "_layout_" << i
+       << ";\n";
+  os << "  default:\n    distrt_fatal(\"" << name
+     << "_layout\", \"argument %d: the function has " << e.args.size()
+     << " arguments\", arg);\n  }\n}\n\n";
+  emitTileHelpers(os, e);
+  emitScalapack(os, e, dims);
+  emitWrapper(os, e);
 }
 
 LogicalResult emitHeader(Operation *op, raw_ostream &os) {

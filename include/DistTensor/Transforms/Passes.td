@@ -499,6 +499,49 @@ def DistImportShard : Pass<"dist-import-shard", "ModuleOp"> {
   let dependentDialects = ["::mlir::dist::DistDialect"];
 }
 
+def DistFlattenMachines : Pass<"dist-flatten-machines", "ModuleOp"> {
+  let summary = "Lower machines of nodes to one-level grids with node axes";
+  let description = [{
+    Rewrites every hierarchical machine whose outer levels are `node` and
+    whose innermost level is `cpu` into the one-level grid over all its
+    axes, outermost level's axes first, and records how many leading axes
+    index nodes as the discardable attribute `dist.node_axes` (the runtime
+    lowering passes it to `distrt_grid_lookup_nodes`):
+
+    ```mlir
+    dist.grid @h node[2, 2], cpu[2]
+    // becomes
+    dist.grid @h [2, 2, 2] {dist.node_axes = 2 : i64}
+    ```
+
+    Every distributed tensor type on such a machine (in results, operands,
+    block arguments and function signatures, module-wide) gets the
+    one-level layout that gives every process exactly the elements, at the
+    same local positions, that the nested layout gives it (the isl
+    semantics of docs/semantics.md). Per tensor dimension, with the inner
+    level's mesh modes offset by the outer levels' axis count:
+
+    - partitioned at one level only: that level's modes, kind and skew;
+    - cyclic over cyclic, or block_cyclic(b) over block_cyclic(b) with the
+      same b: one tuple, outer level's modes first;
+    - blocked over blocked: one tuple, inner level's modes first, when the
+      nested blocks coincide with the one-level blocks: with n the extent,
+      N and P the outer and inner part counts, B0 = ceil(n/N),
+      B = ceil(n/(N*P)) and K = ceil(n/B0), when K = 1 or B0 = P * B, and
+      the last non-empty outer part (m = n - (K-1) * B0 indices) has
+      ceil(m/P) = min(B, m) (decided from these numbers alone);
+    - replicated modes and fixed coordinates carry over (offset).
+
+    Anything else is an error at the first operation that has the type,
+    naming it and what would flatten: mixed kinds, block_cyclic with two
+    block sizes, blocked extents that do not nest exactly, a skew on a
+    dimension partitioned at several levels, sparse tensors, and machines
+    with `gpu` levels (they need the NCCL backend) or levels that are not
+    `node`, ..., `cpu`. `dist-to-llvm` runs this pass right after
+    `dist-import-shard`.
+  }];
+}
+
 def DistRejectForeignAnnotations
     : Pass<"dist-reject-foreign-annotations", "ModuleOp"> {
   let summary = "Reject distribution annotations dist does not import";

@@ -61,6 +61,22 @@ LogicalResult RuntimeLowering::lowerGrid(GridOp grid) {
                 "convert-dist-to-runtime does not target yet";
     llvm::append_range(dims, level.getShape());
   }
+  if (grid.getNumLevels() > 1)
+    return grid.emitError("grid '")
+           << grid.getSymName()
+           << "' is hierarchical; convert-dist-to-runtime lowers one-level "
+              "grids: run dist-flatten-machines first (dist-to-llvm does)";
+  int64_t nodeAxes = 0;
+  if (Attribute a = grid->getAttr(kNodeAxesAttrName)) {
+    auto n = dyn_cast<IntegerAttr>(a);
+    if (!n || n.getInt() < 1 || n.getInt() >= (int64_t)dims.size())
+      return grid.emitError("grid '")
+             << grid.getSymName() << "': '" << kNodeAxesAttrName
+             << "' must be an integer from 1 to " << dims.size() - 1
+             << " (the leading axes that index nodes; at least one axis "
+                "must index the processors of a node)";
+    nodeAxes = n.getInt();
+  }
   if (grid->getParentOp() != module.getOperation())
     return grid.emitError("dist.grid must be declared at module level to "
                           "be lowered to the runtime");
@@ -90,7 +106,7 @@ LogicalResult RuntimeLowering::lowerGrid(GridOp grid) {
   auto dimsGlobal =
       LLVM::GlobalOp::create(b, loc, arrTy, /*isConstant=*/true,
                              LLVM::Linkage::Internal, dimsName, dimsAttr);
-  grids[grid.getSymNameAttr()] = {slot, dimsGlobal, dims};
+  grids[grid.getSymNameAttr()] = {slot, dimsGlobal, dims, nodeAxes};
   return success();
 }
 
@@ -105,7 +121,11 @@ Value RuntimeLowering::gridHandle(OpBuilder &b, Location loc, Operation *user,
   Value slot = LLVM::AddressOfOp::create(b, loc, it->second.slot);
   Value dims = LLVM::AddressOfOp::create(b, loc, it->second.dims);
   Value n = i64(b, loc, it->second.shape.size());
-  FailureOr<Value> h = call(b, loc, "distrt_grid_lookup", {slot, n, dims});
+  FailureOr<Value> h =
+      it->second.nodeAxes > 0
+          ? call(b, loc, "distrt_grid_lookup_nodes",
+                 {slot, n, dims, i64(b, loc, it->second.nodeAxes)})
+          : call(b, loc, "distrt_grid_lookup", {slot, n, dims});
   return succeeded(h) ? *h : Value();
 }
 

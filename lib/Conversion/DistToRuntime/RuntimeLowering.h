@@ -38,6 +38,8 @@ struct GridGlobals {
   LLVM::GlobalOp dims;
   /// Flattened extents (all levels, outermost first).
   SmallVector<int64_t> shape;
+  /// Leading axes that index nodes (`dist.node_axes`; 0: a flat grid).
+  int64_t nodeAxes = 0;
 };
 
 /// Shared state and emission helpers of one run of convert-dist-to-runtime.

@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace mlir::dist;
@@ -262,15 +263,35 @@ struct OneSidedMatmulLowering : TransferPattern<OneSidedMatmulOp> {
       args.push_back(grid);
     }
     auto i64 = [&](int64_t v) { return lowering.i64(rewriter, loc, v); };
+    // Layouts with dynamic extents are filled in and checked at run time,
+    // in descriptors on the stack until the call returns.
+    Value saved;
+    if (!adaptor.getExtents().empty())
+      saved = lowering.saveStack(rewriter, loc);
     args.push_back(i64(abi::dtypeCode(c.getElementType())));
     if (batch)
       args.push_back(lowering.descriptor(rewriter, loc, *batch));
-    args.append({lowering.descriptor(rewriter, loc, a),
-                 lowering.ptrOf(rewriter, loc, adaptor.getA()),
-                 lowering.descriptor(rewriter, loc, b),
-                 lowering.ptrOf(rewriter, loc, adaptor.getB()),
-                 lowering.descriptor(rewriter, loc, c),
-                 lowering.ptrOf(rewriter, loc, adaptor.getC()),
+    Value descs[3];
+    Value mems[3] = {adaptor.getA(), adaptor.getB(), adaptor.getC()};
+    ValueRange extents = adaptor.getExtents();
+    for (int x = 0; x < 3; ++x) {
+      if (tensors[x].hasStaticShape())
+        continue;
+      FailureOr<Value> d =
+          dynamicDescriptor(rewriter, op, x, tensors[x], mems[x], extents);
+      if (failed(d))
+        return fail(rewriter, op);
+      descs[x] = *d;
+    }
+    // Static descriptors are constant globals (in operand order, each
+    // before its tile pointer).
+    auto desc = [&](int x) {
+      return descs[x] ? descs[x]
+                      : lowering.descriptor(rewriter, loc, tensors[x]);
+    };
+    args.append({desc(0), lowering.ptrOf(rewriter, loc, adaptor.getA()),
+                 desc(1), lowering.ptrOf(rewriter, loc, adaptor.getB()),
+                 desc(2), lowering.ptrOf(rewriter, loc, adaptor.getC()),
                  i64(static_cast<int64_t>(op.getStationary())),
                  i64(op.getOffset() ? 1 : 0), i64(op.getPrefetch()),
                  i64(op.getAccumulate() ? 1 : 0)});
@@ -279,8 +300,48 @@ struct OneSidedMatmulLowering : TransferPattern<OneSidedMatmulOp> {
                                  : "distrt_onesided_matmul_grids";
     if (failed(lowering.call(rewriter, loc, callee, args)))
       return fail(rewriter, op);
+    if (saved)
+      lowering.restoreStack(rewriter, loc, saved);
     rewriter.eraseOp(op);
     return success();
+  }
+
+  /// Operand x's layout descriptor with dynamic extents: the template
+  /// filled in with the next of `extents` (consumed) by
+  /// distrt_layout_with_extents, then distrt_layout_check_tile on the tile's
+  /// size (both fatal naming the operand).
+  FailureOr<Value> dynamicDescriptor(ConversionPatternRewriter &rewriter,
+                                     OneSidedMatmulOp op, int x,
+                                     DistTensorType t, Value mem,
+                                     ValueRange &extents) const {
+    Location loc = op.getLoc();
+    int64_t n = t.getNumDynamicDims();
+    Value ext = lowering.stackArray(rewriter, loc, extents.take_front(n));
+    extents = extents.drop_front(n);
+    auto ptrTy = LLVM::LLVMPointerType::get(rewriter.getContext());
+    Value out = LLVM::AllocaOp::create(
+        rewriter, loc, ptrTy, rewriter.getI64Type(),
+        lowering.i64(rewriter, loc, abi::maxDescriptorLength()));
+    std::string what = "operand " + std::string(1, "ABC"[x]);
+    if (std::optional<ArrayAttr> names = op.getOperandNames())
+      what = cast<StringAttr>((*names)[x]).getValue().str();
+    llvm::raw_string_ostream(what) << " of type " << t;
+    Value fn = lowering.constString(rewriter, loc, "dist.onesided_matmul");
+    Value whatStr = lowering.constString(rewriter, loc, what);
+    Value tmpl = lowering.descriptor(rewriter, loc, t);
+    if (failed(lowering.call(rewriter, loc, "distrt_layout_with_extents",
+                             {tmpl, ext, out, fn, whatStr})))
+      return failure();
+    Value grid =
+        lowering.gridHandle(rewriter, loc, op, t.getLayout().getGrid());
+    Value ptr, count;
+    int64_t dtype;
+    if (!grid ||
+        failed(lowering.buffer(rewriter, loc, op, mem, ptr, count, dtype)) ||
+        failed(lowering.call(rewriter, loc, "distrt_layout_check_tile",
+                             {grid, out, count, fn, whatStr})))
+      return failure();
+    return out;
   }
 };
 

@@ -49,6 +49,9 @@ void dist::buildDistToLLVMPipeline(OpPassManager &pm,
   // Upstream shard annotations become dist IR; what is left is refused.
   pm.addPass(dist::createDistImportShard());
   pm.addPass(dist::createDistRejectForeignAnnotations());
+  // Machines of nodes become one-level grids with node axes, before any
+  // pass that plans data movement on the machine.
+  pm.addPass(dist::createDistFlattenMachines());
   if (options.insertRedistributions)
     pm.addPass(createDistInsertRedistributions());
   pm.addPass(createDistSimplifyRedistributions());

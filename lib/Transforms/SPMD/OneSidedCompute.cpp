@@ -16,6 +16,7 @@
 
 #include "DistTensor/Dialect/Dist/IR/OneSided.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -46,11 +47,32 @@ LogicalResult spmd::lowerOneSidedCompute(SPMDBuilder &rt, ComputeOp op) {
   CheckDistinctOp::create(b, loc, tiles[2], tiles[1], prod->b, where);
   // The tiles of a contraction that matricizes are those of its matrices
   // (the layouts OneSided.h derives), one per batch element, consecutive.
+  // Dynamic extents (matrices only, OneSided.h): their values, read from
+  // the tensors (dist-tensors-to-tiles makes them the function's extent
+  // arguments), and the operands' names for the run-time checks.
+  SmallVector<Value> extents;
+  SmallVector<std::string> operandNames;
+  for (auto [i, name] : llvm::enumerate(names)) {
+    Value v = op.getTensorNamed(name);
+    auto t = cast<DistTensorType>(v.getType());
+    for (int64_t d = 0; d < t.getRank(); ++d)
+      if (t.isDynamicDim(d))
+        extents.push_back(TensorExtentOp::create(b, loc, b.getI64Type(), v, d));
+    std::string what = "'" + name + "'";
+    if (auto arg = dyn_cast<BlockArgument>(v))
+      if (auto f = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp()))
+        what += " (argument " + std::to_string(arg.getArgNumber()) + " of @" +
+                f.getSymName().str() + ")";
+    operandNames.push_back(what);
+  }
   auto mm = OneSidedMatmulOp::create(
       b, loc, tiles[0], tiles[1], tiles[2],
       op.getStatementAttr().getStatement().accumulate, prod->stationary,
       prod->prefetch, prod->offset, prod->matA, prod->matB, prod->matC,
-      prod->batch ? TypeAttr::get(prod->batch) : TypeAttr());
+      prod->batch ? TypeAttr::get(prod->batch) : TypeAttr(), extents,
+      extents.empty() ? ArrayAttr()
+                      : b.getStrArrayAttr(SmallVector<StringRef>(
+                            operandNames.begin(), operandNames.end())));
   if (prod->chosenByModel)
     mm->setAttr("dist.stationary_chosen", b.getUnitAttr());
   return success();

@@ -100,7 +100,8 @@ LogicalResult SPMDBuilder::checkTensorType(Operation *where, DistTensorType t,
     return where->emitError("tensor ")
            << t
            << " has a hierarchical layout; dist-materialize-spmd "
-              "lowers single-level layouts only";
+              "lowers single-level layouts only (run dist-flatten-machines "
+              "first; dist-to-llvm does)";
   auto grid = SymbolTable::lookupNearestSymbolFrom<GridOp>(
       where, t.getLayout().getGrid());
   if (!grid)
@@ -110,7 +111,8 @@ LogicalResult SPMDBuilder::checkTensorType(Operation *where, DistTensorType t,
     return where->emitError("grid ")
            << t.getLayout().getGrid()
            << " is hierarchical; dist-materialize-spmd lowers one-level "
-              "grids only";
+              "grids only (run dist-flatten-machines first; dist-to-llvm "
+              "does)";
   return success();
 }
 

@@ -103,6 +103,11 @@ enum {
   (2 + DISTRT_MAX_DIMS * (DISTRT_DESC_DIM_AXES + DISTRT_MAX_DIMS) +            \
    DISTRT_DESC_FIXED_FIELDS * DISTRT_MAX_DIMS)
 
+/** The extent field (DISTRT_DESC_DIM_N) of a dimension whose extent is
+ * given at call time, in the layout templates of library functions with
+ * dynamic (`?`) extents; distrt_layout_with_extents fills it in. */
+#define DISTRT_DESC_DYNAMIC (-1)
+
 /** Stationary operand of distrt_onesided_matmul (the `stationary`
  * argument): the operand whose blocks never move. */
 enum {

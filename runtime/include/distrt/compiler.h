@@ -14,6 +14,7 @@
  * distrt_barrier, distrt_ibcast, distrt_ishift, distrt_iallgather,
  * distrt_wait, distrt_wtime, distrt_gemm_t_f32 / _f64,
  * distrt_layout_tile_capacity, distrt_layout_fill, distrt_layout_zero,
+ * distrt_layout_with_extents, distrt_layout_check_tile,
  * distrt_layout_gather, distrt_layout_load / _store and
  * distrt_redistribute.  Renaming or changing the signature of any of them,
  * or of anything here, changes the compiler ABI: the compiler and the
@@ -53,6 +54,12 @@ extern "C" {
  *  the current communicator has another shape than dims. */
 distrt_grid *distrt_grid_lookup(distrt_grid **slot, int64_t ndims,
                                 const int64_t *dims);
+/** distrt_grid_lookup for a grid whose leading `node_axes` axes index nodes
+ *  (a hierarchical machine flattened outermost level first): creates with
+ *  distrt_grid_create_nodes(ndims, dims, node_axes).  Fatal if the slot's
+ *  grid has another shape or another number of node axes. */
+distrt_grid *distrt_grid_lookup_nodes(distrt_grid **slot, int64_t ndims,
+                                      const int64_t *dims, int64_t node_axes);
 
 /*===----------------------------------------------------------------------===*
  * Buffers of generated code (memref.alloc / memref.dealloc) and the

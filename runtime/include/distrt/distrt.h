@@ -182,6 +182,22 @@ distrt_grid *distrt_grid_create(int64_t ndims, const int64_t *dims);
  *  does.  Collective over that communicator. */
 distrt_grid *distrt_grid_create_on(const void *mpi_comm, int64_t ndims,
                                    const int64_t *dims);
+/** A grid of a hierarchical machine: the leading `node_axes` axes index
+ *  nodes, the others the processes of a node (node[2] x cpu[2,2] is
+ *  dims {2, 2, 2}, node_axes 1).  0 <= node_axes <= ndims; 0 is exactly
+ *  distrt_grid_create.  Collective over the current communicator.  The job
+ *  must have prod(dims[0..node_axes)) nodes of prod(dims[node_axes..))
+ *  processes each: nodes of DISTRT_RANKS_PER_NODE consecutive ranks when
+ *  that is set (DISTRT_NODE_PLACEMENT=cyclic: rank mod nodes, emulating a
+ *  round-robin launcher), else the hosts the processes share memory on;
+ *  otherwise fatal, naming the grid, the nodes found and their sizes.  The
+ *  grid ranks processes node by node (nodes in the order of their lowest
+ *  rank, each node's processes in communicator order), so a process's grid
+ *  rank differs from its communicator rank when the launcher did not place
+ *  ranks node by node.  Collectives over axes that mix node and processor
+ *  axes run in two stages (docs/runtime.md). */
+distrt_grid *distrt_grid_create_nodes(int64_t ndims, const int64_t *dims,
+                                      int64_t node_axes);
 /** distrt_grid_create with one axis. */
 distrt_grid *distrt_grid_create1(int64_t d0);
 /** distrt_grid_create with two axes. */
@@ -198,10 +214,13 @@ void distrt_grid_free(distrt_grid *g);
 int64_t distrt_grid_ndims(const distrt_grid *g);
 /** Extent of `axis` (0 <= axis < ndims). */
 int64_t distrt_grid_dim(const distrt_grid *g, int64_t axis);
+/** Number of leading axes that index nodes (0 for a flat grid). */
+int64_t distrt_grid_node_axes(const distrt_grid *g);
 /** Number of processes in the grid (product of the extents). */
 int64_t distrt_grid_size(const distrt_grid *g);
 /** Grid rank of this process (its rank in the communicator the grid is laid
- *  on: its world rank unless the grid was laid on another communicator). */
+ *  on: its world rank unless the grid was laid on another communicator, or
+ *  has node axes and the launcher placed ranks out of node order). */
 int64_t distrt_grid_rank(const distrt_grid *g);
 /** Coordinate of this process on `axis`. */
 int64_t distrt_grid_coord(const distrt_grid *g, int64_t axis);
@@ -577,6 +596,21 @@ void distrt_print_f64(const double *buf, int64_t n);
 int64_t distrt_layout_tile_size(distrt_grid *g, const int64_t *desc);
 /** Largest tile of any process (at least 1): the size to allocate. */
 int64_t distrt_layout_tile_capacity(distrt_grid *g, const int64_t *desc);
+/** Copy the layout descriptor template `tmpl` into `out` (room for
+ *  DISTRT_DESC_MAX_LEN entries) with each DISTRT_DESC_DYNAMIC extent
+ *  replaced by the next of `extents` (in dimension order); returns `out`.
+ *  Fatal, naming `fn` and `what` (the function and the argument), when an
+ *  extent is below 1.  Local: what a library function with dynamic (`?`)
+ *  extents and its header's helpers use (docs/interop.md). */
+int64_t *distrt_layout_with_extents(const int64_t *tmpl, const int64_t *extents,
+                                    int64_t *out, const char *fn,
+                                    const char *what);
+/** Fatal, naming `fn` and `what`, when the processes of g were given
+ *  different extents in `desc` or when this process's tile of `desc` has
+ *  more than `elems` elements (the tile the caller passed is too small).
+ *  Collective over g (one small allreduce). */
+void distrt_layout_check_tile(distrt_grid *g, const int64_t *desc,
+                              int64_t elems, const char *fn, const char *what);
 /** Fill this process's tile with distrt_value(seed, row-major global index):
  *  the same tensor whatever the layout. */
 void distrt_layout_fill(distrt_grid *g, const int64_t *desc, void *tile,

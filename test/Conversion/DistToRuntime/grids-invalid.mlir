@@ -5,6 +5,17 @@ dist.grid @g node[2], gpu[4]
 
 // -----
 
+// A machine of nodes that dist-flatten-machines has not flattened.
+// expected-error @+1 {{grid 'h' is hierarchical; convert-dist-to-runtime lowers one-level grids: run dist-flatten-machines first (dist-to-llvm does)}}
+dist.grid @h node[2], cpu[2]
+
+// -----
+
+// expected-error @+1 {{grid 'n': 'dist.node_axes' must be an integer from 1 to 1 (the leading axes that index nodes; at least one axis must index the processors of a node)}}
+dist.grid @n [2, 2] {dist.node_axes = 2 : i64}
+
+// -----
+
 // expected-error @+1 {{symbol 'distrt_grid_lookup' is reserved for the distrt runtime and has the wrong type}}
 llvm.func @distrt_grid_lookup(i64) -> i64
 dist.grid @m [2]

@@ -73,3 +73,42 @@ func.func @batch(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref<?xf32>) {
       as !A, !B, !C batch !T : memref<?xf32>, memref<?xf32>, memref<?xf32>
   return
 }
+
+// -----
+
+// Dynamic extents: A's descriptor is its template (DISTRT_DESC_DYNAMIC, -1,
+// for the ?) filled in on the stack by distrt_layout_with_extents with the
+// extent operands, then checked against the tile's size by
+// distrt_layout_check_tile, both naming the operand; B is static.
+dist.grid @m [2, 2]
+!A = !dist.tensor<?x5xf64, #dist.layout<@m, "xy -> x*">>
+!B = !dist.tensor<5x9xf64, #dist.layout<@m, "xy -> *y">>
+!C = !dist.tensor<?x9xf64, #dist.layout<@m, "xy -> xy">>
+// CHECK-DAG: llvm.mlir.global internal constant @[[TA:__dist_desc_[0-9]+]](dense<[2, -1, 1, 0, 1, 0, 5, 0, 0, 0, 0]> : tensor<11xi64>)
+// CHECK-DAG: llvm.mlir.global internal constant @[[DB:__dist_desc_[0-9]+]](dense<[2, 5, 0, 0, 0, 9, 1, 0, 1, 1, 0]> : tensor<11xi64>)
+// CHECK-DAG: llvm.mlir.global internal constant @[[TC:__dist_desc_[0-9]+]](dense<[2, -1, 1, 0, 1, 0, 9, 1, 0, 1, 1, 0]> : tensor<12xi64>)
+// CHECK-DAG: llvm.mlir.global internal constant @[[WA:[_a-z0-9]+]]("'A' (argument 1 of @f) of type !dist.tensor<?x5xf64, #dist.layout<@m, [(0) blocked, ()]>>\00")
+// CHECK-LABEL: func.func @dyn(
+// CHECK-SAME: %[[M:[a-z0-9]+]]: i64, %[[M2:[a-z0-9]+]]: i64)
+// CHECK: llvm.intr.stacksave
+// CHECK: %[[EA:.*]] = llvm.alloca
+// CHECK: llvm.store %[[M]], %{{[0-9]+}} : i64
+// CHECK: %[[OA:.*]] = llvm.alloca
+// CHECK: %[[FN:.*]] = llvm.mlir.addressof @{{.*}} : !llvm.ptr
+// CHECK: %[[W:.*]] = llvm.mlir.addressof @[[WA]]
+// CHECK: %[[TT:.*]] = llvm.mlir.addressof @[[TA]]
+// CHECK: llvm.call @distrt_layout_with_extents(%[[TT]], %[[EA]], %[[OA]], %[[FN]], %[[W]])
+// CHECK: llvm.call @distrt_layout_check_tile(%{{.*}}, %[[OA]], %{{.*}}, %[[FN]], %[[W]])
+// CHECK: llvm.store %[[M2]]
+// CHECK: llvm.call @distrt_layout_with_extents
+// CHECK: llvm.call @distrt_layout_check_tile
+// CHECK: %[[PB:.*]] = llvm.mlir.addressof @[[DB]]
+// CHECK: llvm.call @distrt_onesided_matmul(%{{.*}}, %{{.*}}, %[[OA]], %{{.*}}, %[[PB]],
+// CHECK: llvm.intr.stackrestore
+func.func @dyn(%a: memref<?xf64>, %b: memref<?xf64>, %c: memref<?xf64>, %m: i64, %m2: i64) {
+  dist.onesided_matmul %a, %b into %c stationary C prefetch 2 offset true
+      as !A, !B, !C extents(%m, %m2)
+      {operand_names = ["'A' (argument 1 of @f)", "'B' (argument 2 of @f)", "'C' (argument 0 of @f)"]}
+      : memref<?xf64>, memref<?xf64>, memref<?xf64>
+  return
+}

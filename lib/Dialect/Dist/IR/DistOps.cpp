@@ -528,7 +528,12 @@ statementExtents(ComputeOp op, const IndexStatement &stmt,
       auto [it, inserted] = extents.try_emplace(idx, extent);
       if (inserted) {
         firstSeen[idx] = where;
-      } else if (it->second != extent) {
+      } else if (ShapedType::isDynamic(it->second)) {
+        // A dynamic extent (`?`) takes the other's; the runtime compares
+        // the values given at call time.
+        it->second = extent;
+        firstSeen[idx] = where;
+      } else if (!ShapedType::isDynamic(extent) && it->second != extent) {
         return op.emitOpError("index variable '")
                << idx << "' has extent " << it->second << " in "
                << firstSeen[idx] << " but " << extent << " in " << where;
@@ -538,6 +543,34 @@ statementExtents(ComputeOp op, const IndexStatement &stmt,
                                    << "' is used both as a tensor and as an "
                                       "index variable";
     }
+  }
+  return success();
+}
+
+/// Dynamic extents (`?`) are given at call time: only the one-sided lowering
+/// takes them (its schedule commands alone, no loop commands, which would
+/// need the extents; OneSided.h checks the rest).
+static LogicalResult
+verifyDynamicExtents(ComputeOp op, const IndexStatement &stmt,
+                     const llvm::StringMap<DistTensorType> &types,
+                     ArrayRef<ScheduleCommand> commands) {
+  using K = ScheduleCommand::Kind;
+  for (const std::string &name : stmt.tensorNames()) {
+    DistTensorType t = types.lookup(name);
+    if (t.hasStaticShape())
+      continue;
+    bool oneSided = !commands.empty() &&
+                    llvm::all_of(commands, [](const ScheduleCommand &c) {
+                      return c.kind == K::Stationary || c.kind == K::Prefetch ||
+                             c.kind == K::Offset;
+                    });
+    if (!oneSided)
+      return op.emitOpError("tensor '")
+             << name << "' has dynamic extents (" << t
+             << "), which only one-sided products take: a schedule of "
+                "stationary(T), prefetch and offset alone (dynamic extents "
+                "are supported on exported function arguments used by "
+                "one-sided products; docs/interop.md)";
   }
   return success();
 }
@@ -573,14 +606,21 @@ FailureOr<ComputeLoopNest> ComputeOp::getLoopNest() {
       return emitOpError("malformed schedule: ") << schedule.getDecodeError();
     commands = schedule.getDecoded();
   }
+  if (failed(verifyDynamicExtents(*this, stmt, types, commands)))
+    return failure();
   llvm::StringMap<SmallVector<int64_t>> machines;
   for (const ScheduleCommand &c : commands) {
     if (c.machine.empty())
       continue;
     auto grid = SymbolTable::lookupNearestSymbolFrom<GridOp>(
         *this, StringAttr::get(getContext(), c.machine));
-    if (grid)
-      machines[c.machine] = SmallVector<int64_t>(grid.getShape());
+    if (!grid)
+      continue;
+    // `@m` in a schedule: every level of the machine at once, flattened
+    // outermost level first (one-level after dist-flatten-machines).
+    SmallVector<int64_t> &shape = machines[c.machine];
+    for (unsigned l = 0; l < grid.getNumLevels(); ++l)
+      llvm::append_range(shape, grid.getLevel(l).getShape());
   }
   ScheduleError scheduleError;
   std::optional<LoopNest> nest =
@@ -589,6 +629,19 @@ FailureOr<ComputeLoopNest> ComputeOp::getLoopNest() {
     return emitOpError("schedule: ") << scheduleError.message;
   result.nest = std::move(*nest);
   return result;
+}
+
+/// One-level machines, and machines of nodes over CPUs (node[..], ...,
+/// cpu[..], which dist-flatten-machines flattens), lower.
+static bool lowersAsOneLevel(GridOp grid) {
+  unsigned n = grid.getNumLevels();
+  if (n == 1)
+    return true;
+  for (unsigned l = 0; l < n; ++l)
+    if (grid.getLevel(l).getKind() !=
+        (l + 1 == n ? ProcessorKind::cpu : ProcessorKind::node))
+      return false;
+  return true;
 }
 
 LogicalResult ComputeOp::verify() {
@@ -605,8 +658,14 @@ LogicalResult ComputeOp::verify() {
   if (failed(nest))
     return failure();
   // What verifies lowers: the distributed loops must fit the output's
-  // machine when it has one level (the lowering's own check, with its
-  // message; hierarchical machines parse but are not lowered yet).
+  // machine when it has one level or is a machine of nodes over CPUs (the
+  // lowering's own check, with its message, on the flattened axes; other
+  // hierarchical machines parse but are not lowered yet).
+  // These checks read the layouts' mesh modes: check them against their
+  // grids first (verifySymbolUses, which runs after this, does it too).
+  SymbolTableCollection symbols;
+  if (failed(verifyTensorLayouts(*this, getTensors().getTypes(), symbols)))
+    return failure();
   FlatSymbolRefAttr gridRef = types[stmt.lhs.tensor].getLayout().getGrid();
   auto grid = SymbolTable::lookupNearestSymbolFrom<GridOp>(*this, gridRef);
   if (nest->nest.isOneSided()) {
@@ -620,9 +679,12 @@ LogicalResult ComputeOp::verify() {
       why.clear();
     if (!why.empty())
       return emitOpError("one-sided product cannot be lowered: ") << why;
-  } else if (grid && grid.getNumLevels() == 1) {
-    if (std::optional<std::string> err = distributionError(
-            nest->nest, grid.getShape(), "@" + gridRef.getValue().str()))
+  } else if (grid && lowersAsOneLevel(grid)) {
+    SmallVector<int64_t> flat;
+    for (unsigned l = 0; l < grid.getNumLevels(); ++l)
+      llvm::append_range(flat, grid.getLevel(l).getShape());
+    if (std::optional<std::string> err =
+            distributionError(nest->nest, flat, "@" + gridRef.getValue().str()))
       return emitOpError("schedule cannot be lowered: ") << *err;
   }
 

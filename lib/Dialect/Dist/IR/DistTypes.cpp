@@ -26,11 +26,6 @@ Type DistTensorType::parse(AsmParser &parser) {
                                 /*withTrailingX=*/true) ||
       parser.parseType(elementType) || parser.parseComma())
     return {};
-  for (int64_t e : shape)
-    if (ShapedType::isDynamic(e)) {
-      parser.emitError(loc) << "distributed tensors have static shapes";
-      return {};
-    }
   Attribute layout;
   SMLoc layoutLoc = parser.getCurrentLocation();
   if (parser.parseAttribute(layout))
@@ -64,8 +59,12 @@ Type DistTensorType::parse(AsmParser &parser) {
 
 void DistTensorType::print(AsmPrinter &printer) const {
   printer << "<";
-  for (int64_t e : getShape())
-    printer << e << "x";
+  for (int64_t e : getShape()) {
+    if (ShapedType::isDynamic(e))
+      printer << "?x";
+    else
+      printer << e << "x";
+  }
   printer << getElementType() << ", " << getLayout();
   if (getEncoding())
     printer << ", " << getEncoding();
@@ -136,13 +135,15 @@ DistTensorType::verify(function_ref<InFlightDiagnostic()> emitError,
                        << " but the runtime supports at most " << kMaxDims
                        << " dimensions (DISTRT_MAX_DIMS); merge dimensions "
                           "into fewer";
+  // A dynamic extent (`?`) is given at call time: the verifiers of the ops
+  // that take such tensors say where (docs/interop.md).
   for (auto [d, e] : llvm::enumerate(shape))
-    if (e < 1)
+    if (e < 1 && !ShapedType::isDynamic(e))
       return emitError() << "dimension " << d << " has extent " << e
                          << "; extents must be at least 1";
   std::optional<int64_t> total = 1;
   for (int64_t e : shape)
-    if (total)
+    if (total && !ShapedType::isDynamic(e))
       total = mulWithin(*total, e, kMaxTensorElements);
   if (!total)
     return emitError() << "tensor has more than 2^50 elements, the most dist "
@@ -153,6 +154,10 @@ DistTensorType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "layout describes " << layout.getRank()
                        << " tensor dimension(s) but the tensor has rank "
                        << shape.size();
+  if (encoding && llvm::any_of(shape, ShapedType::isDynamic))
+    return emitError() << "a sparse tensor has static extents; dynamic "
+                          "extents (`?`) are supported on dense tensors "
+                          "only (docs/interop.md)";
   if (encoding && failed(verifySparse(emitError, shape, layout, encoding)))
     return failure();
   return success();

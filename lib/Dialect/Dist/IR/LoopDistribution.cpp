@@ -4,7 +4,7 @@
 //
 // distributionError: the one check, shared by the dist.compute verifier and
 // the lowering, that a scheduled nest's distributed loops fit a one-level
-// machine.
+// machine (or a machine of nodes, through its flattened axes).
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +12,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace mlir::dist;
@@ -43,6 +44,22 @@ mlir::dist::distributionError(const LoopNest &nest,
     return ("no loop is distributed, so every processor of " + grid +
             " would compute everything; distribute the loops onto the "
             "machine")
+        .str();
+  }
+  // Several Grid(...) commands: one per level of a machine of nodes, so
+  // together they must spell its axes, outermost level first.
+  if (nest.gridLevels > 1 &&
+      llvm::ArrayRef<int64_t>(nest.gridShape) != gridShape) {
+    std::string got, want;
+    llvm::raw_string_ostream gs(got), ws(want);
+    llvm::interleaveComma(nest.gridShape, gs);
+    llvm::interleaveComma(gridShape, ws);
+    return ("its " + llvm::Twine(nest.gridLevels) +
+            " distribute commands onto Grid(...) distribute onto the levels "
+            "of one machine, together [" +
+            got + "], but " + grid + " has the axes [" + want +
+            "] (all levels, outermost first); a second Grid(...) continues "
+            "with the next level of a machine of nodes")
         .str();
   }
   if (distributed.size() != gridShape.size())

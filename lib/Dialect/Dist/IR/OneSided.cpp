@@ -354,6 +354,31 @@ int64_t processes(ArrayRef<int64_t> grid) {
   return n;
 }
 
+/// Extents given at call time: the matrices as they are (a matricized view
+/// or a batch would need the extents), and no cost model (stationary(auto)
+/// needs the extents).
+LogicalResult checkDynamic(const OneSidedProduct &p,
+                           std::array<DistTensorType, 3> types,
+                           StringRef chosen, std::string &error) {
+  std::array<const std::string *, 3> names = {&p.a, &p.b, &p.c};
+  for (int x = 0; x < 3; ++x)
+    if (types[x].getRank() != 2) {
+      error = "'" + *names[x] + "' has rank " +
+              std::to_string(types[x].getRank()) +
+              " and the product has dynamic extents; with dynamic extents "
+              "the one-sided lowering takes matrix products C(i,j) = "
+              "A(i,k) * B(k,j) of 2-D tensors";
+      return failure();
+    }
+  if (chosen == "auto") {
+    error = "the cost model of stationary(auto) needs the extents, and some "
+            "are dynamic; name the tensor that stays, stationary(" +
+            p.c + ") for instance";
+    return failure();
+  }
+  return success();
+}
+
 } // namespace
 
 StringRef dist::stationaryTensor(const OneSidedProduct &p) {
@@ -438,6 +463,11 @@ dist::matchOneSidedProduct(const IndexStatement &stmt,
   if (at.getElementType() != ct.getElementType() ||
       bt.getElementType() != ct.getElementType())
     return fail("A, B and C must have one element type");
+  StringRef chosen = nest.stationary ? StringRef(*nest.stationary) : "auto";
+  bool dynamic =
+      !at.hasStaticShape() || !bt.hasStaticShape() || !ct.hasStaticShape();
+  if (dynamic && failed(checkDynamic(p, {at, bt, ct}, chosen, error)))
+    return failure();
 
   // The matricized views, and the batch dealt out one way in all three.
   auto gridOf = [&](DistTensorType t) -> ArrayRef<int64_t> {
@@ -494,11 +524,14 @@ dist::matchOneSidedProduct(const IndexStatement &stmt,
                         std::min(dc.block, nb[2]);
   }
 
-  std::array<Role, 3> roles = {roleOf(p.matA, gridOf(at), {0, 1}),
-                               roleOf(p.matB, gridOf(bt), {1, 2}),
-                               roleOf(p.matC, gridOf(ct), {0, 2})};
-  p.estimates = estimate(roles, batchesPerProcess);
-  StringRef chosen = nest.stationary ? StringRef(*nest.stationary) : "auto";
+  if (dynamic) {
+    p.estimated = false;
+  } else {
+    std::array<Role, 3> roles = {roleOf(p.matA, gridOf(at), {0, 1}),
+                                 roleOf(p.matB, gridOf(bt), {1, 2}),
+                                 roleOf(p.matC, gridOf(ct), {0, 2})};
+    p.estimates = estimate(roles, batchesPerProcess);
+  }
   if (chosen == "auto") {
     p.chosenByModel = true;
     // The least time; ties keep C, then A (C moves nothing back).
@@ -583,9 +616,13 @@ std::string dist::describeOneSided(const OneSidedProduct &p) {
   os << "one-sided product (docs/onesided.md): stationary '"
      << stationaryTensor(p) << "' ("
      << (p.chosenByModel ? "chosen by the cost model" : "the schedule's")
-     << "); the model's seconds per process (alpha " << num(c.alpha)
-     << ", beta " << num(c.beta) << ", gamma " << num(c.gamma) << "):";
-  for (int x = 0; x < 3; ++x) {
+     << ")";
+  if (!p.estimated)
+    os << "; no model estimates: the extents are given at call time";
+  else
+    os << "; the model's seconds per process (alpha " << num(c.alpha)
+       << ", beta " << num(c.beta) << ", gamma " << num(c.gamma) << "):";
+  for (int x = 0; x < 3 && p.estimated; ++x) {
     const OneSidedEstimate &e = p.estimates[x];
     os << (x ? ";" : "") << " stationary "
        << "ABC"[x] << " " << num(e.seconds(c)) << " = "

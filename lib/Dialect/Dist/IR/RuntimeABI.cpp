@@ -70,8 +70,9 @@ SmallVector<int64_t> abi::layoutDescriptor(DistTensorType type) {
     int64_t skewMask = 0;
     for (int64_t a : dim.getSkew())
       skewMask |= int64_t(1) << a;
-    // DISTRT_DESC_DIM_N, _KIND, _BLOCK, _NAXES, then the axes.
-    d.push_back(n);
+    // DISTRT_DESC_DIM_N, _KIND, _BLOCK, _NAXES, then the axes. A dynamic
+    // extent is filled in at call time (distrt_layout_with_extents).
+    d.push_back(ShapedType::isDynamic(n) ? DISTRT_DESC_DYNAMIC : n);
     d.push_back(DISTRT_DESC_KIND(kindCode(dim.getKind()), skewMask));
     d.push_back(dim.getBlock());
     d.push_back(dim.getAxes().size());
@@ -85,6 +86,8 @@ SmallVector<int64_t> abi::layoutDescriptor(DistTensorType type) {
   }
   return d;
 }
+
+int64_t abi::maxDescriptorLength() { return DISTRT_DESC_MAX_LEN; }
 
 //===----------------------------------------------------------------------===//
 // Runtime functions

@@ -270,10 +270,22 @@ public:
       for (int64_t e : shape)
         if (e < 1)
           return fail("grid extents must be at least 1");
-      if (!nest.gridShape.empty() && nest.gridShape != shape)
-        return fail("a schedule distributes onto one grid; an earlier "
-                    "command used another");
-      nest.gridShape = shape;
+      // A later Grid(...) distributes onto the next level of a machine of
+      // nodes: its grid dimensions follow the earlier ones. A named
+      // machine stands for all its levels at once.
+      if (!nest.gridShape.empty() &&
+          (!c.machine.empty() || !nest.machine.empty()))
+        return fail("a schedule that distributes onto a named machine ('@" +
+                    (c.machine.empty() ? nest.machine : c.machine) +
+                    "', all its levels at once) distributes once; write one "
+                    "Grid(...) per level instead");
+      size_t first = nest.gridShape.size();
+      if (first + n > (size_t)kMaxDims)
+        return fail("the distributions use " + Twine(first + n) +
+                    " grid dimensions in all; a machine has at most " +
+                    Twine(kMaxDims));
+      llvm::append_range(nest.gridShape, shape);
+      ++nest.gridLevels;
       nest.machine = c.machine;
       for (size_t i = 0; i < n; ++i)
         if (!divideOrSplit(c.lists[0][i], c.lists[1][i], c.lists[2][i],
@@ -287,7 +299,7 @@ public:
         return false;
       SmallVector<int64_t> dims;
       for (size_t i = 0; i < n; ++i)
-        dims.push_back(i);
+        dims.push_back(first + i);
       return distribute(c.lists[1], dims);
     }
     case K::Communicate: {

@@ -212,12 +212,35 @@ LogicalResult OneSidedMatmulOp::verify() {
   for (DistTensorType t : {a, b, c})
     if (t.getRank() != 2 || t.isSparse())
       return emitOpError("takes dense matrices, got ") << t;
-  if (a.getShape()[0] != c.getShape()[0] ||
-      b.getShape()[1] != c.getShape()[1] || a.getShape()[1] != b.getShape()[0])
+  // A dynamic extent (`?`) matches any: the runtime compares the values.
+  auto differ = [](int64_t x, int64_t y) {
+    return !ShapedType::isDynamic(x) && !ShapedType::isDynamic(y) && x != y;
+  };
+  if (differ(a.getShape()[0], c.getShape()[0]) ||
+      differ(b.getShape()[1], c.getShape()[1]) ||
+      differ(a.getShape()[1], b.getShape()[0])) {
+    auto shape = [](DistTensorType t) {
+      std::string s;
+      for (auto [d, e] : llvm::enumerate(t.getShape()))
+        s += (d ? "x" : "") +
+             (ShapedType::isDynamic(e) ? std::string("?") : std::to_string(e));
+      return s;
+    };
     return emitOpError("the shapes do not multiply: A is ")
-           << a.getShape()[0] << "x" << a.getShape()[1] << ", B "
-           << b.getShape()[0] << "x" << b.getShape()[1] << ", C "
-           << c.getShape()[0] << "x" << c.getShape()[1];
+           << shape(a) << ", B " << shape(b) << ", C " << shape(c);
+  }
+  int64_t dynamic =
+      a.getNumDynamicDims() + b.getNumDynamicDims() + c.getNumDynamicDims();
+  if ((int64_t)getExtents().size() != dynamic)
+    return emitOpError("takes one extent per dynamic dimension of A, B and "
+                       "C (")
+           << dynamic << "), got " << getExtents().size();
+  if (dynamic && getTensorBatch())
+    return emitOpError("a batch takes matrices of static shape");
+  if (std::optional<ArrayAttr> names = getOperandNames())
+    if (names->size() != 3)
+      return emitOpError("operand_names names A, B and C (3 strings), got ")
+             << names->size();
   if (std::optional<DistTensorType> batch = getTensorBatch()) {
     if (batch->getRank() != 1 || batch->isSparse())
       return emitOpError("the batch is a dense 1-D tensor, got ") << *batch;
@@ -227,6 +250,14 @@ LogicalResult OneSidedMatmulOp::verify() {
   if (getPrefetch() < 1 || getPrefetch() > kMaxPrefetch)
     return emitOpError("prefetch depth ")
            << getPrefetch() << " is not between 1 and " << kMaxPrefetch;
+  return success();
+}
+
+LogicalResult TensorExtentOp::verify() {
+  auto t = cast<DistTensorType>(getTensor().getType());
+  int64_t d = getDimAttr().getInt();
+  if (d < 0 || d >= t.getRank())
+    return emitOpError("dimension ") << d << " is out of range for " << t;
   return success();
 }
 

@@ -57,6 +57,9 @@ constexpr int64_t kMaxBlasSize = 2147483647; // INT32_MAX
 /// Deepest prefetch of the one-sided lowering (gets in flight ahead of the
 /// slice being multiplied; each holds a slice buffer).
 constexpr int64_t kMaxPrefetch = 16;
+/// Discardable attribute of a `dist.grid` that dist-flatten-machines made
+/// from a machine of nodes: how many leading axes index nodes (i64).
+constexpr llvm::StringLiteral kNodeAxesAttrName = "dist.node_axes";
 
 /// a * b, or nothing on overflow of `limit` (a, b >= 0).
 inline std::optional<int64_t> mulWithin(int64_t a, int64_t b, int64_t limit) {

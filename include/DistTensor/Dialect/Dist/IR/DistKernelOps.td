@@ -34,7 +34,7 @@ class Dist_RuntimeQueryOp<string mnemonic, list<Trait> traits = []>
     : Dist_Op<mnemonic, !listconcat(traits, [
         MemoryEffects<[MemRead<Dist_CommResource>]>])>;
 
-def Dist_DistTensorTypeAttr : TypeAttrOf<Dist_TensorType>;
+def Dist_DistTensorTypeAttr : TypeAttrOf<Dist_StaticTensorType>;
 
 //===----------------------------------------------------------------------===//
 // The runtime's lifetime

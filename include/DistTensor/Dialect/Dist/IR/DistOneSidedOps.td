@@ -45,6 +45,15 @@ def Dist_OneSidedMatmulOp : Dist_Op<"onesided_matmul", [
     (all of them when it is whole, else those of its coordinates on the
     batch's grid axes, which A, B and C then share).
 
+    **Dynamic extents.** The matrix types may have `?` extents (no batch
+    then): `extents` gives their values at run time, one `i64` per `?` of
+    `tensor_a`, `tensor_b` and `tensor_c` in that order (dimension order
+    within each), and `operand_names` (three strings) names each operand
+    in the run-time errors. The lowering fills the layout descriptors in
+    at run time and checks each extent (at least 1) and that each tile
+    holds the process's part (`distrt_layout_with_extents`,
+    `distrt_layout_check_tile`).
+
     ```mlir
     dist.onesided_matmul %a, %b into %c stationary C prefetch 2 offset true
         as !dist.tensor<64x32xf64, #dist.layout<@m, "xy -> x">>,
@@ -64,12 +73,35 @@ def Dist_OneSidedMatmulOp : Dist_Op<"onesided_matmul", [
                        TypeAttrOf<Dist_TensorType>:$tensor_a,
                        TypeAttrOf<Dist_TensorType>:$tensor_b,
                        TypeAttrOf<Dist_TensorType>:$tensor_c,
-                       OptionalAttr<TypeAttrOf<Dist_TensorType>>:$tensor_batch);
+                       OptionalAttr<TypeAttrOf<Dist_TensorType>>:$tensor_batch,
+                       Variadic<I64>:$extents,
+                       OptionalAttr<StrArrayAttr>:$operand_names);
   let assemblyFormat = [{
     $a `,` $b (`accumulate` $accumulate^)? `into` $c `stationary` $stationary
     `prefetch` $prefetch `offset` $offset `as` $tensor_a `,` $tensor_b `,`
-    $tensor_c (`batch` $tensor_batch^)? attr-dict `:` type($a) `,` type($b)
-    `,` type($c)
+    $tensor_c (`batch` $tensor_batch^)? (`extents` `(` $extents^ `)`)?
+    attr-dict `:` type($a) `,` type($b) `,` type($c)
+  }];
+  let hasVerifier = 1;
+}
+
+def Dist_TensorExtentOp : Dist_Op<"tensor_extent", [Pure]> {
+  let summary = "an extent of a distributed tensor, known at run time";
+  let description = [{
+    Extent `dim` of `tensor` as an `i64`. The one-sided lowering emits it
+    for the dynamic (`?`) extents of its matrices; `dist-tensors-to-tiles`
+    replaces it by the extent's `i64` argument of the function whose
+    argument the tensor is (an error for any other tensor), or by a
+    constant for a static extent.
+
+    ```mlir
+    %m = dist.tensor_extent %A[0] : !dist.tensor<?x64xf64, #dist.layout<@m, "xy -> xy">>
+    ```
+  }];
+  let arguments = (ins Dist_DenseTensorType:$tensor, I64Attr:$dim);
+  let results = (outs I64:$extent);
+  let assemblyFormat = [{
+    $tensor `[` $dim `]` attr-dict `:` qualified(type($tensor))
   }];
   let hasVerifier = 1;
 }

@@ -88,7 +88,7 @@ def Dist_AllocOp : Dist_Op<"alloc", [
     %A = dist.alloc : !dist.tensor<64x64xf64, #dist.layout<@m, "xy -> xy">>
     ```
   }];
-  let results = (outs Res<Dist_TensorType, "", [MemAlloc]>:$result);
+  let results = (outs Res<Dist_StaticTensorType, "", [MemAlloc]>:$result);
   let assemblyFormat = "attr-dict `:` qualified(type($result))";
 }
 
@@ -104,7 +104,7 @@ def Dist_FillOp : Dist_Op<"fill", [
     dist.fill %B seed 1 : !dist.tensor<64x64xf64, #dist.layout<@m, "xy -> xy">>
     ```
   }];
-  let arguments = (ins Arg<Dist_DenseTensorType, "", [MemWrite]>:$tensor,
+  let arguments = (ins Arg<Dist_StaticDenseTensorType, "", [MemWrite]>:$tensor,
                        I64Attr:$seed);
   let assemblyFormat = "$tensor `seed` $seed attr-dict `:` qualified(type($tensor))";
 }
@@ -149,7 +149,7 @@ def Dist_LoadOp : Dist_Op<"load", [
     dist.load %X from "x.npy" : !dist.tensor<64x64xf64, #dist.layout<@m, "xy -> xy">>
     ```
   }];
-  let arguments = (ins Arg<Dist_TensorType, "", [MemWrite]>:$tensor,
+  let arguments = (ins Arg<Dist_StaticTensorType, "", [MemWrite]>:$tensor,
                        StrAttr:$path);
   let assemblyFormat =
       "$tensor `from` $path attr-dict `:` qualified(type($tensor))";
@@ -185,7 +185,7 @@ def Dist_StoreOp : Dist_Op<"store", [
     dist.store %C to "c.npy" : !dist.tensor<64x64xf64, #dist.layout<@m, "xy -> xy">>
     ```
   }];
-  let arguments = (ins Arg<Dist_TensorType, "", [MemRead]>:$tensor,
+  let arguments = (ins Arg<Dist_StaticTensorType, "", [MemRead]>:$tensor,
                        StrAttr:$path);
   let assemblyFormat =
       "$tensor `to` $path attr-dict `:` qualified(type($tensor))";
@@ -274,8 +274,8 @@ def Dist_RedistributeOp : Dist_Op<"redistribute", [
     dist.redistribute %T into %G sum [2] : !tT into !tG
     ```
   }];
-  let arguments = (ins Arg<Dist_DenseTensorType, "", [MemRead]>:$source,
-                       Arg<Dist_DenseTensorType, "", [MemWrite]>:$dest,
+  let arguments = (ins Arg<Dist_StaticDenseTensorType, "", [MemRead]>:$source,
+                       Arg<Dist_StaticDenseTensorType, "", [MemWrite]>:$dest,
                        OptionalAttr<DenseI64ArrayAttr>:$sum);
   let assemblyFormat =
       "$source `into` $dest (`sum` $sum^)? attr-dict `:` qualified(type($source)) `into` qualified(type($dest))";

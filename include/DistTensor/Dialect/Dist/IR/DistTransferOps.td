@@ -100,7 +100,7 @@ def Dist_ZeroTileOp : Dist_OnTileOp<"zero_tile"> {
   }];
   let arguments = (ins Arg<MemRefRankOf<[AnyType], [1]>, "",
                            [MemWrite]>:$tile,
-                       TypeAttrOf<Dist_TensorType>:$tensor);
+                       TypeAttrOf<Dist_StaticTensorType>:$tensor);
   let assemblyFormat = "$tile `as` $tensor attr-dict `:` type($tile)";
 }
 
@@ -135,7 +135,7 @@ def Dist_TileViewOp : Dist_OnBoxOp<"tile_view", [
   let arguments = (ins MemRefRankOf<[AnyType], [1]>:$tile,
                        Variadic<Index>:$lo,
                        Variadic<Index>:$sizes,
-                       TypeAttrOf<Dist_TensorType>:$tensor);
+                       TypeAttrOf<Dist_StaticTensorType>:$tensor);
   let results = (outs MemRefRankOf<[AnyType], [1]>:$view, I1:$inside);
   let assemblyFormat = [{
     $tile `[` $lo `]` `[` $sizes `]` `as` $tensor attr-dict
@@ -180,7 +180,7 @@ def Dist_CopyBoxOp : Dist_OnBoxOp<"copy_box"> {
                        Variadic<Index>:$sizes,
                        Arg<MemRefRankOf<[AnyType], [1]>, "",
                            [MemWrite]>:$buffer,
-                       TypeAttrOf<Dist_TensorType>:$tensor);
+                       TypeAttrOf<Dist_StaticTensorType>:$tensor);
   let assemblyFormat = [{
     $tile `[` $lo `]` `[` $sizes `]` `into` $buffer `as` $tensor attr-dict
     `:` type($tile) `,` type($buffer)
@@ -207,7 +207,7 @@ def Dist_AddBoxOp : Dist_OnBoxOp<"add_box"> {
                            [MemRead, MemWrite]>:$tile,
                        Variadic<Index>:$lo,
                        Variadic<Index>:$sizes,
-                       TypeAttrOf<Dist_TensorType>:$tensor);
+                       TypeAttrOf<Dist_StaticTensorType>:$tensor);
   let assemblyFormat = [{
     $buffer `into` $tile `[` $lo `]` `[` $sizes `]` `as` $tensor attr-dict
     `:` type($buffer) `,` type($tile)
@@ -237,7 +237,7 @@ def Dist_FetchBoxOp : Dist_OnBoxOp<"fetch_box", [
                        Variadic<Index>:$sizes,
                        Arg<MemRefRankOf<[AnyType], [1]>, "",
                            [MemWrite]>:$buffer,
-                       TypeAttrOf<Dist_TensorType>:$tensor);
+                       TypeAttrOf<Dist_StaticTensorType>:$tensor);
   let assemblyFormat = [{
     $tile `[` $lo `]` `[` $sizes `]` `into` $buffer `as` $tensor attr-dict
     `:` type($tile) `,` type($buffer)
@@ -268,7 +268,7 @@ def Dist_AccumulateBoxOp : Dist_OnBoxOp<"accumulate_box", [
                            [MemRead, MemWrite]>:$tile,
                        Variadic<Index>:$lo,
                        Variadic<Index>:$sizes,
-                       TypeAttrOf<Dist_TensorType>:$tensor);
+                       TypeAttrOf<Dist_StaticTensorType>:$tensor);
   let assemblyFormat = [{
     $buffer `into` $tile `[` $lo `]` `[` $sizes `]` `as` $tensor attr-dict
     `:` type($buffer) `,` type($tile)

@@ -15,9 +15,13 @@ class Dist_Type<string name, string typeMnemonic, list<Trait> traits = []>
 def Dist_TensorType : Dist_Type<"DistTensor", "tensor"> {
   let summary = "a tensor distributed over a machine";
   let description = [{
-    A global tensor of static shape and element type (`f32`, `f64`, `i32`
-    or `i64`) whose elements are spread over the processors of a machine as
-    its layout says. At most 8 dimensions (the runtime's `DISTRT_MAX_DIMS`)
+    A global tensor of a shape and element type (`f32`, `f64`, `i32` or
+    `i64`) whose elements are spread over the processors of a machine as
+    its layout says. An extent may be `?` (dynamic: given at call time)
+    only on dense tensors that are arguments of exported functions and are
+    used by one-sided matrix products (`dist.compute` with a `stationary`
+    schedule); every other op rejects dynamic extents (docs/interop.md,
+    "Dynamic shapes"). At most 8 dimensions (the runtime's `DISTRT_MAX_DIMS`)
     and 2^50 elements. Values of this type are handles to distributed
     storage (like a memref): operations read and write them in place.
 
@@ -71,7 +75,20 @@ def Dist_TensorType : Dist_Type<"DistTensor", "tensor"> {
     int64_t getRank() const { return getShape().size(); }
     /// Whether the tensor is stored sparse (has an encoding).
     bool isSparse() const { return static_cast<bool>(getEncoding()); }
+    /// Whether every extent is known (no `?`).
+    bool hasStaticShape() const {
+      return !::llvm::any_of(getShape(), ::mlir::ShapedType::isDynamic);
+    }
+    /// Whether extent `d` is given at call time (`?`).
+    bool isDynamicDim(int64_t d) const {
+      return ::mlir::ShapedType::isDynamic(getShape()[d]);
+    }
+    int64_t getNumDynamicDims() const {
+      return ::llvm::count_if(getShape(), ::mlir::ShapedType::isDynamic);
+    }
+    /// The number of elements; the shape must be static.
     int64_t getNumElements() const {
+      assert(hasStaticShape() && "dynamic extents have no element count");
       int64_t n = 1;
       for (int64_t e : getShape())
         n *= e;
@@ -88,6 +105,27 @@ def Dist_SparseTensorType : Type<
          CPred<"::llvm::cast<::mlir::dist::DistTensorType>($_self)"
                ".isSparse()">]>,
     "sparse distributed tensor", "::mlir::dist::DistTensorType">;
+
+// Any tensor of static shape: what every op but dist.compute (one-sided),
+// dist.local_tile and dist.onesided_matmul takes.
+def Dist_StaticTensorType : Type<
+    And<[CPred<"::llvm::isa<::mlir::dist::DistTensorType>($_self)">,
+         CPred<"::llvm::cast<::mlir::dist::DistTensorType>($_self)"
+               ".hasStaticShape()">]>,
+    "distributed tensor of static shape (dynamic extents `?` are supported "
+    "on exported function arguments used by one-sided products; "
+    "docs/interop.md)", "::mlir::dist::DistTensorType">;
+
+def Dist_StaticDenseTensorType : Type<
+    And<[CPred<"::llvm::isa<::mlir::dist::DistTensorType>($_self)">,
+         CPred<"!::llvm::cast<::mlir::dist::DistTensorType>($_self)"
+               ".isSparse()">,
+         CPred<"::llvm::cast<::mlir::dist::DistTensorType>($_self)"
+               ".hasStaticShape()">]>,
+    "dense distributed tensor (this op does not take sparse tensors yet) of "
+    "static shape (dynamic extents `?` are supported on exported function "
+    "arguments used by one-sided products; docs/interop.md)",
+    "::mlir::dist::DistTensorType">;
 
 def Dist_DenseTensorType : Type<
     And<[CPred<"::llvm::isa<::mlir::dist::DistTensorType>($_self)">,

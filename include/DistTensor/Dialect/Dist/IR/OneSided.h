@@ -85,6 +85,9 @@ struct OneSidedProduct {
   /// The model's parameters and its estimates for stationary A, B and C.
   OneSidedCosts costs;
   std::array<OneSidedEstimate, 3> estimates;
+  /// False when an extent is dynamic (`?`): the model needs the extents, so
+  /// the schedule names the stationary tensor and `estimates` are zero.
+  bool estimated = true;
 };
 
 /// The grids' extents by name, as matchOneSidedProduct takes them.

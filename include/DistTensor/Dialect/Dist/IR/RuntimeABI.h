@@ -47,6 +47,9 @@ int64_t kindCode(PartitionKind kind);
 /// with a skewed dimension's skew modes as a mask in bits
 /// DISTRT_SKEW_SHIFT.. of its kind (distrt/abi.h).
 llvm::SmallVector<int64_t> layoutDescriptor(DistTensorType type);
+/// The longest layout descriptor (DISTRT_DESC_MAX_LEN): the room a
+/// descriptor filled in at run time needs.
+int64_t maxDescriptorLength();
 
 //===----------------------------------------------------------------------===//
 // Runtime functions

@@ -125,8 +125,13 @@ struct LoopNest {
   /// overlap(on | off): whether time-stepped communication is double
   /// buffered; unset: the lowering's default.
   std::optional<bool> overlap;
-  /// Grid used by compound distribute commands (empty when none).
+  /// Grid used by compound distribute commands (empty when none): the
+  /// concatenation of their Grid(...) extents, one command per level of a
+  /// machine of nodes, outermost first (or the flattened extents of the
+  /// machine one command names).
   llvm::SmallVector<int64_t> gridShape;
+  /// Number of compound distribute commands that made `gridShape`.
+  unsigned gridLevels = 0;
   std::string machine;
   /// The one-sided lowering's commands (docs/onesided.md): the stationary
   /// tensor ("auto": the cost model chooses), the prefetch depth, and
@@ -158,8 +163,8 @@ struct ScheduleError {
 
 /// Applies `commands` to `stmt` whose index variables have `extents`.
 /// `machineShapes` gives the extents of machines a compound distribute may
-/// name with `@m` (outermost level). Returns the nest, or an error saying
-/// what is wrong with which command.
+/// name with `@m` (all levels, flattened outermost first). Returns the nest, or
+/// an error saying what is wrong with which command.
 std::optional<LoopNest>
 applySchedule(const IndexStatement &stmt,
               const llvm::StringMap<int64_t> &extents,
