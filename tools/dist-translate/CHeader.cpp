@@ -193,7 +193,8 @@ void emitTileHelpers(raw_ostream &os, const Exported &e) {
 }
 
 /// NAME_adopts_scalapack.
-void emitScalapack(raw_ostream &os, const Exported &e, ArrayRef<int64_t> dims) {
+void emitScalapack(raw_ostream &os, const Exported &e,
+                   ArrayRef<int64_t> dims) {
   StringRef name = func::FuncOp(e.func).getSymName();
   // ScaLAPACK arrays.
   os << "/* 1 if the ScaLAPACK array DESC on an NPROW x NPCOL BLACS grid (its "
