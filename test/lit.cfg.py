@@ -151,3 +151,35 @@ if os.access(mlir_opt, os.X_OK):
 else:
     lit_config.note("mlir-opt not found in %s: the plugin tests are skipped"
                     % config.llvm_tools_dir)
+
+# The NCCL backend (docs/gpu.md): `cuda-emu` when the plugin and its host
+# emulation were built (CUDA, NCCL and cuBLAS found at configure time);
+# `nvidia-gpu` when `nvidia-smi -L` lists a GPU, for the same tests on the
+# real plugin. Without one those report UNSUPPORTED ("skipped: no GPU").
+nccl_emu = os.path.join(config.dist_lib_dir, "libdistrt_nccl_emu.so")
+if os.path.exists(nccl_emu):
+    config.available_features.add("cuda-emu")
+    config.substitutions.append(("%nccl_emu", nccl_emu))
+    config.substitutions.append(
+        ("%nccl_plugin", os.path.join(config.dist_lib_dir, "libdistrt_nccl.so")))
+else:
+    lit_config.note("the NCCL backend was not built: its tests are skipped")
+gpu_listed = False
+if shutil.which("nvidia-smi"):
+    import subprocess
+    try:
+        r = subprocess.run(["nvidia-smi", "-L"], capture_output=True,
+                           text=True, timeout=30)
+        gpus = [l for l in r.stdout.splitlines() if l.startswith("GPU")]
+        gpu_listed = r.returncode == 0 and len(gpus) > 0
+    except (OSError, subprocess.TimeoutExpired):
+        gpu_listed = False
+if gpu_listed and os.path.exists(nccl_emu):
+    config.available_features.add("nvidia-gpu")
+    # NCCL allows one rank of a communicator per GPU.
+    for n in (2, 4):
+        if len(gpus) >= n:
+            config.available_features.add("nvidia-gpu-x%d" % n)
+else:
+    lit_config.note("skipped: no GPU (nvidia-smi -L lists none): the tests "
+                    "on the real NCCL plugin are UNSUPPORTED")

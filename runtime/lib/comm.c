@@ -59,8 +59,12 @@ static int64_t total_count(const char *op, const char *what, int64_t count,
   return t;
 }
 
+/* A group of one copies locally; a backend with device memory copies (its
+ * buffers may be device memory the host cannot touch). */
 static void copy(void *dst, const void *src, int64_t bytes) {
-  if (bytes > 0)
+  if (bytes > 0 && distrt_g.be && distrt_g.be->dev_copy)
+    distrt_g.be->dev_copy("distrt copy", dst, src, bytes);
+  else if (bytes > 0)
     memcpy(dst, src, (size_t)bytes);
 }
 

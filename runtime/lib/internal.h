@@ -188,7 +188,39 @@ struct distrt_backend {
   int64_t (*node_color)(const char *op, distrt_bcomm *c);
   distrt_bcomm *(*comm_split)(const char *op, distrt_bcomm *c, int64_t color,
                               int64_t key);
+
+  /* Device memory and library leaves on it (the NCCL backend); NULL in the
+   * MPI backend, whose "device" memory is host memory (device.c).  A backend
+   * with device memory takes device or host buffers in every transfer above
+   * (all buffers of one call of the same kind) and orders device work on one
+   * stream.  dev_copy copies between any two of host and device memory and
+   * returns when the copy is done, after the stream's earlier work.  The
+   * leaves are queued on the stream (ordered after earlier transfers and
+   * leaves, no host synchronisation); their arguments have been validated;
+   * GEMM and GEMV are row-major as distrt_gemm_t_* and distrt_gemv_t_*, and
+   * dot writes x . y to `result` in device memory. */
+  void *(*dev_alloc)(const char *op, int64_t bytes);
+  void (*dev_free)(const char *op, void *p);
+  void (*dev_copy)(const char *op, void *dst, const void *src, int64_t bytes);
+  void (*dev_sync)(const char *op);
+  void (*dev_gemm)(const char *op, int64_t dtype, int64_t transa,
+                   int64_t transb, int64_t m, int64_t n, int64_t k,
+                   double alpha, const void *a, int64_t lda, const void *b,
+                   int64_t ldb, double beta, void *c, int64_t ldc);
+  void (*dev_gemv)(const char *op, int64_t dtype, int64_t transa, int64_t m,
+                   int64_t n, double alpha, const void *a, int64_t lda,
+                   const void *x, int64_t incx, double beta, void *y,
+                   int64_t incy);
+  void (*dev_dot)(const char *op, int64_t dtype, int64_t n, const void *x,
+                  int64_t incx, const void *y, int64_t incy, void *result);
 };
+
+/* A backend plugin (libdistrt_nccl.so) exports its table under this name
+ * and sizeof(struct distrt_backend) under DISTRT_PLUGIN_SIZE_SYMBOL, which
+ * backend.c compares with its own (a plugin of another distrt version is
+ * refused). */
+#define DISTRT_PLUGIN_TABLE_SYMBOL "distrt_backend_nccl"
+#define DISTRT_PLUGIN_SIZE_SYMBOL "distrt_backend_nccl_size"
 
 /* Backend tables (backend_*.c). */
 extern const struct distrt_backend distrt_backend_mpi;

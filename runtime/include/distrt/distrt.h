@@ -502,6 +502,57 @@ void distrt_gemm_t_f32(int64_t transa, int64_t transb, int64_t m, int64_t n,
                        int64_t ldc);
 
 /*===----------------------------------------------------------------------===*
+ * Device memory and leaves on it (docs/gpu.md).  With DISTRT_BACKEND=nccl
+ * these buffers are GPU memory (cudaMalloc): the host must not touch them
+ * (copy with distrt_copy_to_device / distrt_copy_from_device), and every
+ * transfer (distrt_allreduce, distrt_bcast, ..., distrt_send) given device
+ * buffers moves them with NCCL.  With the MPI backend they are host memory,
+ * so the same program runs on both.  Device work is ordered on one stream
+ * per process: blocking transfers and the copies return when done;
+ * non-blocking transfers and the leaves below are queued (no host
+ * synchronisation) and run in order.
+ *===----------------------------------------------------------------------===*/
+
+/** 1 if distrt_device_alloc returns GPU memory (the NCCL backend), 0 if
+ *  host memory.  Local. */
+int distrt_device_is_gpu(void);
+/** `bytes` (>= 0) of device memory, 64-byte aligned; fatal if out of
+ *  memory.  Local. */
+void *distrt_device_alloc(int64_t bytes);
+/** Free what distrt_device_alloc returned (NULL: nothing).  Local. */
+void distrt_device_free(void *p);
+/** Copy `bytes` from host memory to device memory / back; return when the
+ *  copy is done, after the device work queued before it.  Local. */
+void distrt_copy_to_device(void *dev, const void *host, int64_t bytes);
+void distrt_copy_from_device(void *host, const void *dev, int64_t bytes);
+/** Wait for every device operation of this process.  Local. */
+void distrt_device_synchronize(void);
+/** distrt_gemm_t_* on device memory (cuBLAS with the NCCL backend). */
+void distrt_device_gemm_t_f64(int64_t transa, int64_t transb, int64_t m,
+                              int64_t n, int64_t k, double alpha,
+                              const double *a, int64_t lda, const double *b,
+                              int64_t ldb, double beta, double *c, int64_t ldc);
+void distrt_device_gemm_t_f32(int64_t transa, int64_t transb, int64_t m,
+                              int64_t n, int64_t k, double alpha,
+                              const float *a, int64_t lda, const float *b,
+                              int64_t ldb, double beta, float *c, int64_t ldc);
+/** y = alpha * op(A) x + beta * y on device memory, A row-major m x n
+ *  (op(A) = A^T when transa is 1). */
+void distrt_device_gemv_t_f64(int64_t transa, int64_t m, int64_t n,
+                              double alpha, const double *a, int64_t lda,
+                              const double *x, int64_t incx, double beta,
+                              double *y, int64_t incy);
+void distrt_device_gemv_t_f32(int64_t transa, int64_t m, int64_t n,
+                              double alpha, const float *a, int64_t lda,
+                              const float *x, int64_t incx, double beta,
+                              float *y, int64_t incy);
+/** *result = x . y, with `result` in device memory. */
+void distrt_device_dot_f64(int64_t n, const double *x, int64_t incx,
+                           const double *y, int64_t incy, double *result);
+void distrt_device_dot_f32(int64_t n, const float *x, int64_t incx,
+                           const float *y, int64_t incy, float *result);
+
+/*===----------------------------------------------------------------------===*
  * Timers and output
  *===----------------------------------------------------------------------===*/
 
@@ -607,11 +658,13 @@ void distrt_layout_store(distrt_grid *g, const int64_t *desc,
 
 /** Counters of live runtime objects (`what` of distrt_debug_count). */
 enum {
-  DISTRT_COUNT_GRIDS = 0,    /**< grids created and not yet freed */
-  DISTRT_COUNT_COMMS = 1,    /**< backend communicators (grid, sub-grid) */
-  DISTRT_COUNT_REQUESTS = 2, /**< non-blocking requests not yet completed */
-  DISTRT_COUNT_BUFFERS = 3,  /**< distrt_alloc buffers not yet freed */
-  DISTRT_NUM_COUNTS = 4
+  DISTRT_COUNT_GRIDS = 0,        /**< grids created and not yet freed */
+  DISTRT_COUNT_COMMS = 1,        /**< backend communicators (grid, sub-grid) */
+  DISTRT_COUNT_REQUESTS = 2,     /**< non-blocking requests not yet completed */
+  DISTRT_COUNT_BUFFERS = 3,      /**< distrt_alloc buffers not yet freed */
+  DISTRT_COUNT_DEVICE_COMMS = 4, /**< NCCL communicators (0 with MPI) */
+  DISTRT_COUNT_DEVICE_BUFFERS = 5, /**< distrt_device_alloc buffers */
+  DISTRT_NUM_COUNTS = 6
 };
 /** The number of live objects of kind `what` in this process (works at any
  *  time; all are 0 after distrt_finalize, except buffers the program did not

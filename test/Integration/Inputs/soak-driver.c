@@ -60,8 +60,8 @@ static snapshot take(void) {
   return s;
 }
 
-static const char *names[DISTRT_NUM_COUNTS] = {"grids", "comms", "requests",
-                                               "buffers"};
+static const char *names[DISTRT_NUM_COUNTS] = {
+    "grids", "comms", "requests", "buffers", "device-comms", "device-buffers"};
 
 /* Prints one line per rank; returns 1 if anything grew. */
 static int report(const char *phase, int64_t me, long calls,
