@@ -65,10 +65,11 @@ void distrt_stage_tile_out(const char *op, distrt_grid *g, const int64_t *desc,
                    store);
 }
 
-void distrt_reject_device(const char *op, const void *p, const char *what) {
+void distrt_reject_device(const char *op, const void *p, const char *what,
+                          const char *feature) {
   if (distrt_is_device_ptr(p))
     distrt_fatal(op,
-                 "%s is device memory: %s takes host tiles; device tiles are "
+                 "%s is device memory; %s takes host tiles; device tiles are "
                  "not supported by %s yet (issue #16)",
-                 what, op, op);
+                 what, op, feature);
 }

@@ -244,7 +244,7 @@ struct distrt_backend {
  * distrt_stage_out: when `host` is scratch, copies it back to p when
  * `store`, then frees it.  The _tile_ forms size the copy as this process's
  * tile of the layout `desc`.  distrt_reject_device: fatal, naming `op` and
- * `what`, when p is device memory (functions not ported to device tiles). */
+ * `what` and the unported `feature`, when p is device memory. */
 DISTRT_HIDDEN int distrt_is_device_ptr(const void *p);
 DISTRT_HIDDEN void *distrt_stage_in(const char *op, const void *p,
                                     int64_t bytes, int load);
@@ -259,7 +259,7 @@ DISTRT_HIDDEN void distrt_stage_tile_out(const char *op, distrt_grid *g,
                                          const int64_t *desc, void *tile,
                                          void *host, int64_t dtype, int store);
 DISTRT_HIDDEN void distrt_reject_device(const char *op, const void *p,
-                                        const char *what);
+                                        const char *what, const char *feature);
 
 /* Backend tables (backend_*.c). */
 extern const struct distrt_backend distrt_backend_mpi;
