@@ -91,6 +91,23 @@ static void check_gemm_t(const char *op, int64_t transa, int64_t transb,
     distrt_fatal(op, "c is NULL");
 }
 
+/* Device operands (the NCCL backend's device memory): 1 if all three are
+ * device memory, 0 if none is; fatal naming them when they are mixed.  The
+ * device leaves are queued on the backend's stream, like device.c's. */
+static int leaf_on_device(const char *op, const void *a, const char *na,
+                          const void *b, const char *nb, const void *c,
+                          const char *nc) {
+  int da = distrt_is_device_ptr(a), db = distrt_is_device_ptr(b),
+      dc = distrt_is_device_ptr(c);
+  if (da == db && db == dc)
+    return da;
+  const char *dev = da ? na : db ? nb : nc, *host = !da ? na : !db ? nb : nc;
+  distrt_fatal(op,
+               "%s is device memory but %s is host memory; a library leaf "
+               "takes all its operands on the device or all on the host",
+               dev, host);
+}
+
 #if !DISTRT_HAVE_CBLAS
 /* Fallback when no cblas was found at configure time. */
 #define NAIVE_GEMM(T)                                                          \
@@ -111,6 +128,12 @@ void distrt_gemm_f64(int64_t m, int64_t n, int64_t k, double alpha,
   if (m == 0 || n == 0 || (k == 0 && beta == 1.0))
     return;
   distrt_profile_enter(DISTRT_PROF_GEMM);
+  if (leaf_on_device("distrt_gemm_f64", a, "a", b, "b", c, "c")) {
+    distrt_g.be->dev_gemm("distrt_gemm_f64", DISTRT_F64, 0, 0, m, n, k, alpha,
+                          a, lda, b, ldb, beta, c, ldc);
+    distrt_profile_leave();
+    return;
+  }
 #if DISTRT_HAVE_CBLAS
   cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)n,
               (int)k, alpha, a, (int)lda, b, (int)ldb, beta, c, (int)ldc);
@@ -127,6 +150,12 @@ void distrt_gemm_f32(int64_t m, int64_t n, int64_t k, double alpha,
   if (m == 0 || n == 0 || (k == 0 && beta == 1.0))
     return;
   distrt_profile_enter(DISTRT_PROF_GEMM);
+  if (leaf_on_device("distrt_gemm_f32", a, "a", b, "b", c, "c")) {
+    distrt_g.be->dev_gemm("distrt_gemm_f32", DISTRT_F32, 0, 0, m, n, k, alpha,
+                          a, lda, b, ldb, beta, c, ldc);
+    distrt_profile_leave();
+    return;
+  }
 #if DISTRT_HAVE_CBLAS
   cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)n,
               (int)k, (float)alpha, a, (int)lda, b, (int)ldb, (float)beta, c,
@@ -159,6 +188,12 @@ void distrt_gemm_t_f64(int64_t transa, int64_t transb, int64_t m, int64_t n,
   if (m == 0 || n == 0 || (k == 0 && beta == 1.0))
     return;
   distrt_profile_enter(DISTRT_PROF_GEMM);
+  if (leaf_on_device("distrt_gemm_t_f64", a, "a", b, "b", c, "c")) {
+    distrt_g.be->dev_gemm("distrt_gemm_t_f64", DISTRT_F64, transa, transb, m, n,
+                          k, alpha, a, lda, b, ldb, beta, c, ldc);
+    distrt_profile_leave();
+    return;
+  }
 #if DISTRT_HAVE_CBLAS
   cblas_dgemm(CblasRowMajor, transa ? CblasTrans : CblasNoTrans,
               transb ? CblasTrans : CblasNoTrans, (int)m, (int)n, (int)k,
@@ -178,6 +213,12 @@ void distrt_gemm_t_f32(int64_t transa, int64_t transb, int64_t m, int64_t n,
   if (m == 0 || n == 0 || (k == 0 && beta == 1.0))
     return;
   distrt_profile_enter(DISTRT_PROF_GEMM);
+  if (leaf_on_device("distrt_gemm_t_f32", a, "a", b, "b", c, "c")) {
+    distrt_g.be->dev_gemm("distrt_gemm_t_f32", DISTRT_F32, transa, transb, m, n,
+                          k, alpha, a, lda, b, ldb, beta, c, ldc);
+    distrt_profile_leave();
+    return;
+  }
 #if DISTRT_HAVE_CBLAS
   cblas_sgemm(CblasRowMajor, transa ? CblasTrans : CblasNoTrans,
               transb ? CblasTrans : CblasNoTrans, (int)m, (int)n, (int)k,
@@ -241,6 +282,12 @@ void distrt_gemv_t_f64(int64_t transa, int64_t m, int64_t n, double alpha,
   if (m == 0 || n == 0)
     return;
   distrt_profile_enter(DISTRT_PROF_GEMM);
+  if (leaf_on_device("distrt_gemv_t_f64", a, "a", x, "x", y, "y")) {
+    distrt_g.be->dev_gemv("distrt_gemv_t_f64", DISTRT_F64, transa, m, n, alpha,
+                          a, lda, x, incx, beta, y, incy);
+    distrt_profile_leave();
+    return;
+  }
 #if DISTRT_HAVE_CBLAS
   cblas_dgemv(CblasRowMajor, transa ? CblasTrans : CblasNoTrans, (int)m,
               (int)n, alpha, a, (int)lda, x, (int)incx, beta, y, (int)incy);
@@ -257,6 +304,12 @@ void distrt_gemv_t_f32(int64_t transa, int64_t m, int64_t n, double alpha,
   if (m == 0 || n == 0)
     return;
   distrt_profile_enter(DISTRT_PROF_GEMM);
+  if (leaf_on_device("distrt_gemv_t_f32", a, "a", x, "x", y, "y")) {
+    distrt_g.be->dev_gemv("distrt_gemv_t_f32", DISTRT_F32, transa, m, n, alpha,
+                          a, lda, x, incx, beta, y, incy);
+    distrt_profile_leave();
+    return;
+  }
 #if DISTRT_HAVE_CBLAS
   cblas_sgemv(CblasRowMajor, transa ? CblasTrans : CblasNoTrans, (int)m,
               (int)n, (float)alpha, a, (int)lda, x, (int)incx, (float)beta, y,
@@ -288,6 +341,14 @@ void distrt_dot_acc_f64(int64_t n, const double *x, int64_t incx,
   if (n == 0)
     return;
   distrt_profile_enter(DISTRT_PROF_GEMM);
+  if (leaf_on_device("distrt_dot_acc_f64", x, "x", y, "y", out, "out")) {
+    /* *out += x . y as a GEMV with beta 1: x is a row-major n x 1 matrix
+     * with leading dimension incx, transposed. */
+    distrt_g.be->dev_gemv("distrt_dot_acc_f64", DISTRT_F64, 1, n, 1, 1.0, x,
+                          incx, y, incy, 1.0, out, 1);
+    distrt_profile_leave();
+    return;
+  }
 #if DISTRT_HAVE_CBLAS
   *out += cblas_ddot((int)n, x, (int)incx, y, (int)incy);
 #else
@@ -305,6 +366,14 @@ void distrt_dot_acc_f32(int64_t n, const float *x, int64_t incx,
   if (n == 0)
     return;
   distrt_profile_enter(DISTRT_PROF_GEMM);
+  if (leaf_on_device("distrt_dot_acc_f32", x, "x", y, "y", out, "out")) {
+    /* *out += x . y as a GEMV with beta 1: x is a row-major n x 1 matrix
+     * with leading dimension incx, transposed. */
+    distrt_g.be->dev_gemv("distrt_dot_acc_f32", DISTRT_F32, 1, n, 1, 1.0, x,
+                          incx, y, incy, 1.0, out, 1);
+    distrt_profile_leave();
+    return;
+  }
 #if DISTRT_HAVE_CBLAS
   *out += cblas_sdot((int)n, x, (int)incx, y, (int)incy);
 #else

@@ -6,6 +6,7 @@
  */
 #include "layout_internal.h"
 
+#include <stdint.h>
 #include <string.h>
 
 /* ---- boxes inside this process's own tile ------------------------------*/
@@ -109,9 +110,76 @@ static void add_into(void *dst, const void *src, int64_t dtype) {
   }
 }
 
+/* The host loops: copy the box out of the tile, or add it into the tile. */
+static void copy_host(const layout_t *L, const int64_t *stride,
+                      const int64_t *lo, const int64_t *size, int64_t es,
+                      const char *tile, char *out) {
+  if (last_dim_contiguous(L)) {
+    /* Whole rows: the last dimension is contiguous in tile and box. */
+    int64_t n = size[L->ndims - 1];
+    int64_t rows = box_volume(L, size) / n;
+    for (int64_t r = 0; r < rows; ++r)
+      memcpy(out + r * n * es, tile + row_offset(L, stride, lo, size, r) * es,
+             (size_t)(n * es));
+    return;
+  }
+  FOR_OWN_BOX(L, lo, size, stride, i, off,
+              { memcpy(out + i * es, tile + off * es, (size_t)es); });
+}
+
+static void add_host(const layout_t *L, const int64_t *stride,
+                     const int64_t *lo, const int64_t *size, int64_t es,
+                     int64_t dtype, char *tile, const char *in) {
+  if (last_dim_contiguous(L)) {
+    int64_t n = size[L->ndims - 1];
+    int64_t rows = box_volume(L, size) / n;
+    for (int64_t r = 0; r < rows; ++r)
+      add_row(tile + row_offset(L, stride, lo, size, r) * es, in + r * n * es,
+              n, dtype);
+    return;
+  }
+  FOR_OWN_BOX(L, lo, size, stride, i, off,
+              { add_into(tile + off * es, in + i * es, dtype); });
+}
+
+/* Device tiles (last dimension contiguous): the box's rows as strided 2-D
+ * runs, consecutive rows of one slab (one index of the dimensions before
+ * the last two) whose tile offsets are equally spaced; one dev_copy2d
+ * (tile to buf) or dev_geam (buf added into the tile) per run, queued on
+ * the backend's stream.  The number of runs is bounded by the box's rows. */
+static void device_runs(const char *op, const layout_t *L,
+                        const int64_t *stride, const int64_t *lo,
+                        const int64_t *size, int64_t es, int64_t dtype,
+                        char *tile, char *buf, int add) {
+  const struct distrt_backend *be = distrt_g.be;
+  int64_t n = size[L->ndims - 1];
+  int64_t rows = box_volume(L, size) / n;
+  int64_t slab = L->ndims >= 2 ? size[L->ndims - 2] : 1;
+  for (int64_t r = 0; r < rows;) {
+    int64_t off = row_offset(L, stride, lo, size, r), pitch = n, h = 1;
+    if (r + 1 < rows && (r + 1) % slab != 0) {
+      pitch = row_offset(L, stride, lo, size, r + 1) - off;
+      while (pitch >= n && r + h < rows && (r + h) % slab != 0 &&
+             row_offset(L, stride, lo, size, r + h) == off + h * pitch)
+        ++h;
+      if (pitch < n) { /* not a 2-D run: one row */
+        pitch = n;
+        h = 1;
+      }
+    }
+    char *t = tile + off * es, *b = buf + r * n * es;
+    if (add)
+      be->dev_geam(op, dtype, h, n, b, n, t, pitch);
+    else
+      be->dev_copy2d(op, b, n * es, t, pitch * es, n * es, h);
+    r += h;
+  }
+}
+
 static void copy_box_local_impl(distrt_grid *g, const int64_t *desc,
-                           const void *tile, int64_t dtype, const int64_t *lo,
-                           const int64_t *size, void *out) {
+                                const void *tile, int64_t dtype,
+                                const int64_t *lo, const int64_t *size,
+                                void *out) {
   const char *op = "distrt_copy_box_local";
   distrt_grid_check(op, g);
   int64_t es = distrt_dtype_size(op, dtype);
@@ -123,24 +191,28 @@ static void copy_box_local_impl(distrt_grid *g, const int64_t *desc,
   require_own_box(op, g, &L, lo, size);
   int64_t ext[LMAX], stride[LMAX];
   tile_shape(g, &L, g->coords, ext, stride);
-  if (last_dim_contiguous(&L)) {
-    /* Whole rows: the last dimension is contiguous in tile and box. */
-    int64_t n = size[L.ndims - 1];
-    int64_t rows = box_volume(&L, size) / n;
-    for (int64_t r = 0; r < rows; ++r)
-      memcpy((char *)out + r * n * es,
-             (const char *)tile + row_offset(&L, stride, lo, size, r) * es,
-             (size_t)(n * es));
-    return;
+  int dt = distrt_is_device_ptr(tile), dout = distrt_is_device_ptr(out);
+  if (!dt && !dout) {
+    copy_host(&L, stride, lo, size, es, (const char *)tile, (char *)out);
+  } else if (last_dim_contiguous(&L)) {
+    device_runs(op, &L, stride, lo, size, es, dtype, (char *)(uintptr_t)tile,
+                (char *)out, 0);
+    if (!dt || !dout) /* a host side is read or written when the copy runs */
+      distrt_g.be->dev_sync(op);
+  } else { /* a cyclic last dimension: staged through the host */
+    int64_t tb = tile_size_at(g, &L, g->coords) * es;
+    int64_t ob = box_volume(&L, size) * es;
+    char *ht = (char *)distrt_stage_in(op, tile, tb, 1);
+    char *ho = (char *)distrt_stage_in(op, out, ob, 0);
+    copy_host(&L, stride, lo, size, es, ht, ho);
+    distrt_stage_out(op, out, ho, ob, 1);
+    distrt_stage_out(op, (void *)(uintptr_t)tile, ht, tb, 0);
   }
-  FOR_OWN_BOX(&L, lo, size, stride, i, off, {
-    memcpy((char *)out + i * es, (const char *)tile + off * es, (size_t)es);
-  });
 }
 
 static void add_box_local_impl(distrt_grid *g, const int64_t *desc, void *tile,
-                          int64_t dtype, const int64_t *lo,
-                          const int64_t *size, const void *in) {
+                               int64_t dtype, const int64_t *lo,
+                               const int64_t *size, const void *in) {
   const char *op = "distrt_add_box_local";
   distrt_grid_check(op, g);
   int64_t es = distrt_dtype_size(op, dtype);
@@ -152,17 +224,22 @@ static void add_box_local_impl(distrt_grid *g, const int64_t *desc, void *tile,
   require_own_box(op, g, &L, lo, size);
   int64_t ext[LMAX], stride[LMAX];
   tile_shape(g, &L, g->coords, ext, stride);
-  if (last_dim_contiguous(&L)) {
-    int64_t n = size[L.ndims - 1];
-    int64_t rows = box_volume(&L, size) / n;
-    for (int64_t r = 0; r < rows; ++r)
-      add_row((char *)tile + row_offset(&L, stride, lo, size, r) * es,
-              (const char *)in + r * n * es, n, dtype);
-    return;
+  int dt = distrt_is_device_ptr(tile), din = distrt_is_device_ptr(in);
+  if (!dt && !din) {
+    add_host(&L, stride, lo, size, es, dtype, (char *)tile, (const char *)in);
+  } else if (dt && din && last_dim_contiguous(&L) &&
+             (dtype == DISTRT_F32 || dtype == DISTRT_F64)) {
+    device_runs(op, &L, stride, lo, size, es, dtype, (char *)tile,
+                (char *)(uintptr_t)in, 1);
+  } else { /* cyclic last dimension, integers, or one side on the host */
+    int64_t tb = tile_size_at(g, &L, g->coords) * es;
+    int64_t ib = box_volume(&L, size) * es;
+    char *ht = (char *)distrt_stage_in(op, tile, tb, 1);
+    char *hi = (char *)distrt_stage_in(op, in, ib, 1);
+    add_host(&L, stride, lo, size, es, dtype, ht, hi);
+    distrt_stage_out(op, (void *)(uintptr_t)in, hi, ib, 0);
+    distrt_stage_out(op, tile, ht, tb, 1);
   }
-  FOR_OWN_BOX(&L, lo, size, stride, i, off, {
-    add_into((char *)tile + off * es, (const char *)in + i * es, dtype);
-  });
 }
 
 /* ---- boxes that are the whole tile ------------------------------------*/
