@@ -65,6 +65,21 @@ void distrt_stage_tile_out(const char *op, distrt_grid *g, const int64_t *desc,
                    store);
 }
 
+void distrt_stage_pair_in(const char *op, distrt_grid *g, const int64_t *sdesc,
+                          const void *stile, const int64_t *ddesc, void *dtile,
+                          int64_t dtype, void **hs, void **hd) {
+  *hs = distrt_stage_tile_in(op, g, sdesc, stile, dtype, 1);
+  /* Loaded too: a step may leave part of the destination alone. */
+  *hd = distrt_stage_tile_in(op, g, ddesc, dtile, dtype, 1);
+}
+
+void distrt_stage_pair_out(const char *op, distrt_grid *g, const int64_t *sdesc,
+                           const void *stile, const int64_t *ddesc, void *dtile,
+                           int64_t dtype, void *hs, void *hd) {
+  distrt_stage_tile_out(op, g, ddesc, dtile, hd, dtype, 1);
+  distrt_stage_tile_out(op, g, sdesc, (void *)(uintptr_t)stile, hs, dtype, 0);
+}
+
 void distrt_reject_device(const char *op, const void *p, const char *what,
                           const char *feature) {
   if (distrt_is_device_ptr(p))

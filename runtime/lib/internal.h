@@ -258,6 +258,18 @@ DISTRT_HIDDEN void *distrt_stage_tile_in(const char *op, distrt_grid *g,
 DISTRT_HIDDEN void distrt_stage_tile_out(const char *op, distrt_grid *g,
                                          const int64_t *desc, void *tile,
                                          void *host, int64_t dtype, int store);
+/* A redistribution step's source and destination tiles on one grid: host
+ * copies of device tiles in *hs / *hd (the tiles themselves when host);
+ * _out copies the destination back and frees both. */
+DISTRT_HIDDEN void distrt_stage_pair_in(const char *op, distrt_grid *g,
+                                        const int64_t *sdesc, const void *stile,
+                                        const int64_t *ddesc, void *dtile,
+                                        int64_t dtype, void **hs, void **hd);
+DISTRT_HIDDEN void distrt_stage_pair_out(const char *op, distrt_grid *g,
+                                         const int64_t *sdesc,
+                                         const void *stile,
+                                         const int64_t *ddesc, void *dtile,
+                                         int64_t dtype, void *hs, void *hd);
 DISTRT_HIDDEN void distrt_reject_device(const char *op, const void *p,
                                         const char *what, const char *feature);
 

@@ -296,16 +296,24 @@ void distrt_redist_allreduce(distrt_grid *g, int64_t axes, int64_t sumdims,
                              const int64_t *sdesc, const void *stile,
                              const int64_t *ddesc, void *dtile,
                              int64_t dtype) {
+  const char *op = "distrt_redist_allreduce";
   distrt_profile_enter(DISTRT_PROF_PACK);
-  redist_allreduce_impl(g, axes, sumdims, sdesc, stile, ddesc, dtile, dtype);
+  void *hs, *hd; /* device tiles: staged (device_stage.c) */
+  distrt_stage_pair_in(op, g, sdesc, stile, ddesc, dtile, dtype, &hs, &hd);
+  redist_allreduce_impl(g, axes, sumdims, sdesc, hs, ddesc, hd, dtype);
+  distrt_stage_pair_out(op, g, sdesc, stile, ddesc, dtile, dtype, hs, hd);
   distrt_profile_leave();
 }
 
 void distrt_redist_reduce(distrt_grid *g, int64_t axes, int64_t sumdims,
                           const int64_t *sdesc, const void *stile,
                           const int64_t *ddesc, void *dtile, int64_t dtype) {
+  const char *op = "distrt_redist_reduce";
   distrt_profile_enter(DISTRT_PROF_PACK);
-  redist_reduce_impl(g, axes, sumdims, sdesc, stile, ddesc, dtile, dtype);
+  void *hs, *hd; /* device tiles: staged (device_stage.c) */
+  distrt_stage_pair_in(op, g, sdesc, stile, ddesc, dtile, dtype, &hs, &hd);
+  redist_reduce_impl(g, axes, sumdims, sdesc, hs, ddesc, hd, dtype);
+  distrt_stage_pair_out(op, g, sdesc, stile, ddesc, dtile, dtype, hs, hd);
   distrt_profile_leave();
 }
 
@@ -313,8 +321,11 @@ void distrt_redist_reduce_scatter(distrt_grid *g, int64_t axes, int64_t sumdims,
                                   const int64_t *sdesc, const void *stile,
                                   const int64_t *ddesc, void *dtile,
                                   int64_t dtype) {
+  const char *op = "distrt_redist_reduce_scatter";
   distrt_profile_enter(DISTRT_PROF_PACK);
-  redist_reduce_scatter_impl(g, axes, sumdims, sdesc, stile, ddesc, dtile,
-                             dtype);
+  void *hs, *hd; /* device tiles: staged (device_stage.c) */
+  distrt_stage_pair_in(op, g, sdesc, stile, ddesc, dtile, dtype, &hs, &hd);
+  redist_reduce_scatter_impl(g, axes, sumdims, sdesc, hs, ddesc, hd, dtype);
+  distrt_stage_pair_out(op, g, sdesc, stile, ddesc, dtile, dtype, hs, hd);
   distrt_profile_leave();
 }

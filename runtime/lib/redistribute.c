@@ -517,63 +517,95 @@ static void redist_scatter_impl(distrt_grid *g, int64_t axes,
 void distrt_redist_slice(distrt_grid *g, const int64_t *sdesc,
                          const void *stile, const int64_t *ddesc, void *dtile,
                          int64_t dtype) {
+  const char *op = "distrt_redist_slice";
   distrt_profile_enter(DISTRT_PROF_PACK);
-  redist_slice_impl(g, sdesc, stile, ddesc, dtile, dtype);
+  void *hs, *hd; /* device tiles: staged (device_stage.c) */
+  distrt_stage_pair_in(op, g, sdesc, stile, ddesc, dtile, dtype, &hs, &hd);
+  redist_slice_impl(g, sdesc, hs, ddesc, hd, dtype);
+  distrt_stage_pair_out(op, g, sdesc, stile, ddesc, dtile, dtype, hs, hd);
   distrt_profile_leave();
 }
 
 void distrt_redist_allgather(distrt_grid *g, int64_t axes, const int64_t *sdesc,
                              const void *stile, const int64_t *ddesc,
                              void *dtile, int64_t dtype) {
+  const char *op = "distrt_redist_allgather";
   distrt_profile_enter(DISTRT_PROF_PACK);
-  redist_allgather_impl(g, axes, sdesc, stile, ddesc, dtile, dtype);
+  void *hs, *hd; /* device tiles: staged (device_stage.c) */
+  distrt_stage_pair_in(op, g, sdesc, stile, ddesc, dtile, dtype, &hs, &hd);
+  redist_allgather_impl(g, axes, sdesc, hs, ddesc, hd, dtype);
+  distrt_stage_pair_out(op, g, sdesc, stile, ddesc, dtile, dtype, hs, hd);
   distrt_profile_leave();
 }
 
 void distrt_redist_permute(distrt_grid *g, int64_t axes, const int64_t *sdesc,
                            const void *stile, const int64_t *ddesc, void *dtile,
                            int64_t dtype) {
+  const char *op = "distrt_redist_permute";
   distrt_profile_enter(DISTRT_PROF_PACK);
-  redist_permute_impl(g, axes, sdesc, stile, ddesc, dtile, dtype);
+  void *hs, *hd; /* device tiles: staged (device_stage.c) */
+  distrt_stage_pair_in(op, g, sdesc, stile, ddesc, dtile, dtype, &hs, &hd);
+  redist_permute_impl(g, axes, sdesc, hs, ddesc, hd, dtype);
+  distrt_stage_pair_out(op, g, sdesc, stile, ddesc, dtile, dtype, hs, hd);
   distrt_profile_leave();
 }
 
 void distrt_redist_alltoall(distrt_grid *g, int64_t axes, const int64_t *sdesc,
                             const void *stile, const int64_t *ddesc,
                             void *dtile, int64_t dtype) {
+  const char *op = "distrt_redist_alltoall";
   distrt_profile_enter(DISTRT_PROF_PACK);
-  redist_alltoall_impl(g, axes, sdesc, stile, ddesc, dtile, dtype);
+  void *hs, *hd; /* device tiles: staged (device_stage.c) */
+  distrt_stage_pair_in(op, g, sdesc, stile, ddesc, dtile, dtype, &hs, &hd);
+  redist_alltoall_impl(g, axes, sdesc, hs, ddesc, hd, dtype);
+  distrt_stage_pair_out(op, g, sdesc, stile, ddesc, dtile, dtype, hs, hd);
   distrt_profile_leave();
 }
 
 void distrt_redist_kind(distrt_grid *g, int64_t axes, const int64_t *sdesc,
                         const void *stile, const int64_t *ddesc, void *dtile,
                         int64_t dtype) {
+  const char *op = "distrt_redist_kind";
   distrt_profile_enter(DISTRT_PROF_PACK);
-  redist_kind_impl(g, axes, sdesc, stile, ddesc, dtile, dtype);
+  void *hs, *hd; /* device tiles: staged (device_stage.c) */
+  distrt_stage_pair_in(op, g, sdesc, stile, ddesc, dtile, dtype, &hs, &hd);
+  redist_kind_impl(g, axes, sdesc, hs, ddesc, hd, dtype);
+  distrt_stage_pair_out(op, g, sdesc, stile, ddesc, dtile, dtype, hs, hd);
   distrt_profile_leave();
 }
 
 void distrt_redist_gather(distrt_grid *g, int64_t axes, const int64_t *sdesc,
                           const void *stile, const int64_t *ddesc, void *dtile,
                           int64_t dtype) {
+  const char *op = "distrt_redist_gather";
   distrt_profile_enter(DISTRT_PROF_PACK);
-  redist_gather_impl(g, axes, sdesc, stile, ddesc, dtile, dtype);
+  void *hs, *hd; /* device tiles: staged (device_stage.c) */
+  distrt_stage_pair_in(op, g, sdesc, stile, ddesc, dtile, dtype, &hs, &hd);
+  redist_gather_impl(g, axes, sdesc, hs, ddesc, hd, dtype);
+  distrt_stage_pair_out(op, g, sdesc, stile, ddesc, dtile, dtype, hs, hd);
   distrt_profile_leave();
 }
 
 void distrt_redist_bcast(distrt_grid *g, int64_t axes, const int64_t *sdesc,
                          const void *stile, const int64_t *ddesc, void *dtile,
                          int64_t dtype) {
+  const char *op = "distrt_redist_bcast";
   distrt_profile_enter(DISTRT_PROF_PACK);
-  redist_bcast_impl(g, axes, sdesc, stile, ddesc, dtile, dtype);
+  void *hs, *hd; /* device tiles: staged (device_stage.c) */
+  distrt_stage_pair_in(op, g, sdesc, stile, ddesc, dtile, dtype, &hs, &hd);
+  redist_bcast_impl(g, axes, sdesc, hs, ddesc, hd, dtype);
+  distrt_stage_pair_out(op, g, sdesc, stile, ddesc, dtile, dtype, hs, hd);
   distrt_profile_leave();
 }
 
 void distrt_redist_scatter(distrt_grid *g, int64_t axes, const int64_t *sdesc,
                            const void *stile, const int64_t *ddesc, void *dtile,
                            int64_t dtype) {
+  const char *op = "distrt_redist_scatter";
   distrt_profile_enter(DISTRT_PROF_PACK);
-  redist_scatter_impl(g, axes, sdesc, stile, ddesc, dtile, dtype);
+  void *hs, *hd; /* device tiles: staged (device_stage.c) */
+  distrt_stage_pair_in(op, g, sdesc, stile, ddesc, dtile, dtype, &hs, &hd);
+  redist_scatter_impl(g, axes, sdesc, hs, ddesc, hd, dtype);
+  distrt_stage_pair_out(op, g, sdesc, stile, ddesc, dtile, dtype, hs, hd);
   distrt_profile_leave();
 }

@@ -418,6 +418,22 @@ static void test_exchanges(distrt_grid *g, const char *dir) {
              dir ? ", layout_store / layout_load" : "");
 }
 
+/* Balanced redistribution steps on device tiles: allgather over axis 0,
+ * then slice back. */
+static void test_redist_steps(distrt_grid *g) {
+  int64_t dt = DISTRT_F64, seed = 5;
+  struct lay S = lay2(6, NB, 8, NB), R = lay2(6, NN, 8, NB);
+  void *s = dev_tile(g, &S, dt, seed), *r = dev_tile(g, &R, dt, 77);
+  distrt_redist_allgather(g, 1, S.desc, s, R.desc, r, dt);
+  expect_tile(&R, r, dt, "redist_allgather", want_fill, &seed);
+  distrt_layout_zero(g, S.desc, s, dt);
+  distrt_redist_slice(g, R.desc, r, S.desc, s, dt);
+  expect_tile(&S, s, dt, "redist_slice", want_fill, &seed);
+  distrt_device_free(r);
+  distrt_device_free(s);
+  tu_section("device tiles: redist_allgather, redist_slice");
+}
+
 /* Refused calls: each prints one fatal line and ends the job. */
 static void refused(distrt_grid *g, const char *mode) {
   struct lay L = lay2(4, NB, 4, NB);
@@ -450,6 +466,7 @@ int main(int argc, char **argv) {
   test_boxes(g);
   test_leaves();
   test_exchanges(g, argc > 1 ? argv[1] : NULL);
+  test_redist_steps(g);
   distrt_grid_free(g);
   if (tu_rank() == 0)
     printf("backend: %s\n", distrt_device_is_gpu() ? "device" : "host");
