@@ -434,6 +434,34 @@ static void test_redist_steps(distrt_grid *g) {
   tu_section("device tiles: redist_allgather, redist_slice");
 }
 
+/* The tensor-descriptor API (distrt_fill, distrt_gather_tensor,
+ * distrt_check_tensor) on a blocked device tile. */
+static void test_tensor_api(distrt_grid *g) {
+  int64_t dt = DISTRT_F64, seed = 21, root = 0;
+  struct lay L = lay2(6, NB, 8, NB);
+  int64_t shape[2] = {6, 8}, procs[2] = {P[0], P[1]},
+          coords[2] = {me[0], me[1]};
+  int64_t blocks[2] = {(6 + P[0] - 1) / P[0], (8 + P[1] - 1) / P[1]};
+  void *t = distrt_device_alloc(48 * 8);
+  distrt_fill(t, dt, 2, shape, procs, coords, blocks, seed);
+  expect_tile(&L, t, dt, "distrt_fill", want_fill, &seed);
+  double *ref = global_fill(&L, dt, seed), host[48];
+  void *dg = distrt_device_alloc(48 * 8);
+  distrt_gather_tensor(g, t, dt, 2, shape, procs, coords, blocks, dg, root);
+  if (tu_rank() == root) {
+    distrt_copy_from_device(host, dg, 48 * 8);
+    EXPECT(memcmp(host, ref, sizeof host) == 0,
+           "gather_tensor of a device tile into device memory differs");
+  }
+  EXPECT(distrt_check_tensor(g, "device tensor", t, dt, 2, shape, procs, coords,
+                             blocks, ref, 0) == 1,
+         "check_tensor on a device tile failed");
+  free(ref);
+  distrt_device_free(dg);
+  distrt_device_free(t);
+  tu_section("device tiles: distrt_fill, gather_tensor, check_tensor");
+}
+
 /* Refused calls: each prints one fatal line and ends the job. */
 static void refused(distrt_grid *g, const char *mode) {
   struct lay L = lay2(4, NB, 4, NB);
@@ -467,6 +495,7 @@ int main(int argc, char **argv) {
   test_leaves();
   test_exchanges(g, argc > 1 ? argv[1] : NULL);
   test_redist_steps(g);
+  test_tensor_api(g);
   distrt_grid_free(g);
   if (tu_rank() == 0)
     printf("backend: %s\n", distrt_device_is_gpu() ? "device" : "host");
