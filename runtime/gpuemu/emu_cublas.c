@@ -296,3 +296,79 @@ cublasStatus_t cublasSdot_v2(cublasHandle_t handle, int n, const float *x,
                              float *result) {
   return dot(1, handle, n, x, incx, y, incy, result);
 }
+
+/* C = alpha op(A) + beta op(B), column-major m x n; only what the plugin
+ * uses (no transposes, C == B in place, host scalars) is emulated. */
+struct geam_op {
+  int f32, m, n, lda, ldc;
+  double alpha, beta;
+  const void *a;
+  void *c;
+  size_t sa, sc;
+};
+
+static void run_geam(void *arg) {
+  struct geam_op *o = (struct geam_op *)arg;
+  const char *a = (const char *)emu_open(o->a, o->sa);
+  char *c = (char *)emu_open(o->c, o->sc);
+  for (int j = 0; j < o->n; ++j)
+    for (int i = 0; i < o->m; ++i) {
+      size_t ia = (size_t)j * (size_t)o->lda + (size_t)i;
+      size_t ic = (size_t)j * (size_t)o->ldc + (size_t)i;
+      if (o->f32)
+        ((float *)c)[ic] = (float)o->alpha * ((const float *)a)[ia] +
+                           (float)o->beta * ((float *)c)[ic];
+      else
+        ((double *)c)[ic] =
+            o->alpha * ((const double *)a)[ia] + o->beta * ((double *)c)[ic];
+    }
+}
+
+static cublasStatus_t geam(int f32, cublasHandle_t h, cublasOperation_t ta,
+                           cublasOperation_t tb, int m, int n,
+                           const void *alpha, const void *a, int lda,
+                           const void *beta, const void *b, int ldb, void *c,
+                           int ldc) {
+  if (!h || m < 0 || n < 0 || lda < (m > 1 ? m : 1) || ldc < (m > 1 ? m : 1))
+    return CUBLAS_STATUS_INVALID_VALUE;
+  if (ta != CUBLAS_OP_N || tb != CUBLAS_OP_N || b != c || ldb != ldc ||
+      h->mode != CUBLAS_POINTER_MODE_HOST)
+    emu_fail("cublas%cgeam: only C = alpha A + beta C in place, without "
+             "transposes and with host scalars, is emulated",
+             f32 ? 'S' : 'D');
+  size_t es = f32 ? 4 : 8;
+  struct geam_op *o = (struct geam_op *)emu_malloc(sizeof *o);
+  o->f32 = f32;
+  o->m = m;
+  o->n = n;
+  o->lda = lda;
+  o->ldc = ldc;
+  o->alpha = f32 ? *(const float *)alpha : *(const double *)alpha;
+  o->beta = f32 ? *(const float *)beta : *(const double *)beta;
+  o->a = a;
+  o->c = c;
+  o->sa = span(m, n, lda, es);
+  o->sc = span(m, n, ldc, es);
+  need_device("cublasgeam", "A", a, o->sa);
+  need_device("cublasgeam", "C", c, o->sc);
+  emu_enqueue(h->stream, run_geam, o);
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t cublasDgeam(cublasHandle_t handle, cublasOperation_t transa,
+                           cublasOperation_t transb, int m, int n,
+                           const double *alpha, const double *A, int lda,
+                           const double *beta, const double *B, int ldb,
+                           double *C, int ldc) {
+  return geam(0, handle, transa, transb, m, n, alpha, A, lda, beta, B, ldb, C,
+              ldc);
+}
+
+cublasStatus_t cublasSgeam(cublasHandle_t handle, cublasOperation_t transa,
+                           cublasOperation_t transb, int m, int n,
+                           const float *alpha, const float *A, int lda,
+                           const float *beta, const float *B, int ldb, float *C,
+                           int ldc) {
+  return geam(1, handle, transa, transb, m, n, alpha, A, lda, beta, B, ldb, C,
+              ldc);
+}

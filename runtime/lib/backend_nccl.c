@@ -647,4 +647,8 @@ const struct distrt_backend distrt_backend_nccl = {
     .dev_gemm = nccl_dev_gemm,
     .dev_gemv = nccl_dev_gemv,
     .dev_dot = nccl_dev_dot,
+    .dev_is_device = nccl_is_device,
+    .dev_memset = nccl_dev_memset,
+    .dev_copy2d = nccl_dev_copy2d,
+    .dev_geam = nccl_dev_geam,
 };

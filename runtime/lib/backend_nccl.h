@@ -68,6 +68,15 @@ DISTRT_HIDDEN void *nccl_dev_alloc(const char *op, int64_t bytes);
 DISTRT_HIDDEN void nccl_dev_free(const char *op, void *p);
 DISTRT_HIDDEN void nccl_dev_copy(const char *op, void *dst, const void *src,
                                  int64_t bytes);
+/* The device-tile slots (struct distrt_backend): a zeroing memset, a
+ * strided 2-D copy and an in-place add, queued on the stream. */
+DISTRT_HIDDEN void nccl_dev_memset(const char *op, void *p, int64_t bytes);
+DISTRT_HIDDEN void nccl_dev_copy2d(const char *op, void *dst, int64_t dpitch,
+                                   const void *src, int64_t spitch,
+                                   int64_t width, int64_t height);
+DISTRT_HIDDEN void nccl_dev_geam(const char *op, int64_t dtype, int64_t m,
+                                 int64_t n, const void *a, int64_t lda, void *c,
+                                 int64_t ldc);
 DISTRT_HIDDEN void nccl_dev_gemm(const char *op, int64_t dtype, int64_t transa,
                                  int64_t transb, int64_t m, int64_t n,
                                  int64_t k, double alpha, const void *a,

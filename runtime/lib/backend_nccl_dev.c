@@ -184,3 +184,43 @@ void nccl_dev_dot(const char *op, int64_t dtype, int64_t n, const void *x,
                cublasSdot(nccl_dev.blas, (int)n, (const float *)x, (int)incx,
                           (const float *)y, (int)incy, (float *)result));
 }
+
+void nccl_dev_memset(const char *op, void *p, int64_t bytes) {
+  if (bytes <= 0)
+    return;
+  CUCHK(op, "cudaMemsetAsync",
+        cudaMemsetAsync(p, 0, (size_t)bytes, nccl_dev.stream));
+}
+
+void nccl_dev_copy2d(const char *op, void *dst, int64_t dpitch, const void *src,
+                     int64_t spitch, int64_t width, int64_t height) {
+  if (width <= 0 || height <= 0)
+    return;
+  CUCHK(op, "cudaMemcpy2DAsync",
+        cudaMemcpy2DAsync(dst, (size_t)dpitch, src, (size_t)spitch,
+                          (size_t)width, (size_t)height, cudaMemcpyDefault,
+                          nccl_dev.stream));
+}
+
+void nccl_dev_geam(const char *op, int64_t dtype, int64_t m, int64_t n,
+                   const void *a, int64_t lda, void *c, int64_t ldc) {
+  if (m <= 0 || n <= 0)
+    return;
+  blas_check(op, "cublasSetPointerMode",
+             cublasSetPointerMode(nccl_dev.blas, CUBLAS_POINTER_MODE_HOST));
+  /* Row-major m x n is column-major n x m; C = 1 * A + 1 * C in place
+   * (cuBLAS allows C == B with ldc == ldb and no transpose). */
+  if (dtype == DISTRT_F64) {
+    double one = 1;
+    blas_check(op, "cublasDgeam",
+               cublasDgeam(nccl_dev.blas, CUBLAS_OP_N, CUBLAS_OP_N, (int)n,
+                           (int)m, &one, (const double *)a, (int)lda, &one,
+                           (const double *)c, (int)ldc, (double *)c, (int)ldc));
+  } else {
+    float one = 1;
+    blas_check(op, "cublasSgeam",
+               cublasSgeam(nccl_dev.blas, CUBLAS_OP_N, CUBLAS_OP_N, (int)n,
+                           (int)m, &one, (const float *)a, (int)lda, &one,
+                           (const float *)c, (int)ldc, (float *)c, (int)ldc));
+  }
+}

@@ -151,10 +151,9 @@ static void bcast_all(const char *op, distrt_grid *g, void *buf,
 
 /* distrt_check_result, and distrt_check_unchanged when `quiet` (which
  * prints only when the check fails). */
-static int64_t check_against(const char *op, distrt_grid *g, const char *name,
-                             const int64_t *desc, const void *tile,
-                             int64_t dtype, const void *ref, double tol,
-                             int quiet) {
+static int64_t check_host(const char *op, distrt_grid *g, const char *name,
+                          const int64_t *desc, const void *tile, int64_t dtype,
+                          const void *ref, double tol, int quiet) {
   distrt_require_init(op);
   distrt_grid_check(op, g);
   int64_t es = distrt_dtype_size(op, dtype);
@@ -209,6 +208,18 @@ static int64_t check_against(const char *op, distrt_grid *g, const char *name,
   free(whole);
   if (!ok)
     distrt_g.checks_failed++;
+  return ok;
+}
+
+/* check_host on a host copy of a device tile (device_stage.c). */
+static int64_t check_against(const char *op, distrt_grid *g, const char *name,
+                             const int64_t *desc, const void *tile,
+                             int64_t dtype, const void *ref, double tol,
+                             int quiet) {
+  distrt_require_init(op);
+  void *h = distrt_stage_tile_in(op, g, desc, tile, dtype, 1);
+  int64_t ok = check_host(op, g, name, desc, h, dtype, ref, tol, quiet);
+  distrt_stage_tile_out(op, g, desc, (void *)(uintptr_t)tile, h, dtype, 0);
   return ok;
 }
 

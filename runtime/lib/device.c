@@ -218,3 +218,21 @@ void distrt_device_dot_f32(int64_t n, const float *x, int64_t incx,
                            const float *y, int64_t incy, float *result) {
   dot("distrt_device_dot_f32", DISTRT_F32, n, x, incx, y, incy, result);
 }
+
+void distrt_zero_buffer(void *buf, int64_t count, int64_t dtype) {
+  const char *op = "distrt_zero_buffer";
+  distrt_require_init(op);
+  int64_t es = distrt_dtype_size(op, dtype);
+  if (count < 0)
+    distrt_fatal(op, "count is negative (%lld)", (long long)count);
+  if (count == 0)
+    return;
+  if (!buf)
+    distrt_fatal(op, "the buffer is NULL (count %lld)", (long long)count);
+  if (count > INT64_MAX / es)
+    distrt_fatal(op, "count %lld overflows the byte size", (long long)count);
+  if (distrt_is_device_ptr(buf))
+    distrt_g.be->dev_memset(op, buf, count * es);
+  else
+    memset(buf, 0, (size_t)(count * es));
+}

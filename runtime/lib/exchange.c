@@ -586,26 +586,60 @@ void distrt_permute(distrt_grid *g, const void *send, int64_t scount,
 
 /* ---- profiled entry points (profile.c: packing) ------------------------*/
 
+/* Bytes of a row-major box of extents size[] (0 unless `buf` is device
+ * memory: only device boxes are staged). */
+static int64_t stage_box_bytes(const char *op, distrt_grid *g,
+                               const int64_t *desc, int64_t dtype,
+                               const int64_t *size, const void *buf) {
+  if (!distrt_is_device_ptr(buf))
+    return 0;
+  distrt_grid_check(op, g);
+  layout_t L;
+  parse_layout(op, g, desc, &L);
+  int64_t n = distrt_dtype_size(op, dtype);
+  for (int64_t d = 0; d < L.ndims; ++d)
+    n = distrt_mul(op, "the box's size in bytes", n, size[d]);
+  return n;
+}
+
 void distrt_fetch_box(distrt_grid *g, const int64_t *desc, const void *tile,
                       int64_t dtype, const int64_t *lo, const int64_t *size,
                       void *out) {
+  const char *op = "distrt_fetch_box";
   distrt_profile_enter(DISTRT_PROF_PACK);
-  fetch_box_impl(g, desc, tile, dtype, lo, size, out);
+  /* Device tiles and boxes: staged through host copies (device_stage.c). */
+  int64_t ob = stage_box_bytes(op, g, desc, dtype, size, out);
+  void *ht = distrt_stage_tile_in(op, g, desc, tile, dtype, 1);
+  void *ho = distrt_stage_in(op, out, ob, 0);
+  fetch_box_impl(g, desc, ht, dtype, lo, size, ho);
+  distrt_stage_out(op, out, ho, ob, 1);
+  distrt_stage_tile_out(op, g, desc, (void *)(uintptr_t)tile, ht, dtype, 0);
   distrt_profile_leave();
 }
 
 void distrt_accumulate_box(distrt_grid *g, const int64_t *desc, void *tile,
                            int64_t dtype, const int64_t *lo,
                            const int64_t *size, const void *in) {
+  const char *op = "distrt_accumulate_box";
   distrt_profile_enter(DISTRT_PROF_PACK);
-  accumulate_box_impl(g, desc, tile, dtype, lo, size, in);
+  int64_t ib = stage_box_bytes(op, g, desc, dtype, size, in);
+  void *ht = distrt_stage_tile_in(op, g, desc, tile, dtype, 1);
+  void *hi = distrt_stage_in(op, in, ib, 1);
+  accumulate_box_impl(g, desc, ht, dtype, lo, size, hi);
+  distrt_stage_out(op, (void *)(uintptr_t)in, hi, ib, 0);
+  distrt_stage_tile_out(op, g, desc, tile, ht, dtype, 1);
   distrt_profile_leave();
 }
 
 void distrt_redistribute(distrt_grid *gs, const int64_t *sdesc,
                          const void *stile, distrt_grid *gd,
                          const int64_t *ddesc, void *dtile, int64_t dtype) {
+  const char *op = "distrt_redistribute";
   distrt_profile_enter(DISTRT_PROF_PACK);
-  redistribute_impl(gs, sdesc, stile, gd, ddesc, dtile, dtype);
+  void *hs = distrt_stage_tile_in(op, gs, sdesc, stile, dtype, 1);
+  void *hd = distrt_stage_tile_in(op, gd, ddesc, dtile, dtype, 1);
+  redistribute_impl(gs, sdesc, hs, gd, ddesc, hd, dtype);
+  distrt_stage_tile_out(op, gd, ddesc, dtile, hd, dtype, 1);
+  distrt_stage_tile_out(op, gs, sdesc, (void *)(uintptr_t)stile, hs, dtype, 0);
   distrt_profile_leave();
 }

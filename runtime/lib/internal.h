@@ -213,6 +213,21 @@ struct distrt_backend {
                    int64_t incy);
   void (*dev_dot)(const char *op, int64_t dtype, int64_t n, const void *x,
                   int64_t incx, const void *y, int64_t incy, void *result);
+
+  /* Device tiles (device_stage.c, boxes.c, blas.c); NULL in the MPI
+   * backend, whose tiles are host memory.  dev_is_device: 1 if `p` points
+   * into device memory.  The rest are queued on the stream like the leaves
+   * (no host synchronisation) and take device pointers:
+   * dev_memset zeroes `bytes` bytes; dev_copy2d copies `height` rows of
+   * `width` bytes, row r from src + r * spitch to dst + r * dpitch (the
+   * rows do not overlap); dev_geam adds a row-major m x n block in place,
+   * c[i * ldc + j] += a[i * lda + j] (f32 or f64). */
+  int (*dev_is_device)(const void *p);
+  void (*dev_memset)(const char *op, void *p, int64_t bytes);
+  void (*dev_copy2d)(const char *op, void *dst, int64_t dpitch, const void *src,
+                     int64_t spitch, int64_t width, int64_t height);
+  void (*dev_geam)(const char *op, int64_t dtype, int64_t m, int64_t n,
+                   const void *a, int64_t lda, void *c, int64_t ldc);
 };
 
 /* A backend plugin (libdistrt_nccl.so) exports its table under this name
@@ -221,6 +236,30 @@ struct distrt_backend {
  * refused). */
 #define DISTRT_PLUGIN_TABLE_SYMBOL "distrt_backend_nccl"
 #define DISTRT_PLUGIN_SIZE_SYMBOL "distrt_backend_nccl_size"
+
+/* Device tiles in host code (device_stage.c).  distrt_is_device_ptr: 1 if
+ * p is device memory of the backend (never on the MPI backend).
+ * distrt_stage_in: p itself if it is host memory, else host scratch of
+ * `bytes` holding a copy of p's bytes when `load` (uninitialised when not).
+ * distrt_stage_out: when `host` is scratch, copies it back to p when
+ * `store`, then frees it.  The _tile_ forms size the copy as this process's
+ * tile of the layout `desc`.  distrt_reject_device: fatal, naming `op` and
+ * `what` and the unported `feature`, when p is device memory. */
+DISTRT_HIDDEN int distrt_is_device_ptr(const void *p);
+DISTRT_HIDDEN void *distrt_stage_in(const char *op, const void *p,
+                                    int64_t bytes, int load);
+DISTRT_HIDDEN void distrt_stage_out(const char *op, void *p, void *host,
+                                    int64_t bytes, int store);
+DISTRT_HIDDEN int64_t distrt_own_tile_bytes(const char *op, distrt_grid *g,
+                                            const int64_t *desc, int64_t dtype);
+DISTRT_HIDDEN void *distrt_stage_tile_in(const char *op, distrt_grid *g,
+                                         const int64_t *desc, const void *tile,
+                                         int64_t dtype, int load);
+DISTRT_HIDDEN void distrt_stage_tile_out(const char *op, distrt_grid *g,
+                                         const int64_t *desc, void *tile,
+                                         void *host, int64_t dtype, int store);
+DISTRT_HIDDEN void distrt_reject_device(const char *op, const void *p,
+                                        const char *what, const char *feature);
 
 /* Backend tables (backend_*.c). */
 extern const struct distrt_backend distrt_backend_mpi;

@@ -396,8 +396,8 @@ static int64_t io_begin(const char *op, distrt_grid *g, const int64_t *desc,
   return es;
 }
 
-void distrt_layout_load(distrt_grid *g, const int64_t *desc, void *tile,
-                        int64_t dtype, const char *path) {
+static void layout_load_host(distrt_grid *g, const int64_t *desc, void *tile,
+                             int64_t dtype, const char *path) {
   const char *op = "dist.load";
   struct distrt_tile_view v;
   int64_t es = io_begin(op, g, desc, tile, dtype, path, &v);
@@ -438,8 +438,9 @@ void distrt_layout_load(distrt_grid *g, const int64_t *desc, void *tile,
     distrt_fatal(op, "%s: %s", path, e.msg);
 }
 
-void distrt_layout_store(distrt_grid *g, const int64_t *desc,
-                         const void *tile, int64_t dtype, const char *path) {
+static void layout_store_host(distrt_grid *g, const int64_t *desc,
+                              const void *tile, int64_t dtype,
+                              const char *path) {
   const char *op = "dist.store";
   struct distrt_tile_view v;
   int64_t es = io_begin(op, g, desc, tile, dtype, path, &v);
@@ -504,4 +505,20 @@ void distrt_layout_store(distrt_grid *g, const int64_t *desc,
             strerror(errno));
   free(partial);
   agree(op, g, path, &e);
+}
+
+/* Device tiles are staged through a host copy (device_stage.c). */
+void distrt_layout_load(distrt_grid *g, const int64_t *desc, void *tile,
+                        int64_t dtype, const char *path) {
+  void *h = distrt_stage_tile_in("dist.load", g, desc, tile, dtype, 0);
+  layout_load_host(g, desc, h, dtype, path);
+  distrt_stage_tile_out("dist.load", g, desc, tile, h, dtype, 1);
+}
+
+void distrt_layout_store(distrt_grid *g, const int64_t *desc, const void *tile,
+                         int64_t dtype, const char *path) {
+  void *h = distrt_stage_tile_in("dist.store", g, desc, tile, dtype, 1);
+  layout_store_host(g, desc, h, dtype, path);
+  distrt_stage_tile_out("dist.store", g, desc, (void *)(uintptr_t)tile, h,
+                        dtype, 0);
 }

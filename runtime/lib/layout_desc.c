@@ -236,7 +236,7 @@ void distrt_layout_fill(distrt_grid *g, const int64_t *desc, void *tile,
                         int64_t dtype, int64_t seed) {
   const char *op = "distrt_layout_fill";
   distrt_grid_check(op, g);
-  distrt_dtype_size(op, dtype);
+  int64_t es = distrt_dtype_size(op, dtype);
   layout_t L;
   parse_layout(op, g, desc, &L);
   if (!is_holder(&L, g->coords))
@@ -247,6 +247,8 @@ void distrt_layout_fill(distrt_grid *g, const int64_t *desc, void *tile,
     total *= ext[d];
   if (total > 0)
     distrt_check_buf(op, "tile", tile, total);
+  /* A device tile is filled in host scratch, then copied in. */
+  void *h = distrt_stage_in(op, tile, total * es, 0);
   int64_t q[LMAX];
   for (int64_t d = 0; d < L.ndims; ++d)
     q[d] = dim_q(g, &L, d, g->coords);
@@ -260,8 +262,9 @@ void distrt_layout_fill(distrt_grid *g, const int64_t *desc, void *tile,
                       : distrt_local_to_global(l, L.Q[d], q[d], L.bsz[d]);
       linear = linear * L.n[d] + e;
     }
-    store_value(tile, i, dtype, distrt_value(seed, linear));
+    store_value(h, i, dtype, distrt_value(seed, linear));
   }
+  distrt_stage_out(op, tile, h, total * es, 1);
 }
 
 void distrt_layout_zero(distrt_grid *g, const int64_t *desc, void *tile,
@@ -274,7 +277,10 @@ void distrt_layout_zero(distrt_grid *g, const int64_t *desc, void *tile,
   int64_t n = tile_size_at(g, &L, g->coords);
   if (n > 0) {
     distrt_check_buf(op, "tile", tile, n);
-    memset(tile, 0, (size_t)(n * es));
+    if (distrt_is_device_ptr(tile))
+      distrt_g.be->dev_memset(op, tile, n * es);
+    else
+      memset(tile, 0, (size_t)(n * es));
   }
 }
 

@@ -539,6 +539,9 @@ static void onesided(const char *op, distrt_grid *const *grids, int64_t dtype,
                      int64_t offset, int64_t prefetch, int64_t accumulate) {
   distrt_require_init(op);
   check_grids(op, grids);
+  distrt_reject_device(op, a, "the tile a", "the one-sided product");
+  distrt_reject_device(op, b, "the tile b", "the one-sided product");
+  distrt_reject_device(op, c, "the tile c", "the one-sided product");
   distrt_grid *g = grids[OS_C];
   if (dtype != DISTRT_F32 && dtype != DISTRT_F64)
     distrt_fatal_collective(

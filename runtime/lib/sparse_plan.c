@@ -373,6 +373,8 @@ static spmm_fn kernel_for(const distrt_spmat *m) {
 void distrt_spmat_mul(distrt_spmat *m, const void *x, void *y, int64_t k) {
   const char *op = "distrt_spmat_mul";
   spm_check(op, m);
+  distrt_reject_device(op, x, "x", "the sparse product");
+  distrt_reject_device(op, y, "y", "the sparse product");
   if (k < 1)
     distrt_fatal(op, "k is %lld; expected >= 1", (long long)k);
   distrt_check_buf(op, "y", y, distrt_mul(op, "the elements of y", m->B, k));

@@ -380,6 +380,7 @@ void distrt_spmat_part(distrt_spmat *m, int64_t part, void **pos, void **crd,
 void distrt_spmat_gather_dense(distrt_spmat *m, void *dense, int64_t root) {
   const char *op = "distrt_spmat_gather_dense";
   spm_check(op, m);
+  distrt_reject_device(op, dense, "dense", "the sparse gather");
   if (root < 0 || root >= m->P)
     distrt_fatal_collective(op, "root %lld is not a grid rank (0 .. %lld)",
                             (long long)root, (long long)m->P - 1);

@@ -227,8 +227,11 @@ void distrt_fill(void *tile, int64_t dtype, int64_t ndims, const int64_t *shape,
   struct desc d;
   desc_init(op, &d, dtype, ndims, shape, procs, coords, blocks);
   distrt_check_buf(op, "tile", tile, d.local_count);
-  struct fill_ctx f = {tile, dtype, seed};
+  int64_t bytes = d.local_count * d.es;
+  void *h = distrt_stage_in(op, tile, bytes, 0); /* device: host scratch */
+  struct fill_ctx f = {h, dtype, seed};
   for_each(&d, fill_one, &f);
+  distrt_stage_out(op, tile, h, bytes, 1);
 }
 
 void distrt_fill_global(void *buf, int64_t dtype, int64_t ndims,
@@ -477,8 +480,16 @@ void distrt_gather_tensor(distrt_grid *g, const void *tile, int64_t dtype,
                           const int64_t *blocks, void *global, int64_t root) {
   const char *op = "distrt_gather_tensor";
   distrt_grid *G = distrt_grid_check(op, g);
-  gather_tensor(op, G, tile, dtype, ndims, shape, procs, coords, blocks, global,
+  struct desc d;
+  desc_init(op, &d, dtype, ndims, shape, procs, coords, blocks);
+  int64_t tb = d.local_count * d.es;
+  void *ht = distrt_stage_in(op, tile, tb, 1); /* device tiles: staged */
+  int64_t gb = G->rank == root ? d.global_count * d.es : 0;
+  void *hg = distrt_stage_in(op, global, gb, 0);
+  gather_tensor(op, G, ht, dtype, ndims, shape, procs, coords, blocks, hg,
                 root);
+  distrt_stage_out(op, global, hg, gb, 1);
+  distrt_stage_out(op, (void *)(uintptr_t)tile, ht, tb, 0);
 }
 
 /*===-- checking ---------------------------------------------------------===*/
@@ -532,8 +543,11 @@ int64_t distrt_check_tensor(distrt_grid *g, const char *name, const void *tile,
       distrt_fatal(op, "out of memory allocating %lld bytes for '%s'",
                    (long long)(d.global_count * d.es), name);
   }
-  gather_tensor(op, G, tile, dtype, ndims, shape, procs, coords, blocks, global,
+  int64_t tb = d.local_count * d.es;
+  void *ht = distrt_stage_in(op, tile, tb, 1); /* device tiles: staged */
+  gather_tensor(op, G, ht, dtype, ndims, shape, procs, coords, blocks, global,
                 root);
+  distrt_stage_out(op, (void *)(uintptr_t)tile, ht, tb, 0);
   int64_t pass = 0;
   if (G->rank == root) {
     double err = distrt_max_rel_error(global, ref, d.global_count, dtype);

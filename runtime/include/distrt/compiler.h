@@ -327,6 +327,15 @@ void distrt_dot_acc_f64(int64_t n, const double *x, int64_t incx,
 void distrt_dot_acc_f32(int64_t n, const float *x, int64_t incx,
                         const float *y, int64_t incy, float *out);
 
+/** Set `count` elements of type `dtype` (DISTRT_F32 .. DISTRT_I64) at `buf`
+ *  to zero; `buf` is host memory or device memory (distrt_device_alloc on
+ *  the NCCL backend: a memset queued on the backend's stream, ordered
+ *  before every later transfer and leaf).  count 0 does nothing; a
+ *  negative count, an unknown dtype or a NULL buffer with count > 0 is
+ *  fatal.  Local.  Generated code zeroes its partial-result buffers with
+ *  it. */
+void distrt_zero_buffer(void *buf, int64_t count, int64_t dtype);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif
