@@ -22,6 +22,7 @@
 #include "mlir/Dialect/SparseTensor/IR/SparseTensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir {
@@ -217,11 +218,16 @@ struct DeviceMemory : dist::impl::DistDeviceMemoryBase<DeviceMemory> {
     moveToDevice(module);
     zeroLoopsToRuntime(module);
     bool failed = false;
+    // One error per function: a statement lowers to many ops (a loop nest
+    // of loads and stores, the sparse tile's ops) that are all its fault.
+    llvm::SmallPtrSet<Operation *, 4> reported;
     module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (reported.contains(op->getParentOfType<FunctionOpInterface>()))
+        return WalkResult::advance();
       if (!rejectOnDevice(op))
         return WalkResult::advance();
+      reported.insert(op->getParentOfType<FunctionOpInterface>());
       failed = true;
-      // One error per construct: not again for the loops inside it.
       return WalkResult::skip();
     });
     if (failed)
