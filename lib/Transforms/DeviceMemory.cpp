@@ -79,8 +79,8 @@ static Operation *rootOf(Value v) {
 /// the host (the check copies).
 static bool isHostMemory(Value v) {
   Operation *root = rootOf(v);
-  return root && isa<memref::AllocaOp, memref::AllocOp, memref::GetGlobalOp>(
-                     root);
+  return root &&
+         isa<memref::AllocaOp, memref::AllocOp, memref::GetGlobalOp>(root);
 }
 
 /// Tiles and transfer buffers (flat memrefs that no check op reads) become
@@ -95,8 +95,8 @@ static void moveToDevice(ModuleOp module) {
   });
   for (memref::AllocOp alloc : allocs) {
     OpBuilder b(alloc);
-    Value size = alloc.getDynamicSizes().empty() ? Value()
-                                                 : alloc.getDynamicSizes()[0];
+    Value size =
+        alloc.getDynamicSizes().empty() ? Value() : alloc.getDynamicSizes()[0];
     auto dev = DeviceAllocOp::create(b, alloc.getLoc(), alloc.getType(), size);
     for (Operation *user : llvm::make_early_inc_range(alloc->getUsers())) {
       if (auto dealloc = dyn_cast<memref::DeallocOp>(user)) {

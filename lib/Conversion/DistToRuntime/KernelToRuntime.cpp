@@ -146,8 +146,7 @@ static FailureOr<Value> lowerCheckAlloc(RuntimeLowering &rt, CheckAllocOp op,
 
 /// dist.device_alloc: the pointer of distrt_device_alloc in a memref
 /// descriptor (offset 0, stride 1), which memref-to-llvm takes as it is.
-static FailureOr<Value> lowerDeviceAlloc(RuntimeLowering &rt,
-                                         DeviceAllocOp op,
+static FailureOr<Value> lowerDeviceAlloc(RuntimeLowering &rt, DeviceAllocOp op,
                                          DeviceAllocOp::Adaptor adaptor,
                                          OpBuilder &b) {
   Location loc = op.getLoc();
@@ -161,8 +160,9 @@ static FailureOr<Value> lowerDeviceAlloc(RuntimeLowering &rt,
     return failure();
   Type i64 = b.getI64Type();
   auto descTy = LLVM::LLVMStructType::getLiteral(
-      b.getContext(), {rt.ptrTy, rt.ptrTy, i64, LLVM::LLVMArrayType::get(i64, 1),
-                       LLVM::LLVMArrayType::get(i64, 1)});
+      b.getContext(),
+      {rt.ptrTy, rt.ptrTy, i64, LLVM::LLVMArrayType::get(i64, 1),
+       LLVM::LLVMArrayType::get(i64, 1)});
   Value d = LLVM::PoisonOp::create(b, loc, descTy);
   d = LLVM::InsertValueOp::create(b, loc, d, *p, ArrayRef<int64_t>{0});
   d = LLVM::InsertValueOp::create(b, loc, d, *p, ArrayRef<int64_t>{1});
@@ -190,9 +190,9 @@ static FailureOr<Value> lowerZeroBuffer(RuntimeLowering &rt, ZeroBufferOp op,
   int64_t dtype;
   if (failed(rt.buffer(b, loc, op, adaptor.getBuffer(), ptr, count, dtype)))
     return failure();
-  return callVoid(rt, b, loc, "distrt_zero_buffer",
-                  {ptr, rt.toI64(b, loc, adaptor.getCount()),
-                   rt.i64(b, loc, dtype)});
+  return callVoid(
+      rt, b, loc, "distrt_zero_buffer",
+      {ptr, rt.toI64(b, loc, adaptor.getCount()), rt.i64(b, loc, dtype)});
 }
 
 static FailureOr<Value> lowerFillTile(RuntimeLowering &rt, FillTileOp op,
