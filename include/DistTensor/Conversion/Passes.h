@@ -20,6 +20,9 @@ namespace dist {
 #define GEN_PASS_REGISTRATION
 #include "DistTensor/Conversion/Passes.h.inc"
 
+/// Where `dist-to-llvm` puts the tiles and transfer buffers.
+enum class DeviceKind { Host, GPU };
+
 /// Options of the `dist-to-llvm` pipeline.
 struct DistToLLVMOptions : public PassPipelineOptions<DistToLLVMOptions> {
   PassOptions::Option<bool> check{
@@ -64,6 +67,15 @@ struct DistToLLVMOptions : public PassPipelineOptions<DistToLLVMOptions> {
       llvm::cl::desc("Scalar loops, with a warning, where a substitute "
                      "command cannot apply (default: an error)"),
       llvm::cl::init(false)};
+  PassOptions::Option<DeviceKind> device{
+      *this, "device",
+      llvm::cl::desc("Where the tiles and transfer buffers live"),
+      llvm::cl::init(DeviceKind::Host),
+      llvm::cl::values(
+          clEnumValN(DeviceKind::Host, "host", "host memory (default)"),
+          clEnumValN(DeviceKind::GPU, "gpu",
+                     "device memory (dist-device-memory), for "
+                     "DISTRT_BACKEND=nccl (docs/gpu.md)"))};
 };
 
 /// Adds the full lowering from dist IR to the LLVM dialect to `pm`.

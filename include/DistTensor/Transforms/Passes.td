@@ -562,6 +562,37 @@ def DistRejectForeignAnnotations
   }];
 }
 
+def DistDeviceMemory : Pass<"dist-device-memory", "ModuleOp"> {
+  let summary = "Put the SPMD program's tiles and transfer buffers in device "
+                "memory";
+  let description = [{
+    Runs on the output of `dist-materialize-spmd` when `dist-to-llvm` has
+    `device=gpu` (`dist-run --backend nccl`, docs/gpu.md):
+
+    - every flat `memref.alloc` (the tiles in `@main`, the transfer and
+      partial-result buffers of the kernels) becomes `dist.device_alloc`,
+      and its `memref.dealloc` becomes `dist.device_free`, except the
+      buffers the `--check` instrumentation gathers into and compares on
+      the host (`dist.gather_tile`, `dist.reference`, `dist.check_result`,
+      `dist.check_unchanged`, `dist.sum_reference`), which stay on the host;
+    - a loop `for i in [0, n) { buf[i] = 0 }` over device memory (the
+      zeroing of a partial result) becomes `dist.zero_buffer buf, n`;
+    - everything that would still run on the host over device memory is an
+      error at its location, saying what to use instead: `linalg.generic`
+      leaves (use `substitute(..., gemm|gemv|dot)`), `parallelize()`
+      (`scf.parallel`), scalar leaves and MTTKRP's Khatri-Rao loops (any
+      other `memref.load`/`memref.store` of device memory), sparse tensors,
+      one-sided products and integer box sums. Generated GPU kernels are
+      not implemented yet (issue #16).
+
+    ```mlir
+    %buf = memref.alloc() : memref<512xf64>       // becomes
+    %buf = dist.device_alloc() : memref<512xf64>
+    ```
+  }];
+  let dependentDialects = ["mlir::dist::DistDialect"];
+}
+
 def DistReassociateLeaves : Pass<"dist-reassociate-leaves", "ModuleOp"> {
   let summary = "Let the sums of marked leaf functions be reassociated";
   let description = [{

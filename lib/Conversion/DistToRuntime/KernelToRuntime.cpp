@@ -144,6 +144,57 @@ static FailureOr<Value> lowerCheckAlloc(RuntimeLowering &rt, CheckAllocOp op,
       {rt.ptrOf(b, loc, mem), bytes, rt.constString(b, loc, op.getWhat())});
 }
 
+/// dist.device_alloc: the pointer of distrt_device_alloc in a memref
+/// descriptor (offset 0, stride 1), which memref-to-llvm takes as it is.
+static FailureOr<Value> lowerDeviceAlloc(RuntimeLowering &rt, DeviceAllocOp op,
+                                         DeviceAllocOp::Adaptor adaptor,
+                                         OpBuilder &b) {
+  Location loc = op.getLoc();
+  auto type = cast<MemRefType>(op.getBuffer().getType());
+  Value count = adaptor.getSize() ? rt.toI64(b, loc, adaptor.getSize())
+                                  : rt.i64(b, loc, type.getDimSize(0));
+  Value bytes = LLVM::MulOp::create(
+      b, loc, count, rt.i64(b, loc, type.getElementTypeBitWidth() / 8));
+  FailureOr<Value> p = rt.call(b, loc, "distrt_device_alloc", {bytes});
+  if (failed(p))
+    return failure();
+  Type i64 = b.getI64Type();
+  auto descTy = LLVM::LLVMStructType::getLiteral(
+      b.getContext(),
+      {rt.ptrTy, rt.ptrTy, i64, LLVM::LLVMArrayType::get(i64, 1),
+       LLVM::LLVMArrayType::get(i64, 1)});
+  Value d = LLVM::PoisonOp::create(b, loc, descTy);
+  d = LLVM::InsertValueOp::create(b, loc, d, *p, ArrayRef<int64_t>{0});
+  d = LLVM::InsertValueOp::create(b, loc, d, *p, ArrayRef<int64_t>{1});
+  d = LLVM::InsertValueOp::create(b, loc, d, rt.i64(b, loc, 0),
+                                  ArrayRef<int64_t>{2});
+  d = LLVM::InsertValueOp::create(b, loc, d, count, ArrayRef<int64_t>{3, 0});
+  d = LLVM::InsertValueOp::create(b, loc, d, rt.i64(b, loc, 1),
+                                  ArrayRef<int64_t>{4, 0});
+  return UnrealizedConversionCastOp::create(b, loc, type, d).getResult(0);
+}
+
+static FailureOr<Value> lowerDeviceFree(RuntimeLowering &rt, DeviceFreeOp op,
+                                        DeviceFreeOp::Adaptor adaptor,
+                                        OpBuilder &b) {
+  Location loc = op.getLoc();
+  return callVoid(rt, b, loc, "distrt_device_free",
+                  {rt.ptrOf(b, loc, adaptor.getBuffer())});
+}
+
+static FailureOr<Value> lowerZeroBuffer(RuntimeLowering &rt, ZeroBufferOp op,
+                                        ZeroBufferOp::Adaptor adaptor,
+                                        OpBuilder &b) {
+  Location loc = op.getLoc();
+  Value ptr, count;
+  int64_t dtype;
+  if (failed(rt.buffer(b, loc, op, adaptor.getBuffer(), ptr, count, dtype)))
+    return failure();
+  return callVoid(
+      rt, b, loc, "distrt_zero_buffer",
+      {ptr, rt.toI64(b, loc, adaptor.getCount()), rt.i64(b, loc, dtype)});
+}
+
 static FailureOr<Value> lowerFillTile(RuntimeLowering &rt, FillTileOp op,
                                       FillTileOp::Adaptor adaptor,
                                       OpBuilder &b) {
@@ -479,6 +530,9 @@ void mlir::dist::rt::populateKernelToRuntimePatterns(
   add<TileCapacityOp>(patterns, lowering, lowerTileCapacity);
   add<CheckAllocOp>(patterns, lowering, lowerCheckAlloc);
   add<FillTileOp>(patterns, lowering, lowerFillTile);
+  add<DeviceAllocOp>(patterns, lowering, lowerDeviceAlloc);
+  add<DeviceFreeOp>(patterns, lowering, lowerDeviceFree);
+  add<ZeroBufferOp>(patterns, lowering, lowerZeroBuffer);
   add<LoadTileOp>(patterns, lowering, lowerFileTile<LoadTileOp>);
   add<StoreTileOp>(patterns, lowering, lowerFileTile<StoreTileOp>);
   add<GemmOp>(patterns, lowering, lowerGemm);

@@ -59,6 +59,10 @@ void dist::buildDistToLLVMPipeline(OpPassManager &pm,
   spmd.leafFallback = options.leafFallback;
   pm.addPass(createDistMaterializeSPMD(spmd));
   pm.addPass(createDistSimplifyRedistributions());
+  // device=gpu: tiles and transfer buffers in device memory; what would
+  // still touch them on the host is rejected here.
+  if (options.device == DeviceKind::GPU)
+    pm.addPass(createDistDeviceMemory());
   pm.addPass(createConvertDistToRuntime());
   addSparsifier(pm);
   pm.addPass(createCanonicalizerPass());

@@ -115,6 +115,17 @@ LogicalResult FillTileOp::verifySymbolUses(SymbolTableCollection &symbols) {
   return verifyLayoutGrid(*this, getTensor(), symbols);
 }
 
+LogicalResult DeviceAllocOp::verify() {
+  auto type = cast<MemRefType>(getBuffer().getType());
+  if (!type.getLayout().isIdentity())
+    return emitOpError("allocates buffers with the identity layout, got ")
+           << type;
+  if (type.isDynamicDim(0) != (getSize() != nullptr))
+    return emitOpError("needs a size operand exactly when the buffer's "
+                       "extent is dynamic");
+  return success();
+}
+
 /// A file path for dist.load_tile / dist.store_tile.
 static LogicalResult verifyTilePath(Operation *op, StringRef path) {
   if (path.empty())

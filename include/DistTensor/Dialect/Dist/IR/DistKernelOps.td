@@ -639,4 +639,62 @@ def Dist_SumReferenceOp : Dist_RuntimeOp<"sum_reference", [
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Device memory (dist-device-memory, `dist-to-llvm{device=gpu}`)
+//===----------------------------------------------------------------------===//
+
+// A contiguous 1-D buffer with the identity layout: a tile or a transfer
+// buffer.
+def Dist_FlatBuffer : MemRefRankOf<[AnyType], [1]>;
+
+def Dist_DeviceAllocOp : Dist_RuntimeOp<"device_alloc"> {
+  let summary = "allocates a tile or transfer buffer in device memory";
+  let description = [{
+    Allocates a buffer of the result type's element count (`size` when it
+    is dynamic) in the memory of the process's accelerator (GPU memory on
+    the NCCL backend, host memory on the MPI backend); a null buffer when
+    the allocation failed (followed by dist.check_alloc). The host must not
+    read or write it. dist-device-memory makes the tiles and transfer
+    buffers of a program such buffers. Lowers to `distrt_device_alloc`.
+
+    ```mlir
+    %t = dist.device_alloc(%n) : memref<?xf64>
+    ```
+  }];
+  let arguments = (ins Optional<Index>:$size);
+  let results = (outs Dist_FlatBuffer:$buffer);
+  let assemblyFormat = "`(` $size `)` attr-dict `:` type($buffer)";
+  let hasVerifier = 1;
+}
+
+def Dist_DeviceFreeOp : Dist_RuntimeOp<"device_free"> {
+  let summary = "frees a buffer of dist.device_alloc";
+  let description = [{
+    Frees `buffer`, which dist.device_alloc returned. Lowers to
+    `distrt_device_free`.
+
+    ```mlir
+    dist.device_free %t : memref<?xf64>
+    ```
+  }];
+  let arguments = (ins Dist_FlatBuffer:$buffer);
+  let assemblyFormat = "$buffer attr-dict `:` type($buffer)";
+}
+
+def Dist_ZeroBufferOp : Dist_RuntimeOp<"zero_buffer"> {
+  let summary = "sets the first elements of a buffer to zero";
+  let description = [{
+    Stores zero into elements [0, count) of `buffer`, in host or device
+    memory, without the host touching device memory (the zeroing of a
+    partial-result buffer on device tiles). Lowers to `distrt_zero_buffer`.
+
+    ```mlir
+    dist.zero_buffer %buf, %n : memref<512xf64>
+    ```
+  }];
+  let arguments = (ins Arg<Dist_FlatBuffer, "", [MemWrite]>:$buffer,
+                       Index:$count);
+  let assemblyFormat = "$buffer `,` $count attr-dict `:` type($buffer)";
+}
+
 #endif // DIST_KERNEL_OPS_TD

@@ -1,0 +1,237 @@
+//===- DeviceMemory.cpp - tiles and buffers in device memory ----*- C++ -*-===//
+//
+// Part of the dist project: distributed tensor algebra in MLIR.
+//
+// dist-device-memory (`dist-to-llvm{device=gpu}`, `dist-run --backend
+// nccl`): the SPMD program's tiles and transfer buffers become device
+// memory (dist.device_alloc / dist.device_free), the --check
+// instrumentation's gathered copies stay on the host, the zeroing loops of
+// partial results become dist.zero_buffer, and everything that would still
+// be a host loop over device memory is rejected with a located error.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DistTensor/Dialect/Dist/IR/DistOps.h"
+#include "DistTensor/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SparseTensor/IR/SparseTensor.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+namespace mlir {
+namespace dist {
+#define GEN_PASS_DEF_DISTDEVICEMEMORY
+#include "DistTensor/Transforms/Passes.h.inc"
+} // namespace dist
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::dist;
+
+/// What generated GPU kernels would replace (issue #16, step C3).
+static constexpr const char *kNoKernels =
+    "generated GPU kernels are not implemented yet (issue #16)";
+
+/// The ops of the --check instrumentation that read or write host copies.
+static bool isCheckOp(Operation *op) {
+  return isa<GatherTileOp, ReferenceOp, CheckResultOp, CheckUnchangedOp,
+             SumReferenceOp>(op);
+}
+
+/// Whether `v` (a buffer, or a view of one) reaches a check op.
+static bool feedsCheck(Value v) {
+  for (Operation *user : v.getUsers()) {
+    if (isCheckOp(user))
+      return true;
+    if (isa<ViewLikeOpInterface, memref::CastOp>(user) &&
+        llvm::any_of(user->getResults(), feedsCheck))
+      return true;
+  }
+  return false;
+}
+
+/// The allocation `v` is a view of: the op that made the memory, or null
+/// when it is not known here (a function argument, a loop's carried value,
+/// a select): the caller takes that as device memory.
+static Operation *rootOf(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (auto view = dyn_cast<ViewLikeOpInterface>(def)) {
+      v = view.getViewSource();
+      continue;
+    }
+    if (auto cast = dyn_cast<memref::CastOp>(def)) {
+      v = cast.getSource();
+      continue;
+    }
+    return def;
+  }
+  return nullptr;
+}
+
+/// Host memory: a stack buffer, a global, or an allocation that stayed on
+/// the host (the check copies).
+static bool isHostMemory(Value v) {
+  Operation *root = rootOf(v);
+  return root &&
+         isa<memref::AllocaOp, memref::AllocOp, memref::GetGlobalOp>(root);
+}
+
+/// Tiles and transfer buffers (flat memrefs that no check op reads) become
+/// dist.device_alloc, their deallocations dist.device_free.
+static void moveToDevice(ModuleOp module) {
+  SmallVector<memref::AllocOp> allocs;
+  module.walk([&](memref::AllocOp alloc) {
+    MemRefType type = alloc.getType();
+    if (type.getRank() == 1 && type.getLayout().isIdentity() &&
+        !feedsCheck(alloc.getResult()))
+      allocs.push_back(alloc);
+  });
+  for (memref::AllocOp alloc : allocs) {
+    OpBuilder b(alloc);
+    Value size =
+        alloc.getDynamicSizes().empty() ? Value() : alloc.getDynamicSizes()[0];
+    auto dev = DeviceAllocOp::create(b, alloc.getLoc(), alloc.getType(), size);
+    for (Operation *user : llvm::make_early_inc_range(alloc->getUsers())) {
+      if (auto dealloc = dyn_cast<memref::DeallocOp>(user)) {
+        OpBuilder fb(dealloc);
+        DeviceFreeOp::create(fb, dealloc.getLoc(), dealloc.getMemref());
+        dealloc.erase();
+      }
+    }
+    alloc.replaceAllUsesWith(dev.getBuffer());
+    alloc.erase();
+  }
+}
+
+/// `for i in [0, n) { buf[i] = 0 }` on a device buffer (the zeroing of a
+/// partial result, lib/Transforms/SPMD/ComputeTransfers.cpp) becomes
+/// dist.zero_buffer buf, n.
+static void zeroLoopsToRuntime(ModuleOp module) {
+  SmallVector<scf::ForOp> loops;
+  module.walk([&](scf::ForOp loop) {
+    Block *body = loop.getBody();
+    if (!matchPattern(loop.getLowerBound(), m_Zero()) ||
+        !matchPattern(loop.getStep(), m_One()) || loop.getNumResults() ||
+        body->getOperations().size() != 2)
+      return;
+    auto store = dyn_cast<memref::StoreOp>(body->front());
+    if (!store || store.getIndices().size() != 1 ||
+        store.getIndices()[0] != loop.getInductionVar() ||
+        isHostMemory(store.getMemRef()) ||
+        !(matchPattern(store.getValue(), m_AnyZeroFloat()) ||
+          matchPattern(store.getValue(), m_Zero())))
+      return;
+    loops.push_back(loop);
+  });
+  for (scf::ForOp loop : loops) {
+    auto store = cast<memref::StoreOp>(loop.getBody()->front());
+    OpBuilder b(loop);
+    ZeroBufferOp::create(b, loop.getLoc(), store.getMemRef(),
+                         loop.getUpperBound());
+    loop.erase();
+  }
+}
+
+/// Sums of integer boxes: cuBLAS's geam has no integer form (dist.gemm,
+/// dist.gemv and dist.dot take floats only).
+static bool accumulatesIntegers(Operation *op) {
+  if (!isa<AddBoxOp, AccumulateBoxOp>(op))
+    return false;
+  auto type = cast<MemRefType>(op->getOperand(0).getType());
+  return isa<IntegerType>(type.getElementType());
+}
+
+static bool isSparse(Operation *op) {
+  if (op->getName().getStringRef().starts_with("dist.sparse"))
+    return true;
+  auto sparseType = [](Type t) {
+    return isa<SparseTileType>(t) ||
+           sparse_tensor::getSparseTensorEncoding(t) != nullptr;
+  };
+  return llvm::any_of(op->getOperandTypes(), sparseType) ||
+         llvm::any_of(op->getResultTypes(), sparseType);
+}
+
+/// Emits the error for `op` when it would run on the host over device
+/// memory, or has no device form yet; true when it did.
+static bool rejectOnDevice(Operation *op) {
+  if (isSparse(op)) {
+    op->emitError("sparse tensors are not supported on device tiles yet "
+                  "(cuSPARSE leaves: issue #16); compile without "
+                  "device=gpu (dist-run --backend mpi)");
+    return true;
+  }
+  if (isa<OneSidedMatmulOp>(op)) {
+    op->emitError("one-sided products are not supported on device tiles "
+                  "yet (issue #16); use a two-sided schedule, or compile "
+                  "without device=gpu (dist-run --backend mpi)");
+    return true;
+  }
+  if (isa<scf::ParallelOp>(op)) {
+    op->emitError("parallelize() is a CPU schedule (OpenMP threads over "
+                  "host memory); remove it for device=gpu (dist-run "
+                  "--backend nccl): ")
+        << kNoKernels;
+    return true;
+  }
+  if (isa<linalg::GenericOp>(op)) {
+    op->emitError("with device=gpu (dist-run --backend nccl) this leaf "
+                  "would be a host loop over device tiles, and ")
+        << kNoKernels
+        << "; write the statement so that substitute(..., gemm), "
+           "substitute(..., gemv) or substitute(..., dot) applies";
+    return true;
+  }
+  if (accumulatesIntegers(op)) {
+    op->emitError("integer accumulation is not supported on device tiles "
+                  "(cuBLAS has no integer GEMM); use f32 or f64, or compile "
+                  "without device=gpu (dist-run --backend mpi)");
+    return true;
+  }
+  if (isa<memref::LoadOp, memref::StoreOp>(op)) {
+    Value mem = isa<memref::LoadOp>(op) ? cast<memref::LoadOp>(op).getMemRef()
+                                        : cast<memref::StoreOp>(op).getMemRef();
+    if (isHostMemory(mem))
+      return false;
+    op->emitError("with device=gpu (dist-run --backend nccl) the host would "
+                  "read or write device memory here (a scalar leaf, MTTKRP's "
+                  "Khatri-Rao product or its fallback loops), and ")
+        << kNoKernels
+        << "; write the statement so that substitute(..., gemm) applies to "
+           "the whole leaf";
+    return true;
+  }
+  return false;
+}
+
+namespace {
+struct DeviceMemory : dist::impl::DistDeviceMemoryBase<DeviceMemory> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    moveToDevice(module);
+    zeroLoopsToRuntime(module);
+    bool failed = false;
+    // One error per function: a statement lowers to many ops (a loop nest
+    // of loads and stores, the sparse tile's ops) that are all its fault.
+    llvm::SmallPtrSet<Operation *, 4> reported;
+    module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (reported.contains(op->getParentOfType<FunctionOpInterface>()))
+        return WalkResult::advance();
+      if (!rejectOnDevice(op))
+        return WalkResult::advance();
+      reported.insert(op->getParentOfType<FunctionOpInterface>());
+      failed = true;
+      return WalkResult::skip();
+    });
+    if (failed)
+      signalPassFailure();
+  }
+};
+} // namespace

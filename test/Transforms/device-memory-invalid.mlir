@@ -1,0 +1,99 @@
+// RUN: dist-opt %s -split-input-file --dist-materialize-spmd --dist-device-memory -verify-diagnostics -o /dev/null
+// RUN: not dist-opt %s -split-input-file --dist-to-llvm=device=gpu -o /dev/null 2>&1 | FileCheck %s --check-prefix=PIPE
+// RUN: dist-opt %s -split-input-file --dist-to-llvm -o /dev/null
+// RUN: not dist-opt %dist_src_root/examples/distal/summa.mlir --dist-to-llvm=device=tpu -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADOPT
+
+// With device=gpu (dist-run --backend nccl), every leaf that would still be
+// a host loop over device tiles is refused at the statement, saying what
+// to use instead; without it the same programs compile (host tiles).
+
+// PIPE: error: parallelize() is a CPU schedule
+// PIPE: error: with device=gpu (dist-run --backend nccl) this leaf would be a host loop over device tiles, and generated GPU kernels are not implemented yet (issue #16); write the statement so that substitute(..., gemm), substitute(..., gemv) or substitute(..., dot) applies
+// PIPE: error: with device=gpu (dist-run --backend nccl) the host would read or write device memory here
+// PIPE: error: sparse tensors are not supported on device tiles yet
+// PIPE: error: one-sided products are not supported on device tiles yet
+// BADOPT: for the --device option: Cannot find option named 'tpu'!
+
+// TTV with parallelize(ii): an OpenMP loop on the host.
+dist.grid @m [2, 2]
+!A = !dist.tensor<32x32xf64, #dist.layout<@m, "xy -> xy">>
+!B = !dist.tensor<32x32x32xf64, #dist.layout<@m, "xyz -> xy">>
+!c = !dist.tensor<32xf64, #dist.layout<@m, "z -> **">>
+func.func @ttv(%a: !A, %b: !B, %c: !c) {
+  // expected-error@+1 {{parallelize() is a CPU schedule (OpenMP threads over host memory); remove it for device=gpu (dist-run --backend nccl): generated GPU kernels are not implemented yet (issue #16)}}
+  dist.compute "A(i,j) = B(i,j,k) * c(k)" (A = %a, B = %b, c = %c)
+      schedule [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2)),
+                communicate({A, B, c}, jo),
+                parallelize(ii)]
+      : !A, !B, !c
+  return
+}
+
+// -----
+
+// TTV without a library leaf: a linalg.generic leaf.
+dist.grid @m [2, 2]
+!A = !dist.tensor<32x32xf64, #dist.layout<@m, "xy -> xy">>
+!B = !dist.tensor<32x32x32xf64, #dist.layout<@m, "xyz -> xy">>
+!c = !dist.tensor<32xf64, #dist.layout<@m, "z -> **">>
+func.func @ttv(%a: !A, %b: !B, %c: !c) {
+  // expected-error@+1 {{this leaf would be a host loop over device tiles, and generated GPU kernels are not implemented yet (issue #16); write the statement so that substitute(..., gemm), substitute(..., gemv) or substitute(..., dot) applies}}
+  dist.compute "A(i,j) = B(i,j,k) * c(k)" (A = %a, B = %b, c = %c)
+      schedule [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2)),
+                communicate({A, B, c}, jo)]
+      : !A, !B, !c
+  return
+}
+
+// -----
+
+// MTTKRP: the Khatri-Rao product (and its fallback) are host loops.
+dist.grid @m [2, 2, 2]
+!A = !dist.tensor<16x8xf64, #dist.layout<@m, "il -> i**">>
+!B = !dist.tensor<16x16x16xf64, #dist.layout<@m, "ijk -> ijk">>
+!C = !dist.tensor<16x8xf64, #dist.layout<@m, "jl -> *j*">>
+!D = !dist.tensor<16x8xf64, #dist.layout<@m, "kl -> **k">>
+func.func @mttkrp(%a: !A, %b: !B, %c: !C, %d: !D) {
+  // expected-error@+1 {{the host would read or write device memory here (a scalar leaf, MTTKRP's Khatri-Rao product or its fallback loops), and generated GPU kernels are not implemented yet (issue #16)}}
+  dist.compute "A(i,l) = B(i,j,k) * C(j,l) * D(k,l)"
+      (A = %a, B = %b, C = %c, D = %d)
+      schedule [distribute({i, j, k}, {io, jo, ko}, {ii, ji, ki},
+                           Grid(2, 2, 2)),
+                reorder({ko, ii, ji, ki, l}),
+                communicate({A, B, C, D}, ko),
+                substitute({ii, ji, ki, l}, mttkrp)]
+      : !A, !B, !C, !D
+  return
+}
+
+// -----
+
+// Sparse tensors.
+dist.grid @m [4]
+#CSR = #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed),
+                                posWidth = 32, crdWidth = 32}>
+!a = !dist.tensor<100xf64, #dist.layout<@m, "x -> x">>
+!B = !dist.tensor<100x100xf64, #dist.layout<@m, "xy -> x">, #CSR>
+!c = !dist.tensor<100xf64, #dist.layout<@m, "x -> x">>
+func.func @spmv(%a: !a, %b: !B, %c: !c) {
+  // expected-error@+1 {{sparse tensors are not supported on device tiles yet (cuSPARSE leaves: issue #16); compile without device=gpu (dist-run --backend mpi)}}
+  dist.compute "a(i) = B(i,j) * c(j)" (a = %a, B = %b, c = %c)
+      schedule [distribute({i}, {io}, {ii}, Grid(4)),
+                communicate({a, B, c}, io)]
+      : !a, !B, !c
+  return
+}
+
+// -----
+
+// One-sided products.
+dist.grid @m [2, 2]
+!A = !dist.tensor<7x5xf64, #dist.layout<@m, "xy -> x*">>
+!B = !dist.tensor<5x9xf64, #dist.layout<@m, "xy -> *y">>
+!C = !dist.tensor<7x9xf64, #dist.layout<@m, "xy -> xy">>
+func.func @onesided(%c: !C, %a: !A, %b: !B) {
+  // expected-error@+1 {{one-sided products are not supported on device tiles yet (issue #16); use a two-sided schedule, or compile without device=gpu (dist-run --backend mpi)}}
+  dist.compute "C(i,j) = A(i,k) * B(k,j)" (C = %c, A = %a, B = %b)
+      schedule [stationary(C), prefetch(2)] : !C, !A, !B
+  return
+}
