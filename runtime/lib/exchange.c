@@ -566,7 +566,10 @@ void distrt_permute(distrt_grid *g, const void *send, int64_t scount,
     if (scount != rcount)
       distrt_fatal(op, "local copy of %lld elements into %lld",
                    (long long)scount, (long long)rcount);
-    if (rcount > 0)
+    if (rcount > 0 &&
+        (distrt_is_device_ptr(recv) || distrt_is_device_ptr(send)))
+      distrt_g.be->dev_copy(op, recv, send, rcount * es);
+    else if (rcount > 0)
       memcpy(recv, send, (size_t)(rcount * es));
     return;
   }
