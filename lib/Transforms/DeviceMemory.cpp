@@ -195,18 +195,6 @@ static bool rejectOnDevice(Operation *op) {
                   "without device=gpu (dist-run --backend mpi)");
     return true;
   }
-  // Measured on the emulation: Cannon's pre-skew permutations of device
-  // tiles hang (a send/recv ordered against the shifts on the backend's one
-  // stream).
-  if (isa<PermuteOp>(op)) {
-    op->emitError("permutations of whole device tiles (Cannon's pre-skew) "
-                  "are not supported yet (issue #16); schedules whose "
-                  "transfers are broadcasts, reductions, shifts and "
-                  "redistributions run (SUMMA, PUMMA, Johnson, Solomonik, "
-                  "COSMA), or compile without device=gpu (dist-run "
-                  "--backend mpi)");
-    return true;
-  }
   if (isa<scf::ParallelOp>(op)) {
     op->emitError("parallelize() is a CPU schedule (OpenMP threads over "
                   "host memory); remove it for device=gpu (dist-run "

@@ -562,6 +562,12 @@ void distrt_permute(distrt_grid *g, const void *send, int64_t scount,
     distrt_fatal(op, "a process that sends to itself must also receive from "
                      "itself (dest %lld, source %lld, rank %lld)",
                  (long long)dest, (long long)src, (long long)g->rank);
+  /* Every process of the grid calls distrt_permute, also those that copy
+   * locally or take no part: the one point where the grid's device
+   * communicator can be made collectively (NCCL's init is collective). */
+  if (distrt_g.be->dev_comm_ready &&
+      (distrt_is_device_ptr(send) || distrt_is_device_ptr(recv)))
+    distrt_g.be->dev_comm_ready(op, g->icomm);
   if (dest == g->rank) {
     if (scount != rcount)
       distrt_fatal(op, "local copy of %lld elements into %lld",

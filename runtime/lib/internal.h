@@ -228,6 +228,12 @@ struct distrt_backend {
                      int64_t spitch, int64_t width, int64_t height);
   void (*dev_geam)(const char *op, int64_t dtype, int64_t m, int64_t n,
                    const void *a, int64_t lda, void *c, int64_t ldc);
+  /* Makes c's device communicator now if it does not exist yet: collective
+   * over c.  The backend makes one lazily at a communicator's first device
+   * transfer, which is collective for collectives but not for point to
+   * point, where only the two partners take part; a caller whose every
+   * member reaches the same point (distrt_permute) calls this first. */
+  void (*dev_comm_ready)(const char *op, distrt_bcomm *c);
 };
 
 /* A backend plugin (libdistrt_nccl.so) exports its table under this name
