@@ -54,6 +54,8 @@ done
 ompi="$B/ompi/usr"
 march=x86_64-linux-gnu
 export LD_LIBRARY_PATH="$B/lib:$ompi/lib/$march/openmpi/lib:$ompi/lib/$march/pmix2/lib$cudalibs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+missing=$(ldd "$B/lib/libdistrt_nccl.so" "$B/bin/distrt-test-nccl" 2>&1 | grep "not found" | sort -u | tr -s ' \t\n' ' ')
+[ -z "$missing" ] || say "gpu: warning: libraries not found: $missing"
 export OPAL_PREFIX="$ompi" PATH="$ompi/bin:$PATH"
 export OPAL_LIBDIR="$ompi/lib/$march/openmpi/lib"
 export PMIX_MCA_mca_base_component_path="$ompi/lib/$march/pmix2/lib/pmix"
@@ -69,7 +71,7 @@ passed=0 failed=0 skipped=0
 # check NAME CMD...: run CMD, keep its output in OUT/NAME.log, count it.
 check() {
   local name="$1"; shift
-  "$@" >"$OUT/$name.log" 2>&1
+  "$@" >"$OUT/$name.log" 2>&1 </dev/null
   echo "rc=$?" >>"$OUT/$name.log"
 }
 verdict() { # NAME OK?
