@@ -34,6 +34,9 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# The CPU suite's line formats (benchmarks/bench.py). Written again here,
+# not imported: `run` goes to the GPU machine in the bundle without bench.py
+# and its imports.
 TIME_RE = re.compile(r"^dist: time (.*): ([0-9.eE+-]+) s on (\d+) rank", re.M)
 BASE_RE = re.compile(r"^baseline: time .*?: ([0-9.eE+-]+) s", re.M)
 
