@@ -1,9 +1,11 @@
 /* distrt-test-onesided: distrt_onesided_matmul (the one-sided "Slicing"
  * matrix multiply) on every grid the rank count allows.
  *
- *   distrt-test-onesided [quick]   every case ("quick": every 7th)
- *   distrt-test-onesided grids        A, B and C on different grids of the
- *                                    same processes (..._matmul_grids)
+ *   distrt-test-onesided [MODE] [grid P0]  one grid or every grid
+ *   distrt-test-onesided [MODE] grids [G]  A, B and C on different grids of
+ *                                          the same processes
+ *                                          (..._matmul_grids); G: only
+ *                                          A on the G-th ([P] first)
  *   distrt-test-onesided error NAME  one error case, which must end the job
  *                                    (prints "UNEXPECTED success" otherwise)
  *
@@ -24,7 +26,20 @@
  * The test builds each tile itself (its own owner computation, by brute
  * force over the global indices) from integer formulas, computes the
  * product with its own triple loop and compares every element of every
- * process's C tile, every replica included; sums are exact in f32. */
+ * process's C tile, every replica included; sums are exact in f32.
+ *
+ * MODE: none, every case (every triple of layouts times stationary A / B /
+ * C); "quick", every 7th; "pairs", a Latin square: every pair of layouts
+ * of A and B times every stationary, C's layout (la + lb + st) mod n, so
+ * that every pair and every triple among A's, B's and C's layouts and the
+ * stationary operand with at most one of A, B, C left out occurs (3 n^2
+ * cases instead of 3 n^3).  Each case creates its windows (MPI_Win_create
+ * duplicates the grid's communicator), which many oversubscribed ranks
+ * make slow when other jobs share the cores: the suite runs the full
+ * product on 1 and 2 ranks and pairs on more.  On grid triples "pairs"
+ * runs each pair of A's and B's grids and layouts once, on one grid of C
+ * and with one stationary.  The other parameters follow the number of the case
+ * among those run, so that every mode sees all their combinations. */
 #define _POSIX_C_SOURCE 200809L
 #include "test_util.h"
 
@@ -324,18 +339,23 @@ static void check_words(void) {
   free_tile(&tc);
 }
 
-static int64_t run_grid(int64_t ndims, const int64_t *dims, int quick) {
+enum { MODE_FULL, MODE_QUICK, MODE_PAIRS };
+
+static int64_t run_grid(int64_t ndims, const int64_t *dims, int mode) {
   distrt_grid *g = distrt_grid_create(ndims, dims);
   make_specs(ndims, dims);
   int64_t t = 0, cases = 0;
   for (int la = 0; la < nspecs; ++la)
     for (int lb = 0; lb < nspecs; ++lb)
       for (int lc = 0; lc < nspecs; ++lc)
-        for (int64_t st = 0; st < 3; ++st, ++t) {
-          if (quick && t % 7 != 0)
+        for (int64_t st = 0; st < 3; ++st) {
+          if (mode == MODE_PAIRS && lc != (la + lb + st) % nspecs)
             continue;
-          run_case(g, ndims, dims, &specs[la], &specs[lb], &specs[lc], st, t);
-          ++cases;
+          if (mode != MODE_QUICK || t % 7 == 0) {
+            run_case(g, ndims, dims, &specs[la], &specs[lb], &specs[lc], st, t);
+            ++cases;
+          }
+          ++t;
         }
   char name[64];
   if (ndims == 1)
@@ -352,8 +372,18 @@ static int64_t run_grid(int64_t ndims, const int64_t *dims, int quick) {
  * triple of the grids the rank count allows ([P] and its 2-D
  * factorizations) with at least two different grids; for each, every
  * pair of layouts of A's and B's grids, with C's layout varying with them,
- * times stationary A / B / C. */
-static int64_t run_grid_triples(void) {
+ * times stationary A / B / C (MODE_PAIRS: each pair of A's and B's grids
+ * and layouts once, on one grid of C and with one stationary, both varying
+ * with the layouts). */
+/* MODE_PAIRS on grid triples: the grid of C for A on grid a with layout
+ * la and B on grid b with layout lb (s = la + lb), so that each such pair
+ * runs once, with one stationary. */
+static int pairs_grid(int a, int b, int s, int ng) {
+  int c = s % ng;
+  return a == b && c == a ? (c + 1) % ng : c;
+}
+
+static int64_t run_grid_triples(int mode, int only_a) {
   int64_t P = tu_size();
   tgrid gs[4];
   spec sp[4][16];
@@ -370,14 +400,17 @@ static int64_t run_grid_triples(void) {
   for (int a = 0; a < ng; ++a)
     for (int b = 0; b < ng; ++b)
       for (int c = 0; c < ng; ++c) {
-        if (a == b && b == c)
+        if ((a == b && b == c) || (only_a >= 0 && a != only_a))
           continue;
         const tgrid *gr[3] = {&gs[a], &gs[b], &gs[c]};
         for (int la = 0; la < nsp[a]; ++la)
           for (int lb = 0; lb < nsp[b]; ++lb)
-            for (int64_t st = 0; st < 3; ++st, ++t) {
+            for (int64_t st = 0; st < 3; ++st) {
+              if (mode == MODE_PAIRS && (c != pairs_grid(a, b, la + lb, ng) ||
+                                         st != (la + 2 * lb + a + b) % 3))
+                continue;
               const spec *sc = &sp[c][(la * 5 + lb * 3 + st) % nsp[c]];
-              run_case3(gr, &sp[a][la], &sp[b][lb], sc, st, t);
+              run_case3(gr, &sp[a][la], &sp[b][lb], sc, st, t++);
               ++cases;
             }
       }
@@ -446,15 +479,28 @@ static int error_case(const char *name) {
   return 1;
 }
 
+static int usage(void) {
+  fprintf(stderr, "usage: distrt-test-onesided [quick | pairs] [grid P0 | "
+                  "grids [G]] | error NAME\n");
+  return 2;
+}
+
 int main(int argc, char **argv) {
   if (argc == 3 && strcmp(argv[1], "error") == 0)
     return error_case(argv[2]);
-  int quick = argc == 2 && strcmp(argv[1], "quick") == 0;
-  /* "grid 0": the 1-D grid only; "grid P0": the P0 x (P/P0) grid only (a
-   * run per grid keeps each mpirun short on many oversubscribed ranks). */
-  if (argc == 2 && strcmp(argv[1], "grids") == 0) {
+  int arg = 1, mode = MODE_FULL;
+  if (arg < argc && strcmp(argv[arg], "quick") == 0)
+    mode = MODE_QUICK, ++arg;
+  else if (arg < argc && strcmp(argv[arg], "pairs") == 0)
+    mode = MODE_PAIRS, ++arg;
+  /* "grids": every triple; "grids G": those with A on the G-th grid. */
+  if (arg < argc && arg + 2 >= argc && strcmp(argv[arg], "grids") == 0) {
+    char *gend = NULL;
+    long ga = arg + 2 == argc ? strtol(argv[arg + 1], &gend, 10) : -1;
+    if (gend && (gend == argv[arg + 1] || *gend != '\0' || ga < 0))
+      return usage();
     tu_init("distrt-test-onesided");
-    int64_t cases = run_grid_triples();
+    int64_t cases = run_grid_triples(mode, (int)ga);
     if (cases == 0 && tu_rank() == 0)
       printf("FAIL distrt-test-onesided: no pair of grids on %lld ranks\n",
              (long long)tu_size());
@@ -464,31 +510,29 @@ int main(int argc, char **argv) {
     int rc = tu_finish();
     return cases == 0 ? 1 : rc;
   }
-  int only = argc == 3 && strcmp(argv[1], "grid") == 0;
+  /* "grid 0": the 1-D grid only; "grid P0": the P0 x (P/P0) grid only (a
+   * run per grid keeps each mpirun short on many oversubscribed ranks). */
+  int only = arg + 2 == argc && strcmp(argv[arg], "grid") == 0;
   char *end = NULL;
-  long pick = only ? strtol(argv[2], &end, 10) : -1;
-  if ((argc > 2 && !only) || (argc == 2 && !quick) ||
-      (only && (end == argv[2] || *end != '\0' || pick < 0))) {
-    fprintf(stderr,
-            "usage: distrt-test-onesided [quick] | grid P0 | grids | error "
-            "NAME\n");
-    return 2;
-  }
+  long pick = only ? strtol(argv[arg + 1], &end, 10) : -1;
+  if ((arg != argc && !only) ||
+      (only && (end == argv[arg + 1] || *end != '\0' || pick < 0)))
+    return usage();
   tu_init("distrt-test-onesided");
   int64_t P = tu_size(), cases = 0;
   int64_t one[1] = {P};
   if (!only || pick == 0)
-    cases += run_grid(1, one, quick);
+    cases += run_grid(1, one, mode);
   for (int64_t p0 = 1; p0 <= P; ++p0)
     if (P % p0 == 0 && P > 1 && (P == 2 || (p0 > 1 && p0 < P)) &&
         (!only || pick == p0)) {
       int64_t two[2] = {p0, P / p0};
-      cases += run_grid(2, two, quick);
+      cases += run_grid(2, two, mode);
     }
   if (cases == 0) {
     if (tu_rank() == 0)
-      printf("FAIL distrt-test-onesided: no grid %s on %lld ranks\n", argv[2],
-             (long long)P);
+      printf("FAIL distrt-test-onesided: no grid %s on %lld ranks\n",
+             argv[arg + 1], (long long)P);
     tu_finish();
     return 1;
   }
