@@ -56,11 +56,13 @@ py=/usr/bin/python3
 missing=()
 pkgs="python3-matplotlib libscalapack-openmpi-dev libopenblas-dev
       libopenmpi-dev openmpi-bin gcc"
-# The sparse suite: PETSc, Tpetra (its headers need Kokkos Kernels' -dev
-# package too), g++ for Tpetra, and the real matrices (scilab-doc: HB files;
+# The sparse suite: PETSc, Tpetra (its headers need the Kokkos, Kokkos
+# Kernels and Teuchos -dev packages too, which apt does not pull in without
+# recommends), g++ for Tpetra, and the real matrices (scilab-doc: HB files;
 # libmetis-doc: METIS graphs).
 if [ "$sparse" = 1 ]; then
-  pkgs="$pkgs petsc-dev libtrilinos-tpetra-dev libtrilinos-kokkos-kernels-dev
+  pkgs="$pkgs petsc-dev libtrilinos-tpetra-dev libtrilinos-kokkos-dev
+        libtrilinos-kokkos-kernels-dev libtrilinos-teuchos-dev
         g++ scilab-doc libmetis-doc pkg-config"
 fi
 for pkg in $pkgs; do
