@@ -39,6 +39,11 @@ struct distrt_breq {
   distrt_breq *mpi; /* host transfer: the MPI backend's request */
   cudaEvent_t ev;   /* device transfer: recorded after it */
   void *tmp;        /* device scratch freed by wait */
+  /* A device transfer staged through host memory (staged_pair): the host
+   * copies of what is sent and received, and where the received elements
+   * go on the device (rbytes of them) when the MPI request completes. */
+  void *hsend, *hrecv, *drecv;
+  int64_t rbytes;
 };
 
 /*===-- helpers ----------------------------------------------------------===*/
@@ -427,11 +432,60 @@ static void nccl_barrier(const char *op, distrt_bcomm *c) {
 
 /*===-- point to point ---------------------------------------------------===*/
 
-/* Queues a group of (at most) one send and one receive. */
-static void pair(const char *op, distrt_bcomm *c, const void *send,
-                 int64_t scount, int64_t dest, void *recv, int64_t rcount,
-                 int64_t src, int64_t dtype) {
-  ncclComm_t nc = dcomm(op, c);
+static distrt_breq *host_req(const char *op, distrt_breq *m);
+static distrt_breq *dev_req(const char *op, void *tmp);
+
+static void *host_buf(const char *op, int64_t bytes) {
+  void *p = malloc(bytes > 0 ? (size_t)bytes : 1);
+  if (!p)
+    distrt_fatal(op, "out of memory staging %lld bytes of a device transfer",
+                 (long long)bytes);
+  return p;
+}
+
+/* One send and one receive of device memory on a communicator that has no
+ * NCCL communicator yet, staged through host memory over MPI.  The NCCL
+ * communicator is made by all members together (dcomm), so a transfer
+ * between two of them cannot make it; and since it is made collectively,
+ * whether it exists is the same on every member, so both ends of a
+ * message take the same path.  The received elements reach the device
+ * when the request is waited for. */
+static distrt_breq *staged_pair(const char *op, distrt_bcomm *c,
+                                const void *send, int64_t scount, int64_t dest,
+                                void *recv, int64_t rcount, int64_t src,
+                                int64_t dtype, int64_t tag) {
+  int64_t es = esize(op, dtype);
+  int sends = dest >= 0 && scount > 0, recvs = src >= 0 && rcount > 0;
+  distrt_breq *r = host_req(op, NULL);
+  if (sends) {
+    r->hsend = host_buf(op, scount * es);
+    CUCHK(op, "cudaMemcpyAsync",
+          cudaMemcpyAsync(r->hsend, send, (size_t)(scount * es),
+                          cudaMemcpyDeviceToHost, nccl_dev.stream));
+  }
+  nccl_dev_sync(op);
+  if (recvs) {
+    r->hrecv = host_buf(op, rcount * es);
+    r->drecv = recv;
+    r->rbytes = rcount * es;
+  }
+  r->mpi = MPI_BE.ipermute(op, c->mpi, r->hsend, sends ? scount : 0,
+                           sends ? dest : -1, r->hrecv, recvs ? rcount : 0,
+                           recvs ? src : -1, dtype, tag);
+  return r;
+}
+
+/* At most one send and one receive of device memory: a group of NCCL
+ * point-to-point calls when the communicator has its NCCL communicator,
+ * otherwise staged through the host (staged_pair). */
+static distrt_breq *pair(const char *op, distrt_bcomm *c, const void *send,
+                         int64_t scount, int64_t dest, void *recv,
+                         int64_t rcount, int64_t src, int64_t dtype,
+                         int64_t tag) {
+  if (!c->nccl)
+    return staged_pair(op, c, send, scount, dest, recv, rcount, src, dtype,
+                       tag);
+  ncclComm_t nc = c->nccl;
   ncclDataType_t t = nccl_type(dtype);
   NCCHK(op, "ncclGroupStart", ncclGroupStart());
   if (dest >= 0 && scount > 0)
@@ -441,7 +495,10 @@ static void pair(const char *op, distrt_bcomm *c, const void *send,
     NCCHK(op, "ncclRecv",
           ncclRecv(recv, (size_t)rcount, t, (int)src, nc, nccl_dev.stream));
   NCCHK(op, "ncclGroupEnd", ncclGroupEnd());
+  return dev_req(op, NULL);
 }
+
+static void nccl_wait(const char *op, distrt_breq *r);
 
 static void nccl_send(const char *op, distrt_bcomm *c, const void *buf,
                       int64_t count, int64_t dtype, int64_t dest, int64_t tag) {
@@ -449,8 +506,7 @@ static void nccl_send(const char *op, distrt_bcomm *c, const void *buf,
     MPI_BE.send(op, c->mpi, buf, count, dtype, dest, tag);
     return;
   }
-  pair(op, c, buf, count, dest, NULL, 0, -1, dtype);
-  nccl_dev_sync(op);
+  nccl_wait(op, pair(op, c, buf, count, dest, NULL, 0, -1, dtype, tag));
 }
 
 static void nccl_recv(const char *op, distrt_bcomm *c, void *buf, int64_t count,
@@ -459,8 +515,7 @@ static void nccl_recv(const char *op, distrt_bcomm *c, void *buf, int64_t count,
     MPI_BE.recv(op, c->mpi, buf, count, dtype, src, tag);
     return;
   }
-  pair(op, c, NULL, 0, -1, buf, count, src, dtype);
-  nccl_dev_sync(op);
+  nccl_wait(op, pair(op, c, NULL, 0, -1, buf, count, src, dtype, tag));
 }
 
 static void nccl_sendrecv(const char *op, distrt_bcomm *c, const void *send,
@@ -472,8 +527,8 @@ static void nccl_sendrecv(const char *op, distrt_bcomm *c, const void *send,
                     tag);
     return;
   }
-  pair(op, c, send, scount, dest, recv, rcount, src, dtype);
-  nccl_dev_sync(op);
+  nccl_wait(op, pair(op, c, send, scount, dest, recv, rcount, src, dtype,
+                     tag));
 }
 
 static void nccl_sendrecv_replace(const char *op, distrt_bcomm *c, void *buf,
@@ -485,7 +540,7 @@ static void nccl_sendrecv_replace(const char *op, distrt_bcomm *c, void *buf,
   }
   int64_t bytes = count * esize(op, dtype);
   void *tmp = nccl_dev_alloc(op, bytes);
-  pair(op, c, buf, count, dest, tmp, count, src, dtype);
+  nccl_wait(op, pair(op, c, buf, count, dest, tmp, count, src, dtype, tag));
   if (bytes > 0)
     CUCHK(op, "cudaMemcpyAsync",
           cudaMemcpyAsync(buf, tmp, (size_t)bytes, cudaMemcpyDeviceToDevice,
@@ -541,8 +596,7 @@ static distrt_breq *nccl_isendrecv(const char *op, distrt_bcomm *c,
   if (!on_device(op, send, "send", recv, "recv"))
     return host_req(op, MPI_BE.isendrecv(op, c->mpi, send, dest, recv, src,
                                          count, dtype, tag));
-  pair(op, c, send, count, dest, recv, count, src, dtype);
-  return dev_req(op, NULL);
+  return pair(op, c, send, count, dest, recv, count, src, dtype, tag);
 }
 
 static distrt_breq *nccl_iallgather(const char *op, distrt_bcomm *c,
@@ -564,8 +618,7 @@ static distrt_breq *nccl_ipermute(const char *op, distrt_bcomm *c,
   const void *s = dest >= 0 && scount > 0 ? send : NULL;
   void *r = src >= 0 && rcount > 0 ? recv : NULL;
   if ((s || r) && on_device(op, s, "send", r, "recv")) {
-    pair(op, c, s, scount, dest, r, rcount, src, dtype);
-    return dev_req(op, NULL);
+    return pair(op, c, s, scount, dest, r, rcount, src, dtype, tag);
   }
   if (!s && !r)
     nccl_dev_sync(op);
@@ -576,6 +629,14 @@ static distrt_breq *nccl_ipermute(const char *op, distrt_bcomm *c,
 static void nccl_wait(const char *op, distrt_breq *r) {
   if (r->mpi) {
     MPI_BE.wait(op, r->mpi);
+    if (r->drecv) {
+      CUCHK(op, "cudaMemcpyAsync",
+            cudaMemcpyAsync(r->drecv, r->hrecv, (size_t)r->rbytes,
+                            cudaMemcpyHostToDevice, nccl_dev.stream));
+      nccl_dev_sync(op);
+    }
+    free(r->hsend);
+    free(r->hrecv);
   } else {
     CUCHK(op, "cudaEventSynchronize", cudaEventSynchronize(r->ev));
     CUCHK(op, "cudaEventDestroy", cudaEventDestroy(r->ev));

@@ -222,6 +222,52 @@ static void grid_section(int64_t nd, const int64_t *dims) {
              (long long)dims[0], (long long)(nd > 1 ? dims[1] : 1));
 }
 
+/* Point to point on device buffers between ranks 0 and 1 of a fresh grid
+ * of all ranks, before any collective on it (the others take no part): the
+ * NCCL backend cannot make the grid's NCCL communicator there (all members
+ * make it together), so the transfer goes through host memory and makes
+ * none; after a collective has made it, the same transfers go over NCCL. */
+static void p2p_first(void) {
+  int64_t me = tu_rank(), p = tu_size(), dims[1] = {p};
+  distrt_grid *g = distrt_grid_create(1, dims);
+  void *a = dalloc(COUNT * 8), *b = dalloc(COUNT * 8);
+  char h[COUNT * 8];
+  int64_t comms = distrt_debug_count(DISTRT_COUNT_DEVICE_COMMS), mask = 1;
+  for (int round = 0; round < 2; ++round) {
+    put(a, DISTRT_F64, COUNT, v, me + 10 * round);
+    put(b, DISTRT_F64, COUNT, zero, 0);
+    if (me == 0)
+      distrt_send(g, a, COUNT, DISTRT_F64, 1, 5);
+    else if (me == 1)
+      distrt_recv(g, b, COUNT, DISTRT_F64, 0, 5);
+    if (me < 2) { /* both ways at once */
+      int64_t peer = 1 - me;
+      if (me == 1) {
+        get(h, b, DISTRT_F64, COUNT);
+        for (int64_t i = 0; i < COUNT; ++i)
+          CHECK(h, DISTRT_F64, i, v(10 * round, i), "send/recv first");
+      }
+      distrt_sendrecv(g, a, COUNT, peer, b, COUNT, peer, DISTRT_F64, 6);
+      get(h, b, DISTRT_F64, COUNT);
+      for (int64_t i = 0; i < COUNT; ++i)
+        CHECK(h, DISTRT_F64, i, v(peer + 10 * round, i), "p2p first");
+    }
+    if (round == 0) {
+      int64_t now = distrt_debug_count(DISTRT_COUNT_DEVICE_COMMS);
+      EXPECT(now == comms,
+             "point to point before any collective made %lld NCCL "
+             "communicators",
+             (long long)(now - comms));
+      distrt_allreduce(g, 1, b, COUNT, DISTRT_F64, DISTRT_SUM);
+    }
+  }
+  distrt_device_free(a);
+  distrt_device_free(b);
+  distrt_grid_free(g);
+  tu_section("device point to point before any collective, %lld ranks",
+             (long long)p);
+}
+
 /* Row-major reference: C = alpha op(A) op(B) + beta C. */
 static void ref_gemm(int64_t ta, int64_t tb, int64_t m, int64_t n, int64_t k,
                      double alpha, const double *a, int64_t lda,
@@ -410,6 +456,8 @@ int main(int argc, char **argv) {
       grid_section(2, flip);
     }
   }
+  if (p > 2)
+    p2p_first();
   leaves();
   ordering();
   int64_t live = distrt_debug_count(DISTRT_COUNT_DEVICE_BUFFERS);

@@ -38,8 +38,9 @@
  * make slow when other jobs share the cores: the suite runs the full
  * product on 1 and 2 ranks and pairs on more.  On grid triples "pairs"
  * runs each pair of A's and B's grids and layouts once, on one grid of C
- * and with one stationary.  The other parameters follow the number of the case
- * among those run, so that every mode sees all their combinations. */
+ * and with one stationary.  In "pairs" the other parameters follow the
+ * number of the case among those run, so that it still sees all their
+ * combinations. */
 #define _POSIX_C_SOURCE 200809L
 #include "test_util.h"
 
@@ -368,13 +369,6 @@ static int64_t run_grid(int64_t ndims, const int64_t *dims, int mode) {
   return cases;
 }
 
-/* A, B and C on different grids of the same processes: every ordered
- * triple of the grids the rank count allows ([P] and its 2-D
- * factorizations) with at least two different grids; for each, every
- * pair of layouts of A's and B's grids, with C's layout varying with them,
- * times stationary A / B / C (MODE_PAIRS: each pair of A's and B's grids
- * and layouts once, on one grid of C and with one stationary, both varying
- * with the layouts). */
 /* MODE_PAIRS on grid triples: the grid of C for A on grid a with layout
  * la and B on grid b with layout lb (s = la + lb), so that each such pair
  * runs once, with one stationary. */
@@ -383,6 +377,13 @@ static int pairs_grid(int a, int b, int s, int ng) {
   return a == b && c == a ? (c + 1) % ng : c;
 }
 
+/* A, B and C on different grids of the same processes: every ordered
+ * triple of the grids the rank count allows ([P] and its 2-D
+ * factorizations) with at least two different grids; for each, every
+ * pair of layouts of A's and B's grids, with C's layout varying with them,
+ * times stationary A / B / C (MODE_PAIRS: each pair of A's and B's grids
+ * and layouts once, on one grid of C and with one stationary, both varying
+ * with the layouts). */
 static int64_t run_grid_triples(int mode, int only_a) {
   int64_t P = tu_size();
   tgrid gs[4];
