@@ -74,6 +74,56 @@ func.func @dot(%a: !a, %u: !u, %v: !u) {
 
 // -----
 
+// TTV, A(i,j) = B(i,j,k) * c(k): substitute({ji, k}, gemv) makes one gemv
+// per point of the loop ii around it, on the matrix B(ii, :, :) (its rows
+// K apart) into the row A(ii, :).
+dist.grid @m [2, 2]
+!A = !dist.tensor<8x6xf64, #dist.layout<@m, "xy -> xy">>
+!B = !dist.tensor<8x6x5xf64, #dist.layout<@m, "xyz -> xy">>
+!c = !dist.tensor<5xf64, #dist.layout<@m, "z -> **">>
+
+// CHECK-LABEL: func.func @ttv
+// CHECK-NOT: linalg.generic
+// CHECK: scf.for
+// CHECK: dist.gemv %{{[^ ]*}}, %{{[^ ]*}} into %{{[^ ]*}} : memref<?x?xf64, strided<[?, 1], offset: ?>>, memref<?xf64, strided<[1], offset: ?>> into memref<?xf64, strided<[1], offset: ?>>
+// CHECK-NOT: linalg.generic
+// CHECK: return
+// RT-LABEL: func.func @ttv
+// RT: llvm.call @distrt_gemv_t_f64(
+func.func @ttv(%a: !A, %b: !B, %c: !c) {
+  dist.compute "A(i,j) = B(i,j,k) * c(k)" (A = %a, B = %b, c = %c)
+      schedule [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2)),
+                communicate({A, B, c}, jo),
+                substitute({ji, k}, gemv)] : !A, !B, !c
+  return
+}
+
+// -----
+
+// innerprod, a = B(i,j,k) * C(i,j,k): one dot per point of ii and ji.
+dist.grid @m [2, 2]
+!a = !dist.tensor<f64, #dist.layout<@m, " -> **">>
+!B = !dist.tensor<8x6x5xf64, #dist.layout<@m, "xyz -> xy">>
+
+// CHECK-LABEL: func.func @innerprod
+// CHECK-NOT: linalg.generic
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: dist.dot %{{[^ ]*}}, %{{[^ ]*}} into %{{[^ ]*}} : memref<?xf64, strided<[1], offset: ?>>, memref<?xf64, strided<[1], offset: ?>> into memref<f64, strided<[], offset: ?>>
+// CHECK-NOT: linalg.generic
+// CHECK: return
+// RT-LABEL: func.func @innerprod
+// RT: llvm.call @distrt_dot_acc_f64(
+func.func @innerprod(%a: !a, %b: !B, %c: !B) {
+  dist.compute "a = B(i,j,k) * C(i,j,k)" (a = %a, B = %b, C = %c)
+      schedule [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2)),
+                communicate({a, B, C}, jo),
+                substitute({k}, dot)] : !a, !B, !B
+  return
+}
+
+// -----
+
 // Without a substitute the same statements keep their linalg leaf (the
 // automatic choice does not change).
 dist.grid @m [4]

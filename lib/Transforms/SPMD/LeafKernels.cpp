@@ -524,8 +524,10 @@ LogicalResult spmd::tryEmitGemm(SPMDBuilder &rt, OpBuilder &b,
 
 /// The roles of a gemv or dot leaf: the substituted variables' origins that
 /// index the output (`row`, gemv only) and the summed one (`red`), the
-/// matrix and the vector (gemv) or the two vectors (dot). Says why not in
-/// `whyNot` when the statement does not have the kernel's form.
+/// matrix and the vector (gemv) or the two vectors (dot). The operands'
+/// other indices are fixed by the loops around the leaf. Says why not in
+/// `whyNot` when the statement does not have the kernel's form (the
+/// schedule's verifier already checked it; this guards the lowering).
 static LogicalResult blas12Roles(ComputeRanges &cl, const IndexStatement &stmt,
                                  bool gemv, Type elt, std::string &row,
                                  std::string &red, const Access *&first,
@@ -547,28 +549,43 @@ static LogicalResult blas12Roles(ComputeRanges &cl, const IndexStatement &stmt,
     else
       red = o;
   }
+  auto last = [](const Access *a, StringRef v) {
+    return !a->indices.empty() && a->indices.back() == v;
+  };
   if (gemv) {
-    first = ins[0]->indices.size() == 2 ? ins[0] : ins[1];
+    first = llvm::is_contained(ins[0]->indices, row) ? ins[0] : ins[1];
     second = first == ins[0] ? ins[1] : ins[0];
-    if (row.empty() || red.empty() || first->indices.size() != 2 ||
-        second->indices.size() != 1 || stmt.lhs.indices.size() != 1 ||
-        stmt.lhs.indices[0] != row || second->indices[0] != red ||
-        !llvm::is_contained(first->indices, row) ||
-        !llvm::is_contained(first->indices, red) || row == red)
-      return cannot("the statement is not Out(i) = M(i,j) * V(j)");
+    if (row.empty() || red.empty() || row == red ||
+        llvm::is_contained(second->indices, row) ||
+        !llvm::is_contained(first->indices, red) || !last(second, red) ||
+        !last(&stmt.lhs, row) || !(last(first, row) || last(first, red)))
+      return cannot("the statement is not Out(..., i) = M(..., i, ..., j) * "
+                    "V(..., j) (or M(..., j, ..., i))");
   } else {
     first = ins[0];
     second = ins[1];
-    if (red.empty() || !stmt.lhs.indices.empty() ||
-        first->indices.size() != 1 || second->indices.size() != 1 ||
-        first->indices[0] != red || second->indices[0] != red)
-      return cannot("the statement is not Out() = U(k) * V(k)");
+    if (red.empty() || !last(first, red) || !last(second, red) ||
+        llvm::is_contained(stmt.lhs.indices, red))
+      return cannot("the statement is not Out(...) = U(..., k) * V(..., k)");
   }
   return success();
 }
 
+/// The stride of index `x` in the row-major box of `a`.
+static Value boxStride(SPMDBuilder &rt, OpBuilder &b, Location loc,
+                       const BoxBuffer &box, const Access *a, StringRef x) {
+  Value s = rt.idx(b, loc, 1);
+  for (int64_t d = (int64_t)a->indices.size() - 1; d >= 0; --d) {
+    if (a->indices[d] == x)
+      return s;
+    s = arith::MulIOp::create(b, loc, s, box.size[d]);
+  }
+  return s;
+}
+
 /// A GEMV call (out(I) += M(I,J) * v(J), M's box row-major, transposed when
-/// its last index is the row index) for the leaf.
+/// its last index is the row index) for the leaf, at the fixed points of
+/// the operands' other indices.
 LogicalResult spmd::tryEmitGemv(SPMDBuilder &rt, OpBuilder &b,
                                 ComputeRanges &cl, const IndexStatement &stmt,
                                 llvm::StringMap<BoxBuffer> &boxes,
@@ -589,12 +606,14 @@ LogicalResult spmd::tryEmitGemv(SPMDBuilder &rt, OpBuilder &b,
   llvm::StringMap<DynRange> ranges;
   for (const std::string &x : stmt.indexVariables())
     ranges[x] = cl.range(b, x, fixedSet, nullptr);
-  // Row-major M: with M(row, red) y += M x; with M(red, row) y += M^T x.
-  bool trans = mat->indices[1] == row;
-  Value m =
-      leafView(rt, b, loc, boxes, ranges, mat,
-               {ranges[mat->indices[0]].size, ranges[mat->indices[1]].size},
-               {boxes[mat->tensor].size[1], Value()}, elt);
+  // M in memory: with red last, rows of `row` (its stride the leading
+  // dimension), y += M x; with row last, rows of `red`, y += M^T x. Its
+  // other indices are at the fixed points of the loops around the leaf.
+  bool trans = mat->indices.back() == row;
+  StringRef lead = trans ? red : row, cont = trans ? row : red;
+  Value m = leafView(
+      rt, b, loc, boxes, ranges, mat, {ranges[lead].size, ranges[cont].size},
+      {boxStride(rt, b, loc, boxes[mat->tensor], mat, lead), Value()}, elt);
   Value x = leafView(rt, b, loc, boxes, ranges, vec, {ranges[red].size},
                      {Value()}, elt);
   Value y = leafView(rt, b, loc, boxes, ranges, &stmt.lhs, {ranges[row].size},

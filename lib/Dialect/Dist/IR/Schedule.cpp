@@ -520,38 +520,35 @@ public:
     return true;
   }
 
-  /// gemv: a row and a reduction loop of Out(i) = M(i,j) * V(j); dot: the
-  /// reduction loop of Out() = U(k) * V(k).
+  /// gemv: a row and a reduction loop of Out(..., i) = M(..., i, ..., j, ...)
+  /// * V(..., j); dot: the reduction loop of Out(...) = U(..., k) * V(..., k).
+  /// Indices other than the substituted ones are fixed by the loops around
+  /// the leaf (one call per point of them: TTV's A(i,j) = B(i,j,k) * c(k)
+  /// with substitute({j, k}, gemv), innerprod with substitute({k}, dot)).
+  /// The vectors must be contiguous: the row index last in Out, the
+  /// reduction index last in V (gemv) or in U and V (dot), and the row or
+  /// the reduction index last in M.
   bool fitsGemvOrDot(const ScheduleCommand &c, ArrayRef<std::string> vars,
                      ArrayRef<std::string> origins) {
     SmallVector<const Access *> ins = stmt.rhsAccesses();
-    // gemv: Out(i) = M(i,j) * V(j) (or M(j,i)), inputs in either order;
-    // dot: Out() = U(k) * V(k).
     bool gemv = c.kernel == "gemv";
     StringRef form = gemv ? "Out(i) = M(i,j) * V(j)" : "Out() = U(k) * V(k)";
     size_t want = gemv ? 2 : 1;
     if (vars.size() != want)
       return fail(c.kernel + " replaces exactly " + Twine(want) + " loop" +
                   (want == 1 ? "" : "s") + ", got " + Twine(vars.size()));
-    size_t outRank = gemv ? 1 : 0;
-    bool shapeOk = ins.size() == 2 && productOfAccesses(stmt.rhs.get()) &&
-                   stmt.lhs.indices.size() == outRank;
-    if (shapeOk) {
-      size_t r0 = ins[0]->indices.size(), r1 = ins[1]->indices.size();
-      shapeOk = gemv ? ((r0 == 2 && r1 == 1) || (r0 == 1 && r1 == 2))
-                     : (r0 == 1 && r1 == 1);
-    }
-    if (!shapeOk)
+    if (ins.size() != 2 || !productOfAccesses(stmt.rhs.get()))
       return fail(c.kernel + " needs a statement of the form " + form +
-                  " (no constants, negation or sums)");
-    int rows = 0, red = 0;
+                  " (no constants, negation or sums; other indices are "
+                  "fixed by the loops around the leaf)");
+    std::string row, red;
     for (auto [v, o] : llvm::zip(vars, origins)) {
       bool inOut = uses(&stmt.lhs, o), in1 = uses(ins[0], o),
            in2 = uses(ins[1], o);
-      if (gemv && inOut && (in1 != in2))
-        ++rows;
-      else if (!inOut && in1 && in2)
-        ++red;
+      if (gemv && inOut && (in1 != in2) && row.empty())
+        row = o;
+      else if (!inOut && in1 && in2 && red.empty())
+        red = o;
       else
         return fail("'" + v + "' (from '" + o + "') is not a " +
                     (gemv ? "row or reduction index of a matrix-vector "
@@ -560,11 +557,38 @@ public:
                     stmt.lhs.tensor + " = " + ins[0]->tensor + " * " +
                     ins[1]->tensor);
     }
-    if (rows != (gemv ? 1 : 0) || red != 1)
+    if ((gemv && row.empty()) || red.empty())
       return fail("the variables do not form " + c.kernel + ": it needs " +
                   (gemv ? "one row and one reduction variable"
                         : "one reduction variable") +
                   " of " + form);
+    auto last = [](const Access *a, StringRef v) {
+      return !a->indices.empty() && a->indices.back() == v;
+    };
+    auto notLast = [&](const Access *a, StringRef v, StringRef role) {
+      return fail("'" + a->tensor + "' must have '" + v + "' as its last " +
+                  "index (the " + role + " of the " + c.kernel +
+                  " leaf is contiguous); reorder the tensor's indices or "
+                  "remove the substitute command");
+    };
+    if (!gemv) {
+      // (An index occurs at most once per access: the statement's verifier.)
+      for (const Access *a : ins)
+        if (!last(a, red))
+          return notLast(a, red, "vector");
+      return true;
+    }
+    const Access *mat = uses(ins[0], row) ? ins[0] : ins[1];
+    const Access *vec = mat == ins[0] ? ins[1] : ins[0];
+    if (!last(&stmt.lhs, row))
+      return notLast(&stmt.lhs, row, "output vector");
+    if (!last(vec, red))
+      return notLast(vec, red, "input vector");
+    if (!last(mat, row) && !last(mat, red))
+      return fail("'" + mat->tensor + "' must have '" + row + "' or '" + red +
+                  "' as its last index (the matrix of the gemv leaf has "
+                  "contiguous rows or columns); reorder the tensor's "
+                  "indices or remove the substitute command");
     return true;
   }
 
