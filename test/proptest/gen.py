@@ -14,7 +14,8 @@ strings blocked / cyclic / block-cyclic, replicated `*`, fixed to a face,
 the canonical form with several modes per dimension, skews and fixed modes,
 the thesis' mode tuples) and a schedule built by simulating the loop nest
 (divide, split, reorder, collapse/fuse, distribute with and without a grid,
-rotate, communicate at any level, parallelize, substitute gemm / mttkrp,
+rotate, communicate at any level, parallelize, substitute gemm / mttkrp /
+gemv / dot,
 overlap on/off). Most schedules are plausible; about one in eight gets one
 deliberate mistake (a rejection is expected, but an accepted one must still
 compute the right values).
@@ -282,10 +283,16 @@ def batch_text(comps):
 
 def gen_statement(rng, c):
     """Fills c.stmt, c.tensors (with shapes) and returns (free, summed, ext,
-    kernel) where kernel is None, 'gemm' or 'mttkrp' (a statement of that
-    form)."""
+    kernel) where kernel is None, 'gemm', 'mttkrp', 'gemv' or 'dot' (a
+    statement of that form)."""
     integer = c.elt in ("i32", "i64")
     form = wchoice(rng, [("random", 82), ("gemm", 12), ("mttkrp", 6)])
+    # About 1 in 8 random statements becomes a gemv or dot form instead,
+    # decided by a stream of its own so that the other programs stay as
+    # they were.
+    blas12 = random.Random("dist-proptest-blas12:%d:%d" % (c.seed, c.index))
+    if form == "random" and blas12.random() < 0.12:
+        form = blas12.choice(["gemv", "dot"])
     reused = []
     if form != "random" and integer and rng.random() < 0.8:
         c.elt = rng.choice(["f32", "f64"])
@@ -307,6 +314,43 @@ def gen_statement(rng, c):
         if rng.random() < 0.12:     # not quite gemm: a constant factor
             expr = Expr("*", Expr("const", value=2), expr)
         ops = accs
+        allvars = free + summed
+    elif form in ("gemv", "dot"):
+        # gemv: Out(.., i) = M(.., i/k .., k/i) * V(.., k); dot: Out(..) =
+        # U(.., k) * V(.., k); an optional extra variable l, fixed by the
+        # loops around the leaf, in some of the accesses (free when in Out,
+        # summed outside the leaf otherwise). Mostly contiguous vectors as
+        # substitute needs; sometimes not (the verifier must refuse).
+        gemv = form == "gemv"
+        k = "k"
+        extra = rng.random() < 0.6
+        where = set()
+        if extra:
+            while not where:
+                where = {x for x in ("out", "m", "v") if rng.random() < 0.6}
+
+        def place(last, others):
+            idx = others[:]
+            rng.shuffle(idx)
+            if rng.random() < 0.1 and idx:   # not contiguous
+                return [last] + idx
+            return idx + [last]
+        out = place("i", ["l"] if "out" in where else []) if gemv else \
+            (["l"] if "out" in where else [])
+        ml = ["l"] if "m" in where else []
+        if gemv:
+            last = "k" if rng.random() < 0.7 else "i"   # "i" last: transposed
+            m_idx = place(last, ml + ["i" if last == "k" else "k"])
+        else:
+            m_idx = place(k, ml)
+        v_idx = place(k, ["l"] if "v" in where else [])
+        free = out[:]
+        summed = [x for x in [k, "l"]
+                  if x not in out and (x in m_idx or x in v_idx)]
+        ops = [("B", m_idx), ("C", v_idx)]
+        if rng.random() < 0.5:
+            ops.reverse()
+        expr = Expr("*", Expr("access", access=ops[0]), Expr("access", access=ops[1]))
         allvars = free + summed
     elif form == "mttkrp":
         free, summed = ["i", "l"], ["j", "k"]
@@ -756,6 +800,10 @@ def gen_schedule(rng, c, free, summed, ext, kernel, mistakes):
             row = [v for v in a1 if v in out_idx and v not in a2][-1]
             col = [v for v in a2 if v in out_idx and v not in a1][-1]
             kvars = [row, col, k]
+        elif kernel == "gemv":
+            kvars = ["i", "k"]
+        elif kernel == "dot":
+            kvars = ["k"]
         else:
             kvars = ["i", "j", "k", "l"]
         leaf = []
