@@ -113,3 +113,15 @@ func.func @f(%a: !a, %u: !u, %v: !u) {
       schedule [reorder({l, k}), substitute({k}, dot)] : !a, !u, !u
   return
 }
+
+// -----
+
+// Two row indices and no reduction.
+dist.grid @m [2]
+!Y = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> x">>
+func.func @f(%y: !Y, %a: !Y, %x: !Y) {
+  // expected-error @+1 {{substitute({i, j}, gemv): the variables do not form gemv: it needs one row and one reduction variable of Out(i) = M(i,j) * V(j)}}
+  dist.compute "Y(i,j) = A(i,k) * X(j,k)" (Y = %y, A = %a, X = %x)
+      schedule [reorder({k, i, j}), substitute({i, j}, gemv)] : !Y, !Y, !Y
+  return
+}

@@ -545,19 +545,20 @@ public:
     for (auto [v, o] : llvm::zip(vars, origins)) {
       bool inOut = uses(&stmt.lhs, o), in1 = uses(ins[0], o),
            in2 = uses(ins[1], o);
-      if (gemv && inOut && (in1 != in2) && row.empty())
-        row = o;
-      else if (!inOut && in1 && in2 && red.empty())
-        red = o;
-      else
+      bool isRow = gemv && inOut && in1 != in2, isRed = !inOut && in1 && in2;
+      if (!isRow && !isRed)
         return fail("'" + v + "' (from '" + o + "') is not a " +
                     (gemv ? "row or reduction index of a matrix-vector "
                             "product "
                           : "reduction index of a dot product ") +
                     stmt.lhs.tensor + " = " + ins[0]->tensor + " * " +
                     ins[1]->tensor);
+      std::string &slot = isRow ? row : red;
+      if (!slot.empty())
+        break; // two rows or two reductions: said below
+      slot = o;
     }
-    if ((gemv && row.empty()) || red.empty())
+    if ((gemv && (row.empty() || red.empty())) || (!gemv && red.empty()))
       return fail("the variables do not form " + c.kernel + ": it needs " +
                   (gemv ? "one row and one reduction variable"
                         : "one reduction variable") +
