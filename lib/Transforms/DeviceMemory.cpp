@@ -199,7 +199,9 @@ static bool rejectOnDevice(Operation *op) {
     op->emitError("parallelize() is a CPU schedule (OpenMP threads over "
                   "host memory); remove it for device=gpu (dist-run "
                   "--backend nccl): ")
-        << kNoKernels;
+        << kNoKernels
+        << "; a library leaf runs there instead, e.g. substitute({ji, k}, "
+           "gemv) for TTV (examples/distal/ttv-gemv.mlir)";
     return true;
   }
   if (isa<linalg::GenericOp>(op)) {
@@ -207,7 +209,9 @@ static bool rejectOnDevice(Operation *op) {
                   "would be a host loop over device tiles, and ")
         << kNoKernels
         << "; write the statement so that substitute(..., gemm), "
-           "substitute(..., gemv) or substitute(..., dot) applies";
+           "substitute(..., gemv) or substitute(..., dot) applies (gemv and "
+           "dot also with indices fixed by the loops around the leaf, as "
+           "in examples/distal/ttv-gemv.mlir and innerprod-dot.mlir)";
     return true;
   }
   if (accumulatesIntegers(op)) {

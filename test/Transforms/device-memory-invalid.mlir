@@ -37,7 +37,7 @@ dist.grid @m [2, 2]
 !B = !dist.tensor<32x32x32xf64, #dist.layout<@m, "xyz -> xy">>
 !c = !dist.tensor<32xf64, #dist.layout<@m, "z -> **">>
 func.func @ttv(%a: !A, %b: !B, %c: !c) {
-  // expected-error@+1 {{this leaf would be a host loop over device tiles, and generated GPU kernels are not implemented yet (issue #16); write the statement so that substitute(..., gemm), substitute(..., gemv) or substitute(..., dot) applies}}
+  // expected-error@+1 {{this leaf would be a host loop over device tiles, and generated GPU kernels are not implemented yet (issue #16); write the statement so that substitute(..., gemm), substitute(..., gemv) or substitute(..., dot) applies (gemv and dot also with indices fixed by the loops around the leaf, as in examples/distal/ttv-gemv.mlir and innerprod-dot.mlir)}}
   dist.compute "A(i,j) = B(i,j,k) * c(k)" (A = %a, B = %b, c = %c)
       schedule [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2)),
                 communicate({A, B, c}, jo)]
