@@ -57,7 +57,7 @@ one_gpu() { # FILE -> the example with every grid extent 1
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 : >"$bundle/progs/list"
-for f in summa pumma cannon johnson solomonik cosma ttm ttv-gemv innerprod-dot gemv dot; do
+for f in summa pumma cannon johnson solomonik cosma ttm ttv-gemv innerprod-dot mttkrp gemv dot; do
   src="$distal/$f.mlir"
   dims="$(sed -nE 's/^dist\.grid @m \[([0-9, ]+)\].*/\1/p' "$src" | head -1)"
   [ -n "$dims" ] || die "$src: no 'dist.grid @m [...]' line"

@@ -226,8 +226,9 @@ static bool rejectOnDevice(Operation *op) {
     if (isHostMemory(mem))
       return false;
     op->emitError("with device=gpu (dist-run --backend nccl) the host would "
-                  "read or write device memory here (a scalar leaf, MTTKRP's "
-                  "Khatri-Rao product or its fallback loops), and ")
+                  "read or write device memory here (a scalar leaf: a point "
+                  "update below the innermost communicate or a bounds-checked "
+                  "loop nest), and ")
         << kNoKernels
         << "; write the statement so that substitute(..., gemm) applies to "
            "the whole leaf";

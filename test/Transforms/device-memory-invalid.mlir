@@ -47,14 +47,29 @@ func.func @ttv(%a: !A, %b: !B, %c: !c) {
 
 // -----
 
-// MTTKRP: the Khatri-Rao product (and its fallback) are host loops.
+// A scalar leaf: with communicate at the innermost loop, the leaf is one
+// point update, a host load and store.
+dist.grid @m [2, 2]
+!A = !dist.tensor<8x8xf64, #dist.layout<@m, "ij -> ij">>
+func.func @point(%a: !A, %b: !A) {
+  // expected-error@+1 {{the host would read or write device memory here (a scalar leaf: a point update below the innermost communicate or a bounds-checked loop nest), and generated GPU kernels are not implemented yet (issue #16)}}
+  dist.compute "A(i,j) = B(i,j)" (A = %a, B = %b)
+      schedule [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2)),
+                communicate({A, B}, ji)]
+      : !A, !A
+  return
+}
+
+// -----
+
+// MTTKRP runs on device tiles: its leaf is library calls only (zeroing,
+// rank-1 GEMMs for the Khatri-Rao product, then the GEMM); no error.
 dist.grid @m [2, 2, 2]
 !A = !dist.tensor<16x8xf64, #dist.layout<@m, "il -> i**">>
 !B = !dist.tensor<16x16x16xf64, #dist.layout<@m, "ijk -> ijk">>
 !C = !dist.tensor<16x8xf64, #dist.layout<@m, "jl -> *j*">>
 !D = !dist.tensor<16x8xf64, #dist.layout<@m, "kl -> **k">>
 func.func @mttkrp(%a: !A, %b: !B, %c: !C, %d: !D) {
-  // expected-error@+1 {{the host would read or write device memory here (a scalar leaf, MTTKRP's Khatri-Rao product or its fallback loops), and generated GPU kernels are not implemented yet (issue #16)}}
   dist.compute "A(i,l) = B(i,j,k) * C(j,l) * D(k,l)"
       (A = %a, B = %b, C = %c, D = %d)
       schedule [distribute({i, j, k}, {io, jo, ko}, {ii, ji, ki},

@@ -182,20 +182,27 @@ dist.grid @c [2, 2, 2]
 !C = !dist.tensor<16x8xf64, #dist.layout<@c, "jl -> *j*">>
 !D = !dist.tensor<16x8xf64, #dist.layout<@c, "kl -> **k">>
 
-// MTTKRP leaf: the Khatri-Rao product of the C and D tiles into a scratch
-// buffer allocated once, then one GEMM with B's (j, k) block; scalar loops
-// when that block is not contiguous.
+// MTTKRP leaf: the Khatri-Rao product of the C and D tiles, transposed,
+// into a scratch buffer allocated once (zeroed, then one rank-1 GEMM per
+// l), then one GEMM with B's (j, k) block when it is contiguous, one per j
+// otherwise. Library calls only: no loads or stores in the leaf.
 // CHECK-LABEL: func.func @mttkrp
-// CHECK: memref.alloc() : memref<512xf64>
+// CHECK: dist.check_alloc %[[KR:.*]], "the Khatri-Rao buffer of the mttkrp leaf"
+// CHECK: dist.zero_buffer %[[KR]], %{{.*}} : memref<512xf64>
+// CHECK-NOT: memref.store
+// CHECK: scf.for
+// CHECK-NOT: memref.store
+// CHECK: %[[ROW:.*]] = memref.reinterpret_cast %[[KR]]
+// CHECK-NEXT: dist.gemm %{{[^ ]*}}, %{{[^ ]*}} transposed into %[[ROW]]
+// CHECK-NEXT: }
+// CHECK-NOT: memref.store
 // CHECK: scf.if
-// CHECK: scf.for
-// CHECK: scf.for
-// CHECK: scf.for
-// CHECK: arith.mulf
-// CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}] : memref<512xf64>
-// CHECK: dist.gemm
+// CHECK: dist.gemm %{{[^ ]*}}, %{{[^ ]*}} transposed into
 // CHECK: } else {
+// CHECK-NOT: memref.store
 // CHECK: scf.for
+// CHECK-NOT: memref.store
+// CHECK: dist.gemm %{{[^ ]*}}, %{{[^ ]*}} transposed into
 // CHECK: dist.allreduce %{{.*}} on @c axes [1, 2] sum
 func.func @mttkrp(%a: !A, %b: !B, %c: !C, %d: !D) {
   dist.compute "A(i,l) = B(i,j,k) * C(j,l) * D(k,l)"

@@ -104,7 +104,8 @@ func.func @main() -> i32 {
 // -----
 
 // MTTKRP (examples/distal/mttkrp.mlir): the leaf's GEMM multiplies a view
-// of B's (i, jk) block by the Khatri-Rao buffer.
+// of B's (i, jk) block by the (transposed) Khatri-Rao buffer, which rank-1
+// GEMMs filled.
 dist.grid @c [2, 2, 2]
 !A = !dist.tensor<16x8xf64, #dist.layout<@c, "xy -> x**">>
 !B = !dist.tensor<16x16x16xf64, #dist.layout<@c, "xyz -> xyz">>
@@ -113,12 +114,15 @@ dist.grid @c [2, 2, 2]
 
 // CHECK-LABEL: func.func @mttkrp
 // CHECK: dist.check_alloc %[[KR:.*]], "the Khatri-Rao buffer of the mttkrp leaf" : memref<512xf64>
+// CHECK: dist.zero_buffer %[[KR]]
+// CHECK: scf.for
+// CHECK: dist.gemm %{{[^ ]*}}, %{{[^ ]*}} transposed into %{{[^ ]*}} :
 // CHECK: scf.if
-// CHECK: memref.store %{{.*}}, %[[KR]]
-// CHECK: %[[KV:.*]] = memref.reinterpret_cast %[[KR]] to offset: [%{{.*}}], sizes: [%{{.*}}, %{{.*}}], strides: [%{{.*}}, 1] : memref<512xf64> to memref<?x?xf64, strided<[?, 1], offset: ?>>
-// CHECK: dist.gemm %{{[^ ]*}}, %[[KV]] into %{{[^ ]*}} :
+// CHECK: %[[KV:.*]] = memref.reinterpret_cast %[[KR]] to offset: [{{[^]]*}}], sizes: [%{{.*}}, %{{.*}}], strides: [%{{.*}}, 1] : memref<512xf64> to memref<?x?xf64, strided<[?, 1], offset: ?>>
+// CHECK: dist.gemm %{{[^ ]*}}, %[[KV]] transposed into %{{[^ ]*}} :
 // CHECK: } else {
 // LLVM-LABEL: llvm.func @mttkrp
+// LLVM: llvm.call @distrt_zero_buffer
 // LLVM: llvm.call @distrt_gemm_t_f64
 func.func @mttkrp(%a: !A, %b: !B, %c: !C, %d: !D) {
   dist.compute "A(i,l) = B(i,j,k) * C(j,l) * D(k,l)"

@@ -332,8 +332,8 @@ LogicalResult ComputeEmitter::emitLeaf(OpBuilder &b) {
   }
   if (mttkrpLeaf)
     return underNonEmpty(b, [&](OpBuilder &tb) {
-      emitMttkrp(rt, tb, cl, stmt, roles, boxes, fixedAt(leafLevel), elt, krBuf,
-                 [&](OpBuilder &fb) { emitScalarLoops(fb, leafLevel); });
+      emitMttkrp(rt, tb, cl, stmt, roles, boxes, fixedAt(leafLevel), elt,
+                 krBuf);
       return success();
     });
   if (leafLevel < localLoops.size() &&

@@ -220,86 +220,89 @@ bool spmd::mttkrpFits(ComputeRanges &cl, const IndexStatement &stmt,
   return true;
 }
 
-/// out(I, L) += T(I, JK) * KR(JK, L) with KR(j*K + k, l) = Mj(j,l) Mk(k,l):
-/// one GEMM when T's (j, k) block is contiguous in its buffer (the leaf
-/// covers T's whole k range), the scalar loops otherwise.
+/// out(I, L) += T(I, JK) * KRt(L, JK)^T with KRt(l, j*K + k) = Mj(j,l) Mk(k,l),
+/// every step a library call, so that it runs on device tiles as well:
+/// - KRt is zeroed (dist.zero_buffer), then each of its L rows, seen as a
+///   J x K matrix, receives the rank-1 product Mj(:, l) Mk(:, l)^T (one
+///   dist.gemm with an inner dimension of 1);
+/// - one dist.gemm when T's (j, k) block is contiguous in its buffer (the
+///   leaf covers T's whole k range), one per j (T(I, j, K) times KRt's K
+///   columns of that j) otherwise.
 void spmd::emitMttkrp(SPMDBuilder &rt, OpBuilder &b, ComputeRanges &cl,
                       const IndexStatement &stmt, const MttkrpRoles &r,
                       llvm::StringMap<BoxBuffer> &boxes,
-                      const llvm::StringSet<> &fs, Type elt, Value krBuf,
-                      function_ref<void(OpBuilder &)> fallback) {
+                      const llvm::StringSet<> &fs, Type elt, Value krBuf) {
   Location loc = cl.op.getLoc();
   llvm::StringMap<DynRange> ranges;
   for (const std::string &x : stmt.indexVariables())
     ranges[x] = cl.range(b, x, fs, nullptr);
   BoxBuffer &tb = boxes[r.t->tensor];
-  // T's box extents along k (its last dimension).
+  BoxBuffer &jb = boxes[r.mj->tensor];
+  BoxBuffer &kb = boxes[r.mk->tensor];
+  BoxBuffer &ob = boxes[r.out->tensor];
+  Value nj = ranges[r.j].size, nk = ranges[r.k].size, nl = ranges[r.l].size;
+  Value njk = arith::MulIOp::create(b, loc, nj, nk);
+  auto loop = [&](OpBuilder &lb, Location l, Value ub,
+                  function_ref<void(OpBuilder &, Value)> body) {
+    scf::ForOp::create(lb, l, rt.idx(lb, l, 0), ub, rt.idx(lb, l, 1),
+                       ValueRange{},
+                       [&](OpBuilder &fb, Location fl, Value iv, ValueRange) {
+                         body(fb, iv);
+                         scf::YieldOp::create(fb, fl);
+                       });
+  };
+  // The Khatri-Rao product, transposed: L rank-1 products.
+  ZeroBufferOp::create(b, loc, krBuf, arith::MulIOp::create(b, loc, njk, nl));
+  loop(b, loc, nl, [&](OpBuilder &lb, Value li) {
+    Value gl = arith::AddIOp::create(lb, loc, ranges[r.l].lo, li);
+    Value one = rt.idx(lb, loc, 1);
+    Value x = viewAt(rt, lb, loc, jb.memref,
+                     boxOffset(rt, lb, loc, jb, {ranges[r.j].lo, gl}),
+                     {nj, one}, {jb.size[1], Value()}, elt);
+    Value y = viewAt(rt, lb, loc, kb.memref,
+                     boxOffset(rt, lb, loc, kb, {ranges[r.k].lo, gl}),
+                     {nk, one}, {kb.size[1], Value()}, elt);
+    Value row = viewAt(rt, lb, loc, krBuf,
+                       arith::MulIOp::create(lb, loc, li, njk), {nj, nk},
+                       {nk, Value()}, elt);
+    GemmOp::create(lb, loc, x, /*transpose_a=*/false, y,
+                   /*transpose_b=*/true, row);
+  });
+  // The GEMM(s): T's (i, jk) block times KRt transposed.
+  Value tRowStride = arith::MulIOp::create(b, loc, tb.size[1], tb.size[2]);
+  Value oView = viewAt(
+      rt, b, loc, ob.memref,
+      boxOffset(rt, b, loc, ob, {ranges[r.i].lo, ranges[r.l].lo}),
+      {ranges[r.i].size, nl}, {ob.size[1], Value()}, elt);
   Value contiguous = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                           ranges[r.k].size, tb.size[2]);
+                                           nk, tb.size[2]);
   scf::IfOp::create(
       b, loc, contiguous,
       [&](OpBuilder &ib, Location l) {
-        Value nj = ranges[r.j].size, nk = ranges[r.k].size,
-              nl = ranges[r.l].size;
-        // The Khatri-Rao product.
-        auto loop = [&](OpBuilder &lb, Value ub,
-                        function_ref<void(OpBuilder &, Value)> body) {
-          scf::ForOp::create(
-              lb, l, rt.idx(lb, l, 0), ub, rt.idx(lb, l, 1), ValueRange{},
-              [&](OpBuilder &fb, Location fl, Value iv, ValueRange) {
-                body(fb, iv);
-                scf::YieldOp::create(fb, fl);
-              });
-        };
-        loop(ib, nj, [&](OpBuilder &jb, Value j) {
-          loop(jb, nk, [&](OpBuilder &kb, Value k) {
-            loop(kb, nl, [&](OpBuilder &lb, Value li) {
-              Value gj = arith::AddIOp::create(lb, l, ranges[r.j].lo, j);
-              Value gk = arith::AddIOp::create(lb, l, ranges[r.k].lo, k);
-              Value gl = arith::AddIOp::create(lb, l, ranges[r.l].lo, li);
-              Value a = memref::LoadOp::create(
-                  lb, l, boxes[r.mj->tensor].memref,
-                  ValueRange{
-                      boxOffset(rt, lb, l, boxes[r.mj->tensor], {gj, gl})});
-              Value c = memref::LoadOp::create(
-                  lb, l, boxes[r.mk->tensor].memref,
-                  ValueRange{
-                      boxOffset(rt, lb, l, boxes[r.mk->tensor], {gk, gl})});
-              Value prod = arith::MulFOp::create(lb, l, a, c);
-              Value at = arith::AddIOp::create(
-                  lb, l,
-                  arith::MulIOp::create(
-                      lb, l,
-                      arith::AddIOp::create(
-                          lb, l, arith::MulIOp::create(lb, l, j, nk), k),
-                      nl),
-                  li);
-              memref::StoreOp::create(lb, l, prod, krBuf, ValueRange{at});
-            });
-          });
-        });
-        // The GEMM: T's (i, jk) block times the Khatri-Rao product.
-        BoxBuffer &ob = boxes[r.out->tensor];
-        Value njk = arith::MulIOp::create(ib, l, nj, nk);
         Value tView = viewAt(
             rt, ib, l, tb.memref,
             boxOffset(rt, ib, l, tb,
                       {ranges[r.i].lo, ranges[r.j].lo, ranges[r.k].lo}),
-            {ranges[r.i].size, njk},
-            {arith::MulIOp::create(ib, l, tb.size[1], tb.size[2]), Value()},
-            elt);
-        Value krView = viewAt(rt, ib, l, krBuf, rt.idx(ib, l, 0), {njk, nl},
-                              {nl, Value()}, elt);
-        Value oView =
-            viewAt(rt, ib, l, ob.memref,
-                   boxOffset(rt, ib, l, ob, {ranges[r.i].lo, ranges[r.l].lo}),
-                   {ranges[r.i].size, nl}, {ob.size[1], Value()}, elt);
+            {ranges[r.i].size, njk}, {tRowStride, Value()}, elt);
+        Value krView = viewAt(rt, ib, l, krBuf, rt.idx(ib, l, 0), {nl, njk},
+                              {njk, Value()}, elt);
         GemmOp::create(ib, l, tView, /*transpose_a=*/false, krView,
-                       /*transpose_b=*/false, oView);
+                       /*transpose_b=*/true, oView);
         scf::YieldOp::create(ib, l);
       },
       [&](OpBuilder &eb, Location l) {
-        fallback(eb);
+        loop(eb, l, nj, [&](OpBuilder &fb, Value j) {
+          Value gj = arith::AddIOp::create(fb, l, ranges[r.j].lo, j);
+          Value tView = viewAt(
+              rt, fb, l, tb.memref,
+              boxOffset(rt, fb, l, tb, {ranges[r.i].lo, gj, ranges[r.k].lo}),
+              {ranges[r.i].size, nk}, {tRowStride, Value()}, elt);
+          Value krView =
+              viewAt(rt, fb, l, krBuf, arith::MulIOp::create(fb, l, j, nk),
+                     {nl, nk}, {njk, Value()}, elt);
+          GemmOp::create(fb, l, tView, /*transpose_a=*/false, krView,
+                         /*transpose_b=*/true, oView);
+        });
         scf::YieldOp::create(eb, l);
       });
 }

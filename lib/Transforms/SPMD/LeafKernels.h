@@ -81,15 +81,15 @@ bool mttkrpRoles(const IndexStatement &stmt, const LoopNest &nest,
 bool mttkrpFits(ComputeRanges &cl, const IndexStatement &stmt,
                 const MttkrpRoles &r, const llvm::StringSet<> &fs, Type elt);
 
-/// out(I, L) += T(I, JK) * KR(JK, L) with KR(j*K + k, l) = Mj(j,l) Mk(k,l)
-/// through the Khatri-Rao buffer `krBuf`: one dist.gemm when T's (j, k)
-/// block is contiguous in its buffer, `fallback` (the scalar loops)
-/// otherwise.
+/// out(I, L) += T(I, JK) * KRt(L, JK)^T with KRt(l, j*K + k) =
+/// Mj(j,l) Mk(k,l) built in `krBuf` (L * J * K elements): library calls
+/// only (dist.zero_buffer, rank-1 dist.gemm per l, then one dist.gemm, or
+/// one per j when T's (j, k) block is not contiguous), so the leaf also
+/// runs on device tiles.
 void emitMttkrp(SPMDBuilder &rt, OpBuilder &b, ComputeRanges &cl,
                 const IndexStatement &stmt, const MttkrpRoles &r,
                 llvm::StringMap<BoxBuffer> &boxes, const llvm::StringSet<> &fs,
-                Type elt, Value krBuf,
-                function_ref<void(OpBuilder &)> fallback);
+                Type elt, Value krBuf);
 
 } // namespace spmd
 } // namespace dist
