@@ -71,6 +71,22 @@ for f in summa pumma cannon johnson solomonik cosma ttm ttv-gemv innerprod-dot m
   echo "$f $np progs/$f.$np" >>"$bundle/progs/list"
 done
 
+# Machines of nodes over GPUs (examples/distal/hierarchical/*-gpus.mlir)
+# on one node of one GPU; dist-run's default backend compiles them for device
+# memory (dist-to-llvm device=auto). Their 8-rank forms need 4 nodes of 2
+# GPUs (or DISTRT_RANKS_PER_NODE=2 on a node of 8): gpu-emu-machines.test
+# runs them on the emulation.
+for f in summa-gpus ttv-gpus; do
+  src="$root/examples/distal/hierarchical/$f.mlir"
+  sed -E -e 's/node\[[0-9, ]+\], gpu\[([0-9, ]+)\]/node[1, 1], gpu[\1]/' \
+    -e 's/gpu\[1, 2\]/gpu[1, 1]/' -e 's/gpu\[2\]/gpu[1]/' \
+    -e 's/Grid\(([0-9]+), ([0-9]+)\)/Grid(1, 1)/g' -e 's/Grid\([0-9]+\)/Grid(1)/g' \
+    "$src" >"$tmp/$f.1.mlir"
+  grep -q 'node\[1, 1\], gpu\[1' "$tmp/$f.1.mlir" || die "$f: the 1-GPU rewrite missed the machine"
+  "$build/bin/dist-run" --check -o "$bundle/progs/$f.1" "$tmp/$f.1.mlir"
+  echo "$f 1 progs/$f.1" >>"$bundle/progs/list"
+done
+
 # The benchmark's programs and baseline.
 python3 "$root/benchmarks/gpu/bench_gpu.py" prepare --build "$build" --out "$bundle/bench"
 

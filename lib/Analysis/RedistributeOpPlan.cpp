@@ -96,14 +96,13 @@ static OpRedistributionPlan planTwoGrids(GridOp gs, GridOp gd,
                                          const CostModel &model,
                                          unsigned maxSteps) {
   OpRedistributionPlan r;
-  auto flatCpu = [](GridOp g) {
-    return g.getNumLevels() == 1 &&
-           g.getLevel(0).getKind() == ProcessorKind::cpu;
-  };
-  if (!flatCpu(gs) || !flatCpu(gd) ||
+  auto flat = [](GridOp g) { return g.getNumLevels() == 1; };
+  if (!flat(gs) || !flat(gd) ||
+      gs.getLevel(0).getKind() != gd.getLevel(0).getKind() ||
       gs.getNumProcessors() != gd.getNumProcessors()) {
     r.reason = "the source and destination are on different grids (planned "
-               "only for one-level cpu grids of the same size)";
+               "only for one-level grids of one processor kind and the "
+               "same size)";
     return r;
   }
   SmallVector<int64_t> ms(gs.getShape()), md(gd.getShape());

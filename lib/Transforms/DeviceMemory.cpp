@@ -239,8 +239,35 @@ static bool rejectOnDevice(Operation *op) {
 
 namespace {
 struct DeviceMemory : dist::impl::DistDeviceMemoryBase<DeviceMemory> {
+  using Base::Base;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (onlyGpuMachines) {
+      GridOp gpuGrid, cpuGrid;
+      for (GridOp g : module.getOps<GridOp>()) {
+        GridOp &slot =
+            g.getLevel(g.getNumLevels() - 1).getKind() == ProcessorKind::gpu
+                ? gpuGrid
+                : cpuGrid;
+        if (!slot)
+          slot = g;
+      }
+      if (!gpuGrid)
+        return;
+      if (cpuGrid) {
+        cpuGrid.emitError("grid '")
+            << cpuGrid.getSymName() << "' is made of CPUs, but grid '"
+            << gpuGrid.getSymName()
+            << "' of the same module is made of GPUs: every tile of a "
+               "module lives in one kind of memory (dist-to-llvm "
+               "device=auto); make every machine gpu[..] (or node[..], "
+               "gpu[..]), or compile with device=gpu to put all tiles on "
+               "the GPUs";
+        return signalPassFailure();
+      }
+    }
+    module->setAttr(kDeviceMemoryAttrName, UnitAttr::get(&getContext()));
     moveToDevice(module);
     zeroLoopsToRuntime(module);
     bool failed = false;

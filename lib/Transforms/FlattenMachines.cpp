@@ -42,6 +42,8 @@ struct MachineLevels {
   SmallVector<SmallVector<int64_t>> levels;
   /// Index of each level's first axis in the flattened grid.
   SmallVector<int64_t> offsets;
+  /// The innermost level's processors (cpu or gpu), the flattened grid's.
+  ProcessorKind kind = ProcessorKind::cpu;
 };
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
@@ -203,24 +205,23 @@ LogicalResult FlattenMachines::classify(GridOp grid, MachineLevels &m) {
   int64_t offset = 0;
   for (unsigned l = 0; l < n; ++l) {
     GridLevelAttr level = grid.getLevel(l);
-    ProcessorKind want = l + 1 < n ? ProcessorKind::node : ProcessorKind::cpu;
-    if (level.getKind() == ProcessorKind::gpu)
-      return grid.emitError("grid '")
-             << grid.getSymName() << "' has a level of GPUs (level " << l
-             << "); GPU machines need the NCCL backend, which "
-                "dist-flatten-machines does not target yet";
-    if (level.getKind() != want)
+    bool inner = l + 1 == n;
+    bool fits = inner ? (level.getKind() == ProcessorKind::cpu ||
+                         level.getKind() == ProcessorKind::gpu)
+                      : level.getKind() == ProcessorKind::node;
+    if (!fits)
       return grid.emitError("grid '")
              << grid.getSymName() << "': level " << l << " is made of "
              << stringifyProcessorKind(level.getKind()) << " but "
              << "dist-flatten-machines lowers machines of nodes whose "
-                "innermost level is cpu (node[..], ..., cpu[..]); write "
-                "level "
-             << l << " as " << stringifyProcessorKind(want) << "[..]";
+                "innermost level is cpu or gpu (node[..], ..., cpu[..] or "
+                "gpu[..]); write level "
+             << l << " as " << (inner ? "cpu[..] or gpu[..]" : "node[..]");
     m.levels.emplace_back(level.getShape());
     m.offsets.push_back(offset);
     offset += level.getShape().size();
   }
+  m.kind = grid.getLevel(n - 1).getKind();
   return success();
 }
 
@@ -306,7 +307,7 @@ void FlattenMachines::runOnOperation() {
     for (const SmallVector<int64_t> &level : m.levels)
       llvm::append_range(shape, level);
     grid.setLevelsAttr(ArrayAttr::get(
-        ctx, {GridLevelAttr::get(ctx, shape, ProcessorKind::cpu)}));
+        ctx, {GridLevelAttr::get(ctx, shape, m.kind)}));
     grid->setAttr(kNodeAxesAttrName, IntegerAttr::get(IntegerType::get(ctx, 64),
                                                       m.offsets.back()));
   }

@@ -291,6 +291,24 @@ distrt_grid *distrt_grid_lookup_nodes(distrt_grid **slot, int64_t ndims,
                      slot, ndims, dims, node_axes);
 }
 
+distrt_grid *distrt_grid_lookup_gpus(distrt_grid **slot, int64_t ndims,
+                                     const int64_t *dims, int64_t node_axes) {
+  const char *op = "distrt_grid_lookup_gpus";
+  distrt_require_init(op);
+  /* Every process runs the same backend (DISTRT_BACKEND is read by all),
+   * so this stops all of them or none. */
+  if (strcmp(distrt_g.be->name, "nccl") != 0)
+    distrt_fatal_collective(
+        op, "the program's machine is made of GPUs (gpu[..]), but distrt "
+            "runs the '%s' backend: run it with DISTRT_BACKEND=nccl "
+            "(dist-run picks it for machines of GPUs), or write the "
+            "machine as cpu[..] and compile without device memory",
+        distrt_g.be->name);
+  return grid_lookup(op, node_axes > 0 ? "distrt_grid_create_nodes"
+                                       : "distrt_grid_create",
+                     slot, ndims, dims, node_axes);
+}
+
 static void (*release_hook)(const char *op, distrt_grid *g);
 
 void distrt_grid_set_release_hook(void (*hook)(const char *op,

@@ -19,6 +19,9 @@ distrt_grid *(*const distrt_compiler_check_lookup)(distrt_grid **, int64_t,
 distrt_grid *(*const distrt_compiler_check_lookup_nodes)(
     distrt_grid **, int64_t, const int64_t *,
     int64_t) = distrt_grid_lookup_nodes;
+distrt_grid *(*const distrt_compiler_check_lookup_gpus)(
+    distrt_grid **, int64_t, const int64_t *,
+    int64_t) = distrt_grid_lookup_gpus;
 void (*const distrt_compiler_check_fetch)(distrt_grid *, const int64_t *,
                                           const void *, int64_t,
                                           const int64_t *, const int64_t *,

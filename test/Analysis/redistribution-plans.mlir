@@ -304,7 +304,7 @@ dist.grid @h node[2], cpu[2]
 !G = !dist.tensor<13xf64, #dist.layout<@g, "[(0)]">>
 !H = !dist.tensor<13xf64, #dist.layout<@h, "x -> x", "x -> *">>
 // Grids of one size, one of them with two levels.
-// CHECK: remark: plan: general exchange (the source and destination are on different grids (planned only for one-level cpu grids of the same size))
+// CHECK: remark: plan: general exchange (the source and destination are on different grids (planned only for one-level grids of one processor kind and the same size))
 func.func @f(%g: !G, %h: !H) {
   dist.redistribute %g into %h : !G into !H
   return

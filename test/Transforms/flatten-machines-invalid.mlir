@@ -46,10 +46,10 @@ func.func @sparse() {
 
 // -----
 
-// expected-error @+1 {{grid 'g' has a level of GPUs (level 1); GPU machines need the NCCL backend}}
-dist.grid @g node[2], gpu[4]
+// expected-error @+1 {{grid 'g': level 1 is made of node but dist-flatten-machines lowers machines of nodes whose innermost level is cpu or gpu (node[..], ..., cpu[..] or gpu[..]); write level 1 as cpu[..] or gpu[..]}}
+dist.grid @g node[2], node[4]
 
 // -----
 
-// expected-error @+1 {{grid 'c': level 0 is made of cpu but dist-flatten-machines lowers machines of nodes whose innermost level is cpu (node[..], ..., cpu[..]); write level 0 as node[..]}}
+// expected-error @+1 {{grid 'c': level 0 is made of cpu but dist-flatten-machines lowers machines of nodes whose innermost level is cpu or gpu (node[..], ..., cpu[..] or gpu[..]); write level 0 as node[..]}}
 dist.grid @c cpu[2], cpu[2]

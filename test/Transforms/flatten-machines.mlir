@@ -9,15 +9,22 @@
 // PIPE: llvm.mlir.global internal constant @__dist_grid_h_dims
 // PIPE: llvm.call @distrt_grid_lookup_nodes(
 // PIPE-NOT: distrt_grid_lookup(
+// RUN: dist-opt %dist_src_root/examples/distal/hierarchical/summa-gpus.mlir --dist-to-llvm | FileCheck %s --check-prefix=GPUS
+// GPUS: llvm.call @distrt_device_alloc
+// GPUS: llvm.call @distrt_grid_lookup_gpus(
+// GPUS-NOT: distrt_grid_lookup_nodes(
 
 // A machine of nodes becomes one grid over all its axes, outermost level
 // first, with its node axes recorded; a one-level grid is left alone.
 // CHECK-DAG: dist.grid @h [2, 2, 1, 2] {dist.node_axes = 2 : i64}
 // CHECK-DAG: dist.grid @t [2, 3, 2] {dist.node_axes = 2 : i64}
 // CHECK-DAG: dist.grid @m [4]
+// A machine of nodes over GPUs keeps its processors' kind.
+// CHECK-DAG: dist.grid @g gpu[2, 2, 4] {dist.node_axes = 2 : i64}
 dist.grid @h node[2, 2], cpu[1, 2]
 dist.grid @t node[2], node[3], cpu[2]
 dist.grid @m [4]
+dist.grid @g node[2, 2], gpu[4]
 
 // SUMMA over nodes, SUMMA within each node: blocked over blocked puts the
 // inner level's modes first (64 = 2 * 32 rows, 2 * 2 * 16 columns).

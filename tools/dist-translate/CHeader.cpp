@@ -336,7 +336,11 @@ void emitFunction(raw_ostream &os, Exported e) {
      << "  return ";
   // A machine of nodes, flattened by dist-flatten-machines: the grid ranks
   // its processes node by node, as the compiled function's own grid does.
-  if (auto nodes = e.grid->getAttrOfType<IntegerAttr>(kNodeAxesAttrName))
+  auto nodes = e.grid->getAttrOfType<IntegerAttr>(kNodeAxesAttrName);
+  if (e.grid.getLevel(0).getKind() == ProcessorKind::gpu)
+    os << "distrt_grid_lookup_gpus(&slot, " << dims.size() << ", " << name
+       << "_grid_dims, " << (nodes ? nodes.getInt() : 0) << ");\n}\n\n";
+  else if (nodes)
     os << "distrt_grid_lookup_nodes(&slot, " << dims.size() << ", " << name
        << "_grid_dims, " << nodes.getInt() << ");\n}\n\n";
   else

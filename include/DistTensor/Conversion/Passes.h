@@ -21,7 +21,7 @@ namespace dist {
 #include "DistTensor/Conversion/Passes.h.inc"
 
 /// Where `dist-to-llvm` puts the tiles and transfer buffers.
-enum class DeviceKind { Host, GPU };
+enum class DeviceKind { Host, GPU, Auto };
 
 /// Options of the `dist-to-llvm` pipeline.
 struct DistToLLVMOptions : public PassPipelineOptions<DistToLLVMOptions> {
@@ -70,12 +70,17 @@ struct DistToLLVMOptions : public PassPipelineOptions<DistToLLVMOptions> {
   PassOptions::Option<DeviceKind> device{
       *this, "device",
       llvm::cl::desc("Where the tiles and transfer buffers live"),
-      llvm::cl::init(DeviceKind::Host),
+      llvm::cl::init(DeviceKind::Auto),
       llvm::cl::values(
-          clEnumValN(DeviceKind::Host, "host", "host memory (default)"),
+          clEnumValN(DeviceKind::Auto, "auto",
+                     "device memory when the module's machines are made of "
+                     "GPUs (gpu[..], node[..], gpu[..]), host memory "
+                     "otherwise (default)"),
+          clEnumValN(DeviceKind::Host, "host",
+                     "host memory (machines of GPUs are refused)"),
           clEnumValN(DeviceKind::GPU, "gpu",
-                     "device memory (dist-device-memory), for "
-                     "DISTRT_BACKEND=nccl (docs/gpu.md)"))};
+                     "device memory (dist-device-memory) for every machine, "
+                     "for DISTRT_BACKEND=nccl (docs/gpu.md)"))};
 };
 
 /// Adds the full lowering from dist IR to the LLVM dialect to `pm`.

@@ -503,15 +503,19 @@ def DistFlattenMachines : Pass<"dist-flatten-machines", "ModuleOp"> {
   let summary = "Lower machines of nodes to one-level grids with node axes";
   let description = [{
     Rewrites every hierarchical machine whose outer levels are `node` and
-    whose innermost level is `cpu` into the one-level grid over all its
-    axes, outermost level's axes first, and records how many leading axes
-    index nodes as the discardable attribute `dist.node_axes` (the runtime
-    lowering passes it to `distrt_grid_lookup_nodes`):
+    whose innermost level is `cpu` or `gpu` into the one-level grid over
+    all its axes (of the innermost level's kind), outermost level's axes
+    first, and records how many leading axes index nodes as the
+    discardable attribute `dist.node_axes` (the runtime lowering passes it
+    to `distrt_grid_lookup_nodes`, or `distrt_grid_lookup_gpus`):
 
     ```mlir
     dist.grid @h node[2, 2], cpu[2]
     // becomes
     dist.grid @h [2, 2, 2] {dist.node_axes = 2 : i64}
+    dist.grid @g node[2], gpu[4]
+    // becomes
+    dist.grid @g gpu[2, 4] {dist.node_axes = 1 : i64}
     ```
 
     Every distributed tensor type on such a machine (in results, operands,
@@ -536,8 +540,7 @@ def DistFlattenMachines : Pass<"dist-flatten-machines", "ModuleOp"> {
     naming it and what would flatten: mixed kinds, block_cyclic with two
     block sizes, blocked extents that do not nest exactly, a skew on a
     dimension partitioned at several levels, sparse tensors, and machines
-    with `gpu` levels (they need the NCCL backend) or levels that are not
-    `node`, ..., `cpu`. `dist-to-llvm` runs this pass right after
+    whose levels are not `node`, ..., `cpu` or `node`, ..., `gpu`. `dist-to-llvm` runs this pass right after
     `dist-import-shard`.
   }];
 }
@@ -589,7 +592,20 @@ def DistDeviceMemory : Pass<"dist-device-memory", "ModuleOp"> {
     %buf = memref.alloc() : memref<512xf64>       // becomes
     %buf = dist.device_alloc() : memref<512xf64>
     ```
+
+    The module gets the unit attribute `dist.device_memory`. With
+    `only-gpu-machines` (what `dist-to-llvm device=auto`, the default,
+    runs) the pass changes nothing unless a machine of the module is made
+    of GPUs (`gpu[..]`, or `node[..], gpu[..]` after
+    `dist-flatten-machines`); a module with machines of GPUs and of CPUs
+    is then an error at the CPU machine, since every tile of a module
+    lives in one kind of memory.
   }];
+  let options = [
+    Option<"onlyGpuMachines", "only-gpu-machines", "bool", "false",
+           "Change nothing unless a machine of the module is made of GPUs, "
+           "and refuse machines of CPUs beside them">,
+  ];
   let dependentDialects = ["mlir::dist::DistDialect"];
 }
 

@@ -52,15 +52,8 @@ LogicalResult RuntimeLowering::fail(ConversionPatternRewriter &rewriter,
 
 LogicalResult RuntimeLowering::lowerGrid(GridOp grid) {
   SmallVector<int64_t> dims;
-  for (unsigned l = 0; l < grid.getNumLevels(); ++l) {
-    GridLevelAttr level = grid.getLevel(l);
-    if (level.getKind() == ProcessorKind::gpu)
-      return grid.emitError("grid '")
-             << grid.getSymName() << "' has a level of GPUs (level " << l
-             << "); GPU machines need the NCCL backend, which "
-                "convert-dist-to-runtime does not target yet";
-    llvm::append_range(dims, level.getShape());
-  }
+  for (unsigned l = 0; l < grid.getNumLevels(); ++l)
+    llvm::append_range(dims, grid.getLevel(l).getShape());
   if (grid.getNumLevels() > 1)
     return grid.emitError("grid '")
            << grid.getSymName()
@@ -80,6 +73,14 @@ LogicalResult RuntimeLowering::lowerGrid(GridOp grid) {
   if (grid->getParentOp() != module.getOperation())
     return grid.emitError("dist.grid must be declared at module level to "
                           "be lowered to the runtime");
+  bool gpus = grid.getLevel(0).getKind() == ProcessorKind::gpu;
+  if (gpus && !module->hasAttr(kDeviceMemoryAttrName))
+    return grid.emitError("grid '")
+           << grid.getSymName()
+           << "' is made of GPUs, but the program's tiles are in host "
+              "memory: compile with dist-to-llvm device=auto (the default) "
+              "or device=gpu, which run dist-device-memory (dist-run: the "
+              "default backend, or --backend nccl)";
   OpBuilder b(grid);
   Location loc = grid.getLoc();
   std::string base = ("__dist_grid_" + grid.getSymName()).str();
@@ -106,7 +107,7 @@ LogicalResult RuntimeLowering::lowerGrid(GridOp grid) {
   auto dimsGlobal =
       LLVM::GlobalOp::create(b, loc, arrTy, /*isConstant=*/true,
                              LLVM::Linkage::Internal, dimsName, dimsAttr);
-  grids[grid.getSymNameAttr()] = {slot, dimsGlobal, dims, nodeAxes};
+  grids[grid.getSymNameAttr()] = {slot, dimsGlobal, dims, nodeAxes, gpus};
   return success();
 }
 
@@ -122,7 +123,10 @@ Value RuntimeLowering::gridHandle(OpBuilder &b, Location loc, Operation *user,
   Value dims = LLVM::AddressOfOp::create(b, loc, it->second.dims);
   Value n = i64(b, loc, it->second.shape.size());
   FailureOr<Value> h =
-      it->second.nodeAxes > 0
+      it->second.gpus
+          ? call(b, loc, "distrt_grid_lookup_gpus",
+                 {slot, n, dims, i64(b, loc, it->second.nodeAxes)})
+      : it->second.nodeAxes > 0
           ? call(b, loc, "distrt_grid_lookup_nodes",
                  {slot, n, dims, i64(b, loc, it->second.nodeAxes)})
           : call(b, loc, "distrt_grid_lookup", {slot, n, dims});

@@ -40,6 +40,8 @@ struct GridGlobals {
   SmallVector<int64_t> shape;
   /// Leading axes that index nodes (`dist.node_axes`; 0: a flat grid).
   int64_t nodeAxes = 0;
+  /// A machine of GPUs (looked up with distrt_grid_lookup_gpus).
+  bool gpus = false;
 };
 
 /// Shared state and emission helpers of one run of convert-dist-to-runtime.

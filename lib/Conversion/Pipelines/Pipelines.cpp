@@ -60,9 +60,13 @@ void dist::buildDistToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createDistMaterializeSPMD(spmd));
   pm.addPass(createDistSimplifyRedistributions());
   // device=gpu: tiles and transfer buffers in device memory; what would
-  // still touch them on the host is rejected here.
-  if (options.device == DeviceKind::GPU)
-    pm.addPass(createDistDeviceMemory());
+  // still touch them on the host is rejected here. device=auto: the same
+  // for a module whose machines are made of GPUs.
+  if (options.device != DeviceKind::Host) {
+    DistDeviceMemoryOptions device;
+    device.onlyGpuMachines = options.device == DeviceKind::Auto;
+    pm.addPass(createDistDeviceMemory(device));
+  }
   pm.addPass(createConvertDistToRuntime());
   addSparsifier(pm);
   pm.addPass(createCanonicalizerPass());

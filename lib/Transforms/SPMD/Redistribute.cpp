@@ -132,19 +132,20 @@ static void emitPlanSteps(SPMDBuilder &rt, OpBuilder &b, Location loc,
   }
 }
 
-/// A one-level cpu grid of extents `shape` (the common refinement of two
-/// grids a redistribution runs on): an existing one, or a new
+/// A one-level grid of `kind` and extents `shape` (the common refinement of
+/// two grids a redistribution runs on): an existing one, or a new
 /// `dist.grid @__dist_refined_N` at the start of the module.
-static FlatSymbolRefAttr
-refinedGridSymbol(SPMDBuilder &rt, ArrayRef<int64_t> shape, Location loc) {
+static FlatSymbolRefAttr refinedGridSymbol(SPMDBuilder &rt,
+                                           ArrayRef<int64_t> shape,
+                                           ProcessorKind kind, Location loc) {
   for (GridOp g : rt.module.getOps<GridOp>())
-    if (g.getNumLevels() == 1 &&
-        g.getLevel(0).getKind() == ProcessorKind::cpu && g.getShape() == shape)
+    if (g.getNumLevels() == 1 && g.getLevel(0).getKind() == kind &&
+        g.getShape() == shape)
       return FlatSymbolRefAttr::get(g.getSymNameAttr());
   MLIRContext *ctx = rt.module.getContext();
   std::string name = rt.freshName("__dist_refined_", rt.refinedCounter);
   OpBuilder mb = OpBuilder::atBlockBegin(rt.module.getBody());
-  auto level = GridLevelAttr::get(ctx, shape, ProcessorKind::cpu);
+  auto level = GridLevelAttr::get(ctx, shape, kind);
   GridOp::create(mb, loc, StringAttr::get(ctx, name),
                  ArrayAttr::get(ctx, {level}));
   return FlatSymbolRefAttr::get(ctx, name);
@@ -226,8 +227,14 @@ LogicalResult spmd::lowerRedistribute(SPMDBuilder &rt, RedistributeOp op) {
   }
   if (plan) {
     FlatSymbolRefAttr grid = st.getLayout().getGrid();
-    if (!r.refinedGrid.empty())
-      grid = refinedGridSymbol(rt, r.refinedGrid, loc);
+    if (!r.refinedGrid.empty()) {
+      auto g = SymbolTable::lookupNearestSymbolFrom<GridOp>(op, grid);
+      if (!g)
+        return op.emitOpError("names the grid ")
+               << grid << ", which is not a dist.grid";
+      grid = refinedGridSymbol(rt, r.refinedGrid, g.getLevel(0).getKind(),
+                               loc);
+    }
     emitPlanSteps(rt, b, loc, grid, st, plan->steps, r.from, r.to, s, d,
                   r.fromFixed, r.fromBlocks, r.toBlocks);
   } else {

@@ -60,6 +60,13 @@ distrt_grid *distrt_grid_lookup(distrt_grid **slot, int64_t ndims,
  *  grid has another shape or another number of node axes. */
 distrt_grid *distrt_grid_lookup_nodes(distrt_grid **slot, int64_t ndims,
                                       const int64_t *dims, int64_t node_axes);
+/** The grid of a machine of GPUs (`gpu[..]`, or `node[..], gpu[..]` with
+ *  `node_axes` > 0 node axes; 0 for a one-level machine): as
+ *  distrt_grid_lookup / distrt_grid_lookup_nodes, after checking that the
+ *  NCCL backend runs (fatal on every process otherwise: a program compiled
+ *  for GPUs does not silently run on CPUs). */
+distrt_grid *distrt_grid_lookup_gpus(distrt_grid **slot, int64_t ndims,
+                                     const int64_t *dims, int64_t node_axes);
 
 /*===----------------------------------------------------------------------===*
  * Buffers of generated code (memref.alloc / memref.dealloc) and the

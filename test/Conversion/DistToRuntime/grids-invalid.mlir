@@ -1,7 +1,9 @@
 // RUN: dist-opt %s --convert-dist-to-runtime -split-input-file -verify-diagnostics
 
-// expected-error @+1 {{grid 'g' has a level of GPUs (level 1); GPU machines need the NCCL backend}}
-dist.grid @g node[2], gpu[4]
+// A machine of GPUs whose tiles dist-device-memory did not move to the
+// GPUs (dist-to-llvm device=host).
+// expected-error @+1 {{grid 'g' is made of GPUs, but the program's tiles are in host memory: compile with dist-to-llvm device=auto (the default) or device=gpu, which run dist-device-memory (dist-run: the default backend, or --backend nccl)}}
+dist.grid @g gpu[2, 4] {dist.node_axes = 1 : i64}
 
 // -----
 

@@ -36,10 +36,12 @@ func.func @f(%a: !T, %b: !T) {
 
 // -----
 
-// Hierarchical machines still verify (they parse but are not lowered yet).
+// Machines of nodes over GPUs are checked through their flattened axes,
+// as machines of nodes over CPUs are.
 dist.grid @h node[2], gpu[2]
 !H = !dist.tensor<8xf64, #dist.layout<@h, "x -> x", "x -> x">>
 func.func @f(%a: !H, %b: !H) {
+  // expected-error @+1 {{schedule cannot be lowered: it distributes 1 loop(s) but the tensors' machine @h has 2 dimension(s)}}
   dist.compute "A(i) = B(i)" (A = %a, B = %b)
       schedule [distribute({i}, {io}, {ii}, Grid(2))] : !H, !H
   return

@@ -631,17 +631,17 @@ FailureOr<ComputeLoopNest> ComputeOp::getLoopNest() {
   return result;
 }
 
-/// One-level machines, and machines of nodes over CPUs (node[..], ...,
-/// cpu[..], which dist-flatten-machines flattens), lower.
+/// One-level machines, and machines of nodes over CPUs or GPUs (node[..],
+/// ..., cpu[..] or gpu[..], which dist-flatten-machines flattens), lower.
 static bool lowersAsOneLevel(GridOp grid) {
   unsigned n = grid.getNumLevels();
   if (n == 1)
     return true;
-  for (unsigned l = 0; l < n; ++l)
-    if (grid.getLevel(l).getKind() !=
-        (l + 1 == n ? ProcessorKind::cpu : ProcessorKind::node))
+  for (unsigned l = 0; l + 1 < n; ++l)
+    if (grid.getLevel(l).getKind() != ProcessorKind::node)
       return false;
-  return true;
+  ProcessorKind inner = grid.getLevel(n - 1).getKind();
+  return inner == ProcessorKind::cpu || inner == ProcessorKind::gpu;
 }
 
 LogicalResult ComputeOp::verify() {
@@ -658,9 +658,9 @@ LogicalResult ComputeOp::verify() {
   if (failed(nest))
     return failure();
   // What verifies lowers: the distributed loops must fit the output's
-  // machine when it has one level or is a machine of nodes over CPUs (the
-  // lowering's own check, with its message, on the flattened axes; other
-  // hierarchical machines parse but are not lowered yet).
+  // machine when it has one level or is a machine of nodes over CPUs or
+  // GPUs (the lowering's own check, with its message, on the flattened
+  // axes; other hierarchical machines parse but are not lowered).
   // These checks read the layouts' mesh modes: check them against their
   // grids first (verifySymbolUses, which runs after this, does it too).
   SymbolTableCollection symbols;

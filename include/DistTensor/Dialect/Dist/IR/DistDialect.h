@@ -60,6 +60,10 @@ constexpr int64_t kMaxPrefetch = 16;
 /// Discardable attribute of a `dist.grid` that dist-flatten-machines made
 /// from a machine of nodes: how many leading axes index nodes (i64).
 constexpr llvm::StringLiteral kNodeAxesAttrName = "dist.node_axes";
+/// Unit attribute that dist-device-memory puts on the module whose tiles
+/// and transfer buffers it moved to device memory (convert-dist-to-runtime
+/// lowers grids of GPUs only then).
+constexpr llvm::StringLiteral kDeviceMemoryAttrName = "dist.device_memory";
 
 /// a * b, or nothing on overflow of `limit` (a, b >= 0).
 inline std::optional<int64_t> mulWithin(int64_t a, int64_t b, int64_t limit) {
