@@ -601,10 +601,6 @@ static void mpi_wait(const char *op, distrt_breq *r) {
  * (Debian's openmpi-mca-params.conf excludes pt2pt and ucx); over the
  * shared-memory btl it reads and updates the target's memory directly, so
  * no progress is needed at the target (works oversubscribed). */
-struct distrt_bwin {
-  MPI_Win win;
-};
-
 static distrt_bwin *mpi_win_create(const char *op, distrt_bcomm *c, void *base,
                                    int64_t bytes, int64_t esize) {
   distrt_bwin *w = (distrt_bwin *)malloc(sizeof *w);
@@ -770,4 +766,6 @@ const struct distrt_backend distrt_backend_mpi = {
     .raccumulate = mpi_raccumulate,
     .node_color = distrt_mpi_node_color,
     .comm_split = distrt_mpi_comm_split,
+    .shm_alloc = distrt_mpi_shm_alloc,
+    .shm_sync = distrt_mpi_shm_sync,
 };

@@ -42,7 +42,18 @@ DISTRT_HIDDEN distrt_bcomm *distrt_mpi_wrap(const char *op, MPI_Comm c);
 
 /* backend_mpi_nodes.c: the backend's node slots (internal.h). */
 DISTRT_HIDDEN int64_t distrt_mpi_node_size(const char *op);
+/* A window (one-sided RMA, or node-shared memory), with a lock_all epoch
+ * open from creation to free (backend_mpi.c's win_free). */
+struct distrt_bwin {
+  MPI_Win win;
+};
+
 DISTRT_HIDDEN int64_t distrt_mpi_node_color(const char *op, distrt_bcomm *c);
+DISTRT_HIDDEN distrt_bwin *distrt_mpi_shm_alloc(const char *op,
+                                                distrt_bcomm *c, int64_t bytes,
+                                                void **base);
+DISTRT_HIDDEN void distrt_mpi_shm_sync(const char *op, distrt_bcomm *c,
+                                       distrt_bwin *w);
 DISTRT_HIDDEN distrt_bcomm *distrt_mpi_comm_split(const char *op,
                                                   distrt_bcomm *c,
                                                   int64_t color, int64_t key);

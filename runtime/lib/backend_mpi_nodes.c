@@ -3,13 +3,15 @@
  * What the MPI backend knows about the machine's nodes: the processes that
  * share a node are those MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) puts
  * together (Open MPI and MPICH: the same host), and the generic
- * communicator split the grid layer orders hierarchical grids with.
+ * communicator split the grid layer orders hierarchical grids with, and
+ * node-shared memory (MPI-3 shared windows) for the sparse products.
  *===----------------------------------------------------------------------===*/
 
 #include "backend_mpi.h"
 #include "internal.h"
 
 #include <limits.h>
+#include <stdlib.h>
 
 int64_t distrt_mpi_node_size(const char *op) {
   MPI_Comm node;
@@ -50,4 +52,43 @@ distrt_bcomm *distrt_mpi_comm_split(const char *op, distrt_bcomm *c,
   if (s == MPI_COMM_NULL)
     return NULL;
   return distrt_mpi_wrap(op, s);
+}
+
+distrt_bwin *distrt_mpi_shm_alloc(const char *op, distrt_bcomm *c,
+                                  int64_t bytes, void **base) {
+  if (bytes < 1 || bytes > (int64_t)(INT_MAX / 2) * 1024)
+    distrt_fatal(op, "internal error: a shared segment of %lld bytes",
+                 (long long)bytes);
+  distrt_bwin *w = (distrt_bwin *)malloc(sizeof *w);
+  if (!w)
+    distrt_fatal(op, "out of memory allocating a window handle");
+  MPI_Comm comm = distrt_mpi_comm(op, c);
+  char *mine = NULL;
+  MPICHK(op, "MPI_Win_allocate_shared",
+         MPI_Win_allocate_shared((MPI_Aint)bytes, 1, MPI_INFO_NULL, comm,
+                                 &mine, &w->win));
+  MPI_Aint size = 0;
+  int unit = 0;
+  char *first = NULL;
+  MPICHK(op, "MPI_Win_shared_query",
+         MPI_Win_shared_query(w->win, 0, &size, &unit, &first));
+  /* Contiguous in rank order is MPI's default; check it, on every
+   * process, rather than read a neighbour's segment at a wrong address. */
+  int ok = mine == first + (int64_t)c->rank * bytes, all = 0;
+  MPICHK(op, "MPI_Allreduce",
+         MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm));
+  if (!all) {
+    MPICHK(op, "MPI_Win_free", MPI_Win_free(&w->win));
+    free(w);
+    return NULL;
+  }
+  MPICHK(op, "MPI_Win_lock_all", MPI_Win_lock_all(MPI_MODE_NOCHECK, w->win));
+  *base = first;
+  return w;
+}
+
+void distrt_mpi_shm_sync(const char *op, distrt_bcomm *c, distrt_bwin *w) {
+  MPICHK(op, "MPI_Win_sync", MPI_Win_sync(w->win));
+  MPICHK(op, "MPI_Barrier", MPI_Barrier(distrt_mpi_comm(op, c)));
+  MPICHK(op, "MPI_Win_sync", MPI_Win_sync(w->win));
 }

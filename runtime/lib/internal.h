@@ -188,6 +188,17 @@ struct distrt_backend {
   int64_t (*node_color)(const char *op, distrt_bcomm *c);
   distrt_bcomm *(*comm_split)(const char *op, distrt_bcomm *c, int64_t color,
                               int64_t key);
+  /* Node-shared memory (sparse_share.c); NULL when the backend has none.
+   * shm_alloc: collective over c, whose processes must share one node;
+   * each gives `bytes` (> 0) bytes, the segments lie contiguous in rank
+   * order, and *base is the first (rank 0's) in this process.  NULL (on
+   * every process) when the MPI's segments are not contiguous.  Freed
+   * with win_free (collective).  shm_sync: collective over c; afterwards
+   * each process sees the stores every process made before it (a memory
+   * barrier, a barrier over c, a memory barrier). */
+  distrt_bwin *(*shm_alloc)(const char *op, distrt_bcomm *c, int64_t bytes,
+                            void **base);
+  void (*shm_sync)(const char *op, distrt_bcomm *c, distrt_bwin *w);
 
   /* Device memory and library leaves on it (the NCCL backend); NULL in the
    * MPI backend, whose "device" memory is host memory (device.c).  A backend

@@ -78,6 +78,7 @@ void spm_plan_drop(distrt_spmat *m) {
   peers_free(&m->recv);
   peers_free(&m->send);
   m->planned = 0;
+  m->shared = -1; /* new entries: distrt_spmat_share_x decides again */
 }
 
 static int cmp_i64(const void *a, const void *b) {

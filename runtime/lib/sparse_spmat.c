@@ -118,6 +118,7 @@ distrt_spmat *distrt_spmat_create(distrt_grid *g, int64_t rows, int64_t cols,
   m->crd_bits = crd_bits;
   m->dtype = dtype;
   m->esize = distrt_dtype_size(op, dtype);
+  m->shared = -1;
   spm_csr_alloc(op, m, &m->all, 0);
   return m;
 }
@@ -134,6 +135,7 @@ void distrt_spmat_free(distrt_spmat *m) {
   if (m->in_flight)
     distrt_spmat_exchange_end(m);
   spm_plan_drop(m);
+  spm_share_free(op, m);
   spm_csr_free(&m->all);
   m->magic = 0;
   free(m);

@@ -63,6 +63,15 @@ struct distrt_spmat {
   int64_t nsend_rows;
   int64_t *send_rows; /* local rows of x to pack, in send order */
 
+  /* Node-shared X (sparse_share.c): shared is -1 until decided, then 1
+   * when used; shm[i] holds P blocks of C rows of shm_k elements at
+   * shm_base[i]; calls alternate between the two (shm_next). */
+  int shared;
+  distrt_bwin *shm[2];
+  void *shm_base[2];
+  int64_t shm_k;
+  int shm_next;
+
   /* The exchange. */
   void *ghost_buf, *send_buf;
   int64_t ghost_cap, send_cap; /* bytes */
@@ -70,6 +79,9 @@ struct distrt_spmat {
   int64_t nreqs;
   int in_flight;
 };
+
+/* Frees m's node-shared arrays (collective). */
+DISTRT_HIDDEN void spm_share_free(const char *op, distrt_spmat *m);
 
 /* Validates m (non-NULL, live, its grid live). */
 DISTRT_HIDDEN void spm_check(const char *op, const distrt_spmat *m);

@@ -16,6 +16,10 @@
  *     block start, OFFDIAG through the test's own sorted list of off-block
  *     columns) give exactly the ALL entries, columns increasing;
  *   - the ghost rows after an exchange equal x at the ghost columns;
+ *   - distrt_spmat_share_x (all ranks of these runs share one node): NULL
+ *     on one rank or with DISTRT_SPARSE_SHARED=0, shared with =1 on more,
+ *     either when unset; when shared, the whole of x in global row order,
+ *     in two alternating arrays;
  *   - distrt_spmat_mul against a dense product from the formulas (values
  *     are multiples of 1/4 and x holds small integers, so every sum is
  *     exact in f32 too), twice (the plan is reused: same part pointers),
@@ -297,6 +301,33 @@ static void check_exchange(const ctx *c, distrt_spmat *m, const int64_t *ghost,
   free(x);
 }
 
+static void check_share(const ctx *c, distrt_spmat *m, int64_t k) {
+  const mcase *mc = c->mc;
+  void *x = make_x(c, k);
+  /* Forced (1) or off (0); unset, distrt chooses: either, the same on
+   * both calls. */
+  const char *env = getenv("DISTRT_SPARSE_SHARED");
+  int mode = !env || !*env ? -1 : strcmp(env, "1") == 0;
+  void *w1 = distrt_spmat_share_x(m, x, k);
+  void *w2 = distrt_spmat_share_x(m, x, k);
+  int expect = mode < 0 ? w1 != NULL : tu_size() > 1 && c->b.C > 0 && mode;
+  EXPECT((w1 != NULL) == expect && (w2 != NULL) == expect,
+         "%s %s: share_x k=%lld: %s, expected %s", mc->name, c->tag,
+         (long long)k, w1 ? "shared" : "NULL", expect ? "shared" : "NULL");
+  if (w1 && w2) {
+    EXPECT(w1 != w2, "%s %s: share_x k=%lld: two calls gave one array",
+           mc->name, c->tag, (long long)k);
+    int64_t bad = 0;
+    for (int64_t r = 0; r < mc->cols; ++r)
+      for (int64_t j = 0; j < k; ++j)
+        bad += tu_get(w1, c->dtype, r * k + j) != xval(r, j) ||
+               tu_get(w2, c->dtype, r * k + j) != xval(r, j);
+    EXPECT(bad == 0, "%s %s: share_x k=%lld: %lld wrong elements", mc->name,
+           c->tag, (long long)k, (long long)bad);
+  }
+  free(x);
+}
+
 static void check_mul(const ctx *c, distrt_spmat *m, int64_t k) {
   const mcase *mc = c->mc;
   void *x = make_x(c, k);
@@ -370,6 +401,7 @@ static void check_planned(const ctx *c, distrt_spmat *m) {
   static const int64_t ks[] = {1, 3, 1};
   for (int i = 0; i < 3; ++i) {
     check_exchange(c, m, ghost, nghost, ks[i]);
+    check_share(c, m, ks[i]);
     check_mul(c, m, ks[i]);
   }
   distrt_spmat_part(m, DISTRT_SPMAT_OFFDIAG, &p2[0], &p2[1], &p2[2], NULL,

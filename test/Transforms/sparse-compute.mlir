@@ -1,6 +1,9 @@
 // RUN: dist-opt %s --dist-materialize-spmd -split-input-file | FileCheck %s
 // A sparse product on the SPMD ops (lib/Transforms/SPMD/SparseCompute.cpp):
-// with the dense operand blocked, the exchange plan and MPIAIJ's overlap
+// with the dense operand blocked, either (every process on one node, which
+// dist.sparse_share_x decides at run time) the whole operand in shared
+// memory and one product with the whole piece, or the exchange plan and
+// MPIAIJ's overlap
 // (start the exchange, multiply the diag part, wait, multiply the offdiag
 // part into the ghosts); with it replicated, one product with the whole
 // piece. Each local product calls a leaf: a linalg.generic on a CSR
@@ -15,7 +18,14 @@ dist.grid @m [4]
 // CHECK-LABEL: func.func @spmv(
 // CHECK-SAME: %[[A:.*]]: memref<?xf64>, %[[H:.*]]: !dist.sparse_tile, %[[C:.*]]: memref<?xf64>)
 // CHECK: dist.zero_tile %[[A]]
-// CHECK: dist.sparse_plan %[[H]]
+// On one node, the whole of C in shared memory and one product over the
+// ALL part (global columns); otherwise the exchange plan with overlap.
+// CHECK: %[[W:.*]], %[[SH:.*]] = dist.sparse_share_x %[[H]], %[[C]] rows %{{.*}} cols 1 : !dist.sparse_tile, memref<?xf64> -> memref<?xf64>
+// CHECK-NEXT: scf.if %[[SH]] {
+// CHECK-NEXT: %[[AP:.*]], %[[AC:.*]], %[[AV:.*]], %{{.*}} = dist.sparse_part %[[H]] all
+// CHECK: call @[[ALL:__dist_sparse_spmv_3x10_k0_p32_c32_f64]](%[[AP]], %[[AC]], %[[AV]], %[[W]], %{{.*}}, %[[A]])
+// CHECK-NEXT: } else {
+// CHECK-NEXT: dist.sparse_plan %[[H]]
 // CHECK: %[[OP:.*]], %[[OC:.*]], %[[OV:.*]], %[[ON:.*]] = dist.sparse_part %[[H]] offdiag
 // CHECK: %[[G:.*]] = dist.sparse_exchange_begin %[[H]], %[[C]] ghosts %[[ON]] cols 1
 // CHECK: %[[DP:.*]], %[[DC:.*]], %[[DV:.*]], %[[DN:.*]] = dist.sparse_part %[[H]] diag

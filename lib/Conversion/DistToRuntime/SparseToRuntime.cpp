@@ -254,6 +254,32 @@ static LogicalResult lowerExchangeBegin(RuntimeLowering &rt,
   return success();
 }
 
+static LogicalResult lowerShareX(RuntimeLowering &rt, SparseShareXOp op,
+                                 SparseShareXOp::Adaptor a,
+                                 ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  OpBuilder &b = rewriter;
+  FailureOr<Value> whole =
+      rt.call(b, loc, "distrt_spmat_share_x",
+              {a.getTile(), rt.ptrOf(b, loc, a.getX()),
+               rt.i64(b, loc, (int64_t)op.getCols())});
+  if (failed(whole))
+    return failure();
+  // All rows of the operand (the matrix's columns), or none.
+  Value null = LLVM::ZeroOp::create(b, loc, rt.ptrTy);
+  Value shared =
+      LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, *whole, null);
+  Value count = LLVM::SelectOp::create(
+      b, loc, shared,
+      arith::MulIOp::create(b, loc, rt.toI64(b, loc, a.getRows()),
+                            rt.i64(b, loc, (int64_t)op.getCols())),
+      rt.i64(b, loc, 0));
+  rewriter.replaceOp(op, {viewOf(rt, b, loc, op.getWhole().getType(), *whole,
+                                 count),
+                          shared});
+  return success();
+}
+
 void rt::populateSparseToRuntimePatterns(RewritePatternSet &patterns,
                                          TypeConverter &converter,
                                          RuntimeLowering &lowering) {
@@ -274,5 +300,6 @@ void rt::populateSparseToRuntimePatterns(RewritePatternSet &patterns,
   add(lowerOffdiagRows);
   add(lowerExchangeBegin);
   add(lowerExchangeEnd);
+  add(lowerShareX);
   add(lowerGather);
 }

@@ -7,8 +7,12 @@
 //
 //   X replicated:  Y_local (+)= B_local * X, B_local with global columns
 //                  (dist.sparse_part all);
-//   X blocked:     the exchange plan of B (dist.sparse_plan, built once per
-//                  matrix), then PETSc MPIAIJ's overlap:
+//   X blocked, every process on one node (dist.sparse_share_x decides at
+//                  run time): X whole in node-shared memory, each process
+//                  copying its block in; Y_local (+)= B_local * X with
+//                  global columns, reading X in place;
+//   X blocked, otherwise: the exchange plan of B (dist.sparse_plan, built
+//                  once per matrix), then PETSc MPIAIJ's overlap:
 //                    start sending the rows of X others need
 //                      (dist.sparse_exchange_begin),
 //                    Y_local (+)= B_diag * X_local,
@@ -31,6 +35,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SparseTensor/IR/SparseTensor.h"
 #include "mlir/AsmParser/AsmParser.h"
 
@@ -267,11 +272,24 @@ LogicalResult spmd::lowerSparseCompute(SPMDBuilder &rt, ComputeOp op) {
     callLeaf(rt, b, loc, shape, all, x, rt.idx(b, loc, cols), y);
     return success();
   }
+  // On one node: the whole of X in shared memory, read in place.
+  int64_t xcols = prod->denseIsMatrix ? prod->cols : 1;
+  auto share = SparseShareXOp::create(
+      b, loc, flat(bt.getElementType()), b.getI1Type(), h, x,
+      rt.idx(b, loc, cols), xcols);
+  auto ifShared = scf::IfOp::create(b, loc, share.getShared(),
+                                    /*withElseRegion=*/true);
+  {
+    OpBuilder tb = ifShared.getThenBodyBuilder();
+    SparsePartOp all = makePart(tb, loc, h, SparsePart::all, bt);
+    callLeaf(rt, tb, loc, shape, all, share.getWhole(), rt.idx(tb, loc, cols),
+             y);
+  }
+  b.setInsertionPoint(ifShared.elseBlock()->getTerminator());
   SparsePlanOp::create(b, loc, h);
   SparsePartOp off = makePart(b, loc, h, SparsePart::offdiag, bt);
   Value ghosts = SparseExchangeBeginOp::create(
-      b, loc, flat(bt.getElementType()), h, x, off.getNcols(),
-      prod->denseIsMatrix ? prod->cols : 1);
+      b, loc, flat(bt.getElementType()), h, x, off.getNcols(), xcols);
   LeafShape diagShape = shape;
   diagShape.cols = (cols + procs - 1) / procs;
   SparsePartOp diag = makePart(b, loc, h, SparsePart::diag, bt);

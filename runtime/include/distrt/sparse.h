@@ -207,6 +207,23 @@ void distrt_spmat_offdiag_rows(distrt_spmat *m, void **rows, void **pos,
  *  m's free).  The ghost rows are there once distrt_spmat_exchange_end
  *  returns; x must not change before then.  One exchange at a time. */
 void *distrt_spmat_exchange_begin(distrt_spmat *m, const void *x, int64_t k);
+
+/** The dense operand whole, in node-shared memory, when every process of
+ *  m's grid runs on one node, the backend has shared memory (MPI-3 shared
+ *  windows) and the block of x is no more rows than the most a process
+ *  would pack plus receive in the exchange (decided once per matrix
+ *  entries, on the first call; always on one node with
+ *  DISTRT_SPARSE_SHARED=1, never with 0): copies x (this process's block, as for
+ *  distrt_spmat_exchange_begin) into its place in a node-shared array of
+ *  all the blocks, waits until every process has, and returns the array
+ *  (ceil(cols / P) * P rows of k elements, global row numbers; owned by m,
+ *  valid until the next call).  A product then reads the rows it needs in
+ *  place (the ALL part, global columns): nothing is packed or sent.
+ *  Otherwise returns NULL, and the product uses the exchange plan.
+ *  Collective over m's grid; every process passes the same k.  Two arrays
+ *  alternate, so one barrier a call keeps a process from overwriting rows
+ *  another still reads. */
+void *distrt_spmat_share_x(distrt_spmat *m, const void *x, int64_t k);
 void distrt_spmat_exchange_end(distrt_spmat *m);
 
 /** y = m * x with the plan and overlap, by the runtime's own loops (the

@@ -309,6 +309,23 @@ LogicalResult SparseOffdiagRowsOp::verify() {
                      });
 }
 
+LogicalResult SparseShareXOp::verify() {
+  auto x = cast<MemRefType>(getX().getType());
+  auto whole = cast<MemRefType>(getWhole().getType());
+  if (x.getElementType() != whole.getElementType())
+    return emitOpError("the shared operand's element type ")
+           << whole.getElementType() << " differs from the operand's "
+           << x.getElementType();
+  if (!x.getElementType().isF32() && !x.getElementType().isF64())
+    return emitOpError("shares f32 or f64, not ") << x.getElementType();
+  if (!whole.isDynamicDim(0) || !whole.getLayout().isIdentity())
+    return emitOpError("the shared operand must be a memref<?x")
+           << typeStr(whole.getElementType()) << ">";
+  if (getCols() < 1)
+    return emitOpError("cols must be at least 1, got ") << getCols();
+  return success();
+}
+
 LogicalResult SparseExchangeBeginOp::verify() {
   auto x = cast<MemRefType>(getX().getType());
   auto buf = cast<MemRefType>(getBuffer().getType());

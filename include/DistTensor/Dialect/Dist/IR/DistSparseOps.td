@@ -232,6 +232,31 @@ def Dist_SparseExchangeBeginOp : Dist_RuntimeOp<"sparse_exchange_begin"> {
   let hasVerifier = 1;
 }
 
+def Dist_SparseShareXOp : Dist_RuntimeOp<"sparse_share_x"> {
+  let summary = "the whole dense operand in node-shared memory, when every process shares one node";
+  let description = [{
+    When every process of the matrix's grid runs on one node and the
+    backend has shared memory (`distrt_spmat_share_x`; decided once per
+    matrix, collectively, and off with `DISTRT_SPARSE_SHARED=0`), copies
+    this process's block `x` of the dense operand (`cols` elements a row)
+    into a node-shared array, waits until every process has done so, and
+    returns that array, the whole operand (its `rows` rows in global order,
+    owned by the runtime), with `shared` true: the product then reads the rows it
+    needs in place, with global column numbers (`dist.sparse_part all`), and
+    nothing is packed or sent. Otherwise `shared` is false and `whole` is
+    empty: the product uses the exchange plan. Collective over the grid.
+  }];
+  let arguments = (ins Arg<Dist_SparseTileType, "", [MemWrite]>:$tile,
+                       Arg<MemRefRankOf<[AnyType], [1]>, "", [MemRead]>:$x,
+                       Index:$rows, I64Attr:$cols);
+  let results = (outs MemRefRankOf<[AnyType], [1]>:$whole, I1:$shared);
+  let assemblyFormat = [{
+    $tile `,` $x `rows` $rows `cols` $cols attr-dict `:`
+    qualified(type($tile)) `,` type($x) `->` type($whole)
+  }];
+  let hasVerifier = 1;
+}
+
 def Dist_SparseExchangeEndOp : Dist_RuntimeOp<"sparse_exchange_end"> {
   let summary = "waits for the exchange of a sparse matrix's plan";
   let description = [{
