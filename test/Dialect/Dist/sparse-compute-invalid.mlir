@@ -225,6 +225,22 @@ func.func @f(%h: !dist.sparse_tile, %x: memref<?xf64>, %n: index) {
 
 // -----
 
+func.func @f(%h: !dist.sparse_tile, %x: memref<?xf64>, %n: index) {
+  // expected-error @+1 {{the shared operand must be a memref<?xf64>}}
+  %w, %s = dist.sparse_share_x %h, %x rows %n cols 1 : !dist.sparse_tile, memref<?xf64> -> memref<8xf64>
+  return
+}
+
+// -----
+
+func.func @f(%h: !dist.sparse_tile, %x: memref<?xf64>, %n: index) {
+  // expected-error @+1 {{cols must be at least 1, got 0}}
+  %w, %s = dist.sparse_share_x %h, %x rows %n cols 0 : !dist.sparse_tile, memref<?xf64> -> memref<?xf64>
+  return
+}
+
+// -----
+
 dist.grid @m [4]
 #CSR = #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed)}>
 !B = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> x">, #CSR>

@@ -309,36 +309,36 @@ LogicalResult SparseOffdiagRowsOp::verify() {
                      });
 }
 
-LogicalResult SparseShareXOp::verify() {
-  auto x = cast<MemRefType>(getX().getType());
-  auto whole = cast<MemRefType>(getWhole().getType());
-  if (x.getElementType() != whole.getElementType())
-    return emitOpError("the shared operand's element type ")
-           << whole.getElementType() << " differs from the operand's "
-           << x.getElementType();
-  if (!x.getElementType().isF32() && !x.getElementType().isF64())
-    return emitOpError("shares f32 or f64, not ") << x.getElementType();
-  if (!whole.isDynamicDim(0) || !whole.getLayout().isIdentity())
-    return emitOpError("the shared operand must be a memref<?x")
-           << typeStr(whole.getElementType()) << ">";
-  if (getCols() < 1)
-    return emitOpError("cols must be at least 1, got ") << getCols();
+/// The checks of an op that reads the dense operand `x` and returns a
+/// runtime buffer `buf` of its rows (`what`: "the ghost buffer"), moving
+/// elements (`verb`: "exchanges"), rows of `cols` elements.
+static LogicalResult verifyOperandBuffer(Operation *op, Value x, Value buf,
+                                         StringRef what, StringRef verb,
+                                         int64_t cols) {
+  auto xt = cast<MemRefType>(x.getType());
+  auto bt = cast<MemRefType>(buf.getType());
+  if (xt.getElementType() != bt.getElementType())
+    return op->emitOpError() << what << "'s element type "
+                             << bt.getElementType()
+                             << " differs from the operand's "
+                             << xt.getElementType();
+  if (!xt.getElementType().isF32() && !xt.getElementType().isF64())
+    return op->emitOpError() << verb << " f32 or f64, not "
+                             << xt.getElementType();
+  if (!bt.isDynamicDim(0) || !bt.getLayout().isIdentity())
+    return op->emitOpError() << what << " must be a memref<?x"
+                             << typeStr(bt.getElementType()) << ">";
+  if (cols < 1)
+    return op->emitOpError("cols must be at least 1, got ") << cols;
   return success();
 }
 
+LogicalResult SparseShareXOp::verify() {
+  return verifyOperandBuffer(*this, getX(), getWhole(), "the shared operand",
+                             "shares", getCols());
+}
+
 LogicalResult SparseExchangeBeginOp::verify() {
-  auto x = cast<MemRefType>(getX().getType());
-  auto buf = cast<MemRefType>(getBuffer().getType());
-  if (x.getElementType() != buf.getElementType())
-    return emitOpError("the ghost buffer's element type ")
-           << buf.getElementType() << " differs from the operand's "
-           << x.getElementType();
-  if (!x.getElementType().isF32() && !x.getElementType().isF64())
-    return emitOpError("exchanges f32 or f64, not ") << x.getElementType();
-  if (!buf.isDynamicDim(0) || !buf.getLayout().isIdentity())
-    return emitOpError("the ghost buffer must be a memref<?x")
-           << typeStr(buf.getElementType()) << ">";
-  if (getCols() < 1)
-    return emitOpError("cols must be at least 1, got ") << getCols();
-  return success();
+  return verifyOperandBuffer(*this, getX(), getBuffer(), "the ghost buffer",
+                             "exchanges", getCols());
 }
