@@ -25,8 +25,7 @@ static const char *volatile wd_op;
 static const char *volatile wd_call;
 static char wd_rank[32];
 
-static void wd_write(const char *s) {
-  size_t n = strlen(s);
+static void wd_write(const char *s, size_t n) {
   while (n > 0) {
     ssize_t w = write(2, s, n);
     if (w <= 0)
@@ -36,15 +35,31 @@ static void wd_write(const char *s) {
   }
 }
 
+/* Appends s to buf[*n..cap), truncating (async-signal-safe: no stdio). */
+static void wd_append(char *buf, size_t *n, size_t cap, const char *s) {
+  while (*s && *n + 1 < cap)
+    buf[(*n)++] = *s++;
+}
+
 static void wd_fire(int sig) {
   (void)sig;
-  wd_write("distrt: fatal: rank ");
-  wd_write(wd_rank);
-  wd_write(": ");
-  wd_write(wd_op ? wd_op : "?");
-  wd_write(": watchdog: stuck in ");
-  wd_write(wd_call ? wd_call : "?");
-  wd_write(" for longer than DISTRT_WATCHDOG allows; aborting the job\n");
+  /* One write of the whole line: a pipe takes it whole (it is shorter
+   * than PIPE_BUF), so the lines of two processes that fire at once do
+   * not interleave. */
+  char line[512];
+  size_t n = 0;
+  const char *parts[] = {"distrt: fatal: rank ",
+                         wd_rank,
+                         ": ",
+                         wd_op ? wd_op : "?",
+                         ": watchdog: stuck in ",
+                         wd_call ? wd_call : "?",
+                         " for longer than DISTRT_WATCHDOG allows; aborting "
+                         "the job"};
+  for (size_t i = 0; i < sizeof parts / sizeof parts[0]; ++i)
+    wd_append(line, &n, sizeof line, parts[i]);
+  line[n++] = '\n';
+  wd_write(line, n);
   /* The abort itself may get stuck (e.g. the network is gone): then die by
    * SIGALRM so that at least this process ends. */
   signal(SIGALRM, SIG_DFL);
