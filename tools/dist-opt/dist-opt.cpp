@@ -7,11 +7,15 @@
 // diagnostics do not print the whole operation as a note
 // (--mlir-print-op-on-diagnostic brings it back), and
 // --dist-report-communication=quiet=1 leaves out the module on stdout.
+// Before any pass, a guard rejects parsed IR that upstream MLIR 22 verifies
+// but then crashes on (see GuardUpstream below), so malformed input gets
+// an error, never a crash.
 //
 //===----------------------------------------------------------------------===//
 
 #include "DistTensor/InitAll.h"
 
+#include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -20,8 +24,12 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Regex.h"
+#include "llvm/Support/ToolOutputFile.h"
 
 #include <string>
 #include <vector>
@@ -56,6 +64,38 @@ static bool quietReportRequested(int argc, char **argv,
       .match(pipeline);
 }
 
+namespace {
+/// Runs first in every dist-opt pipeline. Upstream MLIR 22 parses and
+/// verifies a `shard.sharding` whose static halo sizes or sharded-dims
+/// offsets hold -9223372036854775808 (the marker of a dynamic value) with
+/// no dynamic operand for it, then crashes printing it (the printer reads
+/// a dynamic operand that does not exist). The guard makes that an error
+/// at the op.
+struct GuardUpstream
+    : mlir::PassWrapper<GuardUpstream, mlir::OperationPass<>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(GuardUpstream)
+  llvm::StringRef getArgument() const final { return "dist-guard-upstream"; }
+  void runOnOperation() override {
+    bool bad = false;
+    getOperation()->walk([&](mlir::shard::ShardingOp op) {
+      auto markers = [](llvm::ArrayRef<int64_t> v) {
+        return static_cast<size_t>(llvm::count(v, mlir::ShapedType::kDynamic));
+      };
+      if (markers(op.getStaticHaloSizes()) == op.getDynamicHaloSizes().size() &&
+          markers(op.getStaticShardedDimsOffsets()) ==
+              op.getDynamicShardedDimsOffsets().size())
+        return;
+      op.emitOpError("has a static halo size or sharded-dims offset of "
+                     "-9223372036854775808, which MLIR reserves to mark a "
+                     "dynamic value, without a dynamic operand for it");
+      bad = true;
+    });
+    if (bad)
+      signalPassFailure();
+  }
+};
+} // namespace
+
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::dist::registerAllDistPasses();
@@ -89,6 +129,34 @@ int main(int argc, char **argv) {
   std::string output = outputFilename;
   if (output == "-" && quietReportRequested(nargs, args.data(), registry))
     output = "/dev/null";
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(nargs, args.data(), inputFilename, output, registry));
+  // MlirOptMain(argc, argv, input, output, registry), with the guard
+  // before the command line's pipeline.
+  mlir::MlirOptMainConfig config =
+      mlir::MlirOptMainConfig::createFromCLOptions();
+  if (config.shouldShowDialects() || config.shouldListPasses())
+    return mlir::asMainReturnCode(mlir::MlirOptMain(
+        nargs, args.data(), inputFilename, output, registry));
+  mlir::MlirOptMainConfig cli = config;
+  config.setPassPipelineSetupFn([cli](mlir::PassManager &pm) {
+    pm.addPass(std::make_unique<GuardUpstream>());
+    return cli.setupPassPipeline(pm);
+  });
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> file =
+      mlir::openInputFile(inputFilename, &error);
+  if (!file) {
+    llvm::errs() << error << "\n";
+    return 1;
+  }
+  std::unique_ptr<llvm::ToolOutputFile> out =
+      mlir::openOutputFile(output, &error);
+  if (!out) {
+    llvm::errs() << error << "\n";
+    return 1;
+  }
+  if (mlir::failed(
+          mlir::MlirOptMain(out->os(), std::move(file), registry, config)))
+    return 1;
+  out->keep();
+  return 0;
 }
