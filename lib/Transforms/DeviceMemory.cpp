@@ -205,8 +205,9 @@ static bool rejectOnDevice(Operation *op) {
     return true;
   }
   if (isa<linalg::GenericOp>(op)) {
-    op->emitError("with device=gpu (dist-run --backend nccl) this leaf "
-                  "would be a host loop over device tiles, and ")
+    op->emitError("with tiles in device memory (device=gpu, or a machine "
+                  "of GPUs) this leaf would be a host loop over device "
+                  "tiles, and ")
         << kNoKernels
         << "; write the statement so that substitute(..., gemm), "
            "substitute(..., gemv) or substitute(..., dot) applies (gemv and "
@@ -225,10 +226,10 @@ static bool rejectOnDevice(Operation *op) {
                                         : cast<memref::StoreOp>(op).getMemRef();
     if (isHostMemory(mem))
       return false;
-    op->emitError("with device=gpu (dist-run --backend nccl) the host would "
-                  "read or write device memory here (a scalar leaf: a point "
-                  "update below the innermost communicate or a bounds-checked "
-                  "loop nest), and ")
+    op->emitError("with tiles in device memory (device=gpu, or a machine "
+                  "of GPUs) the host would read or write device memory here "
+                  "(a scalar leaf: a point update below the innermost "
+                  "communicate or a bounds-checked loop nest), and ")
         << kNoKernels
         << "; write the statement so that substitute(..., gemm) applies to "
            "the whole leaf";

@@ -8,8 +8,8 @@
 // to use instead; without it the same programs compile (host tiles).
 
 // PIPE: error: parallelize() is a CPU schedule
-// PIPE: error: with device=gpu (dist-run --backend nccl) this leaf would be a host loop over device tiles, and generated GPU kernels are not implemented yet (issue #16); write the statement so that substitute(..., gemm), substitute(..., gemv) or substitute(..., dot) applies
-// PIPE: error: with device=gpu (dist-run --backend nccl) the host would read or write device memory here
+// PIPE: error: with tiles in device memory (device=gpu, or a machine of GPUs) this leaf would be a host loop over device tiles, and generated GPU kernels are not implemented yet (issue #16); write the statement so that substitute(..., gemm), substitute(..., gemv) or substitute(..., dot) applies
+// PIPE: error: with tiles in device memory (device=gpu, or a machine of GPUs) the host would read or write device memory here
 // PIPE: error: sparse tensors are not supported on device tiles yet
 // PIPE: error: one-sided products are not supported on device tiles yet
 // BADOPT: for the --device option: Cannot find option named 'tpu'!
