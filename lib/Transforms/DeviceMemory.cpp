@@ -7,7 +7,8 @@
 // memory (dist.device_alloc / dist.device_free), the --check
 // instrumentation's gathered copies stay on the host, the zeroing loops of
 // partial results become dist.zero_buffer, and everything that would still
-// be a host loop over device memory is rejected with a located error.
+// have no device form is rejected with a located error. The leaves that are
+// not library calls become GPU kernels in dist-gpu-kernels, which runs next.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,10 +35,6 @@ namespace dist {
 
 using namespace mlir;
 using namespace mlir::dist;
-
-/// What generated GPU kernels would replace (issue #16, step C3).
-static constexpr const char *kNoKernels =
-    "generated GPU kernels are not implemented yet (issue #16)";
 
 /// The ops of the --check instrumentation that read or write host copies.
 static bool isCheckOp(Operation *op) {
@@ -180,8 +177,9 @@ static bool isSparse(Operation *op) {
          llvm::any_of(op->getResultTypes(), sparseType);
 }
 
-/// Emits the error for `op` when it would run on the host over device
-/// memory, or has no device form yet; true when it did.
+/// Emits the error for `op` when it has no device form yet; true when it
+/// did. Leaves over device tiles that are not library calls become GPU
+/// kernels afterwards (dist-gpu-kernels).
 static bool rejectOnDevice(Operation *op) {
   if (isSparse(op)) {
     op->emitError("sparse tensors are not supported on device tiles yet "
@@ -195,44 +193,10 @@ static bool rejectOnDevice(Operation *op) {
                   "without device=gpu (dist-run --backend mpi)");
     return true;
   }
-  if (isa<scf::ParallelOp>(op)) {
-    op->emitError("parallelize() is a CPU schedule (OpenMP threads over "
-                  "host memory); remove it for device=gpu (dist-run "
-                  "--backend nccl): ")
-        << kNoKernels
-        << "; a library leaf runs there instead, e.g. substitute({ji, k}, "
-           "gemv) for TTV (examples/distal/ttv-gemv.mlir)";
-    return true;
-  }
-  if (isa<linalg::GenericOp>(op)) {
-    op->emitError("with tiles in device memory (device=gpu, or a machine "
-                  "of GPUs) this leaf would be a host loop over device "
-                  "tiles, and ")
-        << kNoKernels
-        << "; write the statement so that substitute(..., gemm), "
-           "substitute(..., gemv) or substitute(..., dot) applies (gemv and "
-           "dot also with indices fixed by the loops around the leaf, as "
-           "in examples/distal/ttv-gemv.mlir and innerprod-dot.mlir)";
-    return true;
-  }
   if (accumulatesIntegers(op)) {
     op->emitError("integer accumulation is not supported on device tiles "
                   "(cuBLAS has no integer GEMM); use f32 or f64, or compile "
                   "without device=gpu (dist-run --backend mpi)");
-    return true;
-  }
-  if (isa<memref::LoadOp, memref::StoreOp>(op)) {
-    Value mem = isa<memref::LoadOp>(op) ? cast<memref::LoadOp>(op).getMemRef()
-                                        : cast<memref::StoreOp>(op).getMemRef();
-    if (isHostMemory(mem))
-      return false;
-    op->emitError("with tiles in device memory (device=gpu, or a machine "
-                  "of GPUs) the host would read or write device memory here "
-                  "(a scalar leaf: a point update below the innermost "
-                  "communicate or a bounds-checked loop nest), and ")
-        << kNoKernels
-        << "; write the statement so that substitute(..., gemm) applies to "
-           "the whole leaf";
     return true;
   }
   return false;

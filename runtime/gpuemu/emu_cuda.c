@@ -401,6 +401,43 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes,
   return cudaSuccess;
 }
 
+/* Generated kernels are device code (a fat binary for the GPU) that the
+ * host cannot run: loading one fails, so a program with them stops with
+ * the backend's message before any launch. */
+cudaError_t cudaLibraryLoadData(cudaLibrary_t *library, const void *code,
+                                enum cudaJitOption *jitOptions,
+                                void **jitOptionsValues,
+                                unsigned int numJitOptions,
+                                enum cudaLibraryOption *libraryOptions,
+                                void **libraryOptionValues,
+                                unsigned int numLibraryOptions) {
+  (void)jitOptions, (void)jitOptionsValues, (void)numJitOptions;
+  (void)libraryOptions, (void)libraryOptionValues, (void)numLibraryOptions;
+  if (!library || !code)
+    return cudaErrorInvalidValue;
+  *library = NULL;
+  return cudaErrorNotSupported;
+}
+
+cudaError_t cudaLibraryGetKernel(cudaKernel_t *pKernel, cudaLibrary_t library,
+                                 const char *name) {
+  (void)pKernel, (void)library, (void)name;
+  return cudaErrorNotSupported;
+}
+
+cudaError_t cudaLibraryUnload(cudaLibrary_t library) {
+  (void)library;
+  return cudaErrorNotSupported;
+}
+
+cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim,
+                             void **args, size_t sharedMem,
+                             cudaStream_t stream) {
+  (void)func, (void)gridDim, (void)blockDim, (void)args, (void)sharedMem;
+  (void)stream;
+  return cudaErrorNotSupported;
+}
+
 cudaError_t cudaGetLastError(void) { return cudaSuccess; }
 
 const char *cudaGetErrorString(cudaError_t error) {
@@ -415,6 +452,9 @@ const char *cudaGetErrorString(cudaError_t error) {
     return "no CUDA-capable device is detected (gpuemu, GPUEMU_DEVICES=0)";
   case cudaErrorInvalidDevice:
     return "invalid device ordinal (gpuemu)";
+  case cudaErrorNotSupported:
+    return "the host emulation (gpuemu) cannot run generated GPU kernels; "
+           "they run on a real GPU only";
   default:
     return "error (gpuemu)";
   }

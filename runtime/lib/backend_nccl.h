@@ -59,6 +59,16 @@ DISTRT_HIDDEN void nccl_fail_nccl(const char *op, const char *call,
  * there is no device. */
 DISTRT_HIDDEN void nccl_dev_init(const char *op);
 DISTRT_HIDDEN void nccl_dev_finalize(const char *op);
+/* Generated kernels (backend_nccl_kernels.c): the backend's dev_kernel,
+ * dev_launch and dev_stream, and the unloading of the binaries at
+ * finalize. */
+DISTRT_HIDDEN void *nccl_dev_kernel(const char *op, const void *image,
+                                    size_t size, const char *name);
+DISTRT_HIDDEN void nccl_dev_launch(const char *op, void *kernel,
+                                   const intptr_t dims[6], int32_t smem,
+                                   void **params);
+DISTRT_HIDDEN void *nccl_dev_stream(void);
+DISTRT_HIDDEN void nccl_dev_unload_kernels(const char *op);
 /* 1 if p is device memory (NULL: 0). */
 DISTRT_HIDDEN int nccl_is_device(const void *p);
 /* Waits for the stream. */

@@ -245,6 +245,19 @@ struct distrt_backend {
    * point, where only the two partners take part; a caller whose every
    * member reaches the same point (distrt_permute) calls this first. */
   void (*dev_comm_ready)(const char *op, distrt_bcomm *c);
+
+  /* Generated GPU kernels (gpu_kernels.c); NULL in the MPI backend.
+   * dev_kernel: the kernel `name` of the embedded binary `image` (a fat
+   * binary, cubin, or NUL-terminated PTX of `size` bytes), loaded into this
+   * process's device at first use and kept until finalize.  dev_launch
+   * queues it on the stream with grid dims[0..2], blocks dims[3..5],
+   * `smem` bytes of dynamic shared memory and the kernel's parameters.
+   * dev_stream: the stream (an opaque handle the launches carry). */
+  void *(*dev_kernel)(const char *op, const void *image, size_t size,
+                      const char *name);
+  void (*dev_launch)(const char *op, void *kernel, const intptr_t dims[6],
+                     int32_t smem, void **params);
+  void *(*dev_stream)(void);
 };
 
 /* A backend plugin (libdistrt_nccl.so) exports its table under this name

@@ -144,6 +144,7 @@ class Computation:
         self.insert = True          # --insert-redistributions
         self.overlap_opt = ""       # --overlap on|off or "" (default)
         self.leaf_fallback = False  # --leaf-fallback
+        self.kernels_on_host = False  # dist-to-llvm test-kernels-on-host
         self.mistake = ""           # the deliberate mistake, if any
         self.extra_type = {}        # name -> type text override (mistakes)
         self.sparse = ""            # "spmv" / "spmm" for sparse products
@@ -182,11 +183,14 @@ class Computation:
             opts += ["--overlap", self.overlap_opt]
         if self.leaf_fallback:
             opts += ["--leaf-fallback"]
+        if self.kernels_on_host:
+            opts += ["--pipeline-options", "test-kernels-on-host=1"]
         return opts
 
     def key(self):
         """Computations with one key can share a program (one mpirun)."""
-        return (self.ranks, self.insert, self.overlap_opt, self.leaf_fallback)
+        return (self.ranks, self.insert, self.overlap_opt, self.leaf_fallback,
+                self.kernels_on_host)
 
     def header(self):
         lines = ["// proptest: seed %d index %d ranks %d" % (self.seed, self.index, self.ranks)]
@@ -1448,6 +1452,10 @@ def generate(seed, index):
     c.insert = rng.random() < 0.75
     c.overlap_opt = wchoice(rng, [("", 8), ("off", 1), ("on", 1)])
     c.leaf_fallback = any(x.startswith("substitute") for x in c.schedule) and rng.random() < 0.3
+    # About one dense computation in four makes its leaves GPU kernels and
+    # runs them as host loops (dist-gpu-kernels test-host-loops), from a
+    # random stream of its own so that the programs themselves are unchanged.
+    c.kernels_on_host = random.Random(seed * 1000003 + index * 7 + 11).random() < 0.25
     return c
 
 

@@ -134,6 +134,8 @@ def pipeline_arg(options):
         popts.append("insert-redistributions=" + ("1" if options[options.index("--insert-redistributions") + 1] == "on" else "0"))
     if "--leaf-fallback" in options:
         popts.append("leaf-fallback=true")
+    if "--pipeline-options" in options:
+        popts += options[options.index("--pipeline-options") + 1].split()
     return "--dist-to-llvm=" + " ".join(popts)
 
 

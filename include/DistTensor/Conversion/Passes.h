@@ -81,6 +81,22 @@ struct DistToLLVMOptions : public PassPipelineOptions<DistToLLVMOptions> {
           clEnumValN(DeviceKind::GPU, "gpu",
                      "device memory (dist-device-memory) for every machine, "
                      "for DISTRT_BACKEND=nccl (docs/gpu.md)"))};
+  PassOptions::Option<std::string> gpuChip{
+      *this, "gpu-chip",
+      llvm::cl::desc("The GPU architecture generated kernels are compiled "
+                     "for (dist-gpu-to-binary)"),
+      llvm::cl::init("sm_90")};
+  PassOptions::Option<std::string> gpuToolkit{
+      *this, "gpu-toolkit",
+      llvm::cl::desc("The CUDA toolkit whose ptxas and fatbinary compile "
+                     "generated kernels (default: the configured one)"),
+      llvm::cl::init("")};
+  PassOptions::Option<bool> testKernelsOnHost{
+      *this, "test-kernels-on-host",
+      llvm::cl::desc("Testing: make GPU kernels of the leaves over host "
+                     "tiles and run them as host loops "
+                     "(dist-gpu-kernels test-host-loops)"),
+      llvm::cl::init(false)};
 };
 
 /// Adds the full lowering from dist IR to the LLVM dialect to `pm`.

@@ -580,13 +580,12 @@ def DistDeviceMemory : Pass<"dist-device-memory", "ModuleOp"> {
       `dist.check_unchanged`, `dist.sum_reference`), which stay on the host;
     - a loop `for i in [0, n) { buf[i] = 0 }` over device memory (the
       zeroing of a partial result) becomes `dist.zero_buffer buf, n`;
-    - everything that would still run on the host over device memory is an
-      error at its location, saying what to use instead: `linalg.generic`
-      leaves (use `substitute(..., gemm|gemv|dot)`), `parallelize()`
-      (`scf.parallel`), scalar leaves and MTTKRP's Khatri-Rao loops (any
-      other `memref.load`/`memref.store` of device memory), sparse tensors,
-      one-sided products and integer box sums. Generated GPU kernels are
-      not implemented yet (issue #16).
+    - what has no device form yet is an error at its location: sparse
+      tensors, one-sided products and integer box sums.
+
+    The leaves that are not library calls (`linalg.generic`, scalar loops,
+    `parallelize()`) stay; `dist-gpu-kernels`, which `dist-to-llvm` runs
+    next, makes them GPU kernels.
 
     ```mlir
     %buf = memref.alloc() : memref<512xf64>       // becomes
@@ -607,6 +606,56 @@ def DistDeviceMemory : Pass<"dist-device-memory", "ModuleOp"> {
            "and refuse machines of CPUs beside them">,
   ];
   let dependentDialects = ["mlir::dist::DistDialect"];
+}
+
+def DistGpuKernels : Pass<"dist-gpu-kernels", "ModuleOp"> {
+  let summary = "Run the leaves that are not library calls as GPU kernels "
+                "(gpu.launch) on device tiles";
+  let description = [{
+    Runs after `dist-device-memory`, on a module with the attribute
+    `dist.device_memory` (otherwise it changes nothing). Every leaf that is
+    not a library call becomes one `gpu.launch`, so the host never reads or
+    writes device memory:
+
+    - a `linalg.generic` leaf whose outputs are indexed by all of its
+      parallel dimensions (the statement's free indices) runs one GPU
+      thread per output point: its parallel dimensions are put first and
+      numbered by the thread's global id (256 threads a block), and the
+      reduction dimensions are loops inside the thread;
+    - a `parallelize()` loop (`scf.parallel`) runs one thread per iteration,
+      the loops inside it sequentially in each thread;
+    - any other leaf (a scalar loop nest with bounds checks, a point update
+      below the innermost `communicate`, a leaf that reduces to a single
+      point) runs on one GPU thread, in order: correct, but slow; a library
+      leaf (`substitute(..., gemm|gemv|dot|mttkrp)`) is the fast way.
+
+    A leaf is a maximal run of consecutive operations of one block that a
+    kernel can run: `arith`, `math`, `scf`, `affine`, `index`, memref loads,
+    stores and views, and `linalg.generic`. Its side effects move into the
+    kernel, which is queued after the run's place on the runtime's stream;
+    side-effect-free operations whose values the host still uses stay on
+    the host too. A kernel's grid has `ceil(points / 256)` blocks and is not
+    launched when the leaf has no points.
+
+    Errors, at the operation: a leaf that reads or writes host memory and
+    device memory, and a value read from device memory that the host uses.
+
+    `dist-to-llvm` lowers the kernels with `dist-gpu-to-binary` (outlining,
+    NVVM, `gpu-module-to-binary`) and `dist-gpu-launch-to-llvm`.
+
+    With `test-host-loops` the pass also works on host tiles (any module)
+    and then turns every `gpu.launch` into host loops over its blocks and
+    threads: this runs the kernels' indexing on a CPU, so that tests check
+    the formation with `--check` on machines without a GPU
+    (`dist-to-llvm test-kernels-on-host=1`).
+  }];
+  let options = [
+    Option<"testHostLoops", "test-host-loops", "bool", "false",
+           "Testing: make kernels of the leaves over host tiles too, then "
+           "run every gpu.launch as host loops over its blocks and threads">,
+  ];
+  let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::scf::SCFDialect",
+                           "mlir::arith::ArithDialect"];
 }
 
 def DistReassociateLeaves : Pass<"dist-reassociate-leaves", "ModuleOp"> {

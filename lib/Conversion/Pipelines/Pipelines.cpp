@@ -67,9 +67,20 @@ void dist::buildDistToLLVMPipeline(OpPassManager &pm,
     device.onlyGpuMachines = options.device == DeviceKind::Auto;
     pm.addPass(createDistDeviceMemory(device));
   }
+  // Leaves over device tiles that are not library calls: GPU kernels.
+  if (options.device != DeviceKind::Host || options.testKernelsOnHost) {
+    DistGpuKernelsOptions kernels;
+    kernels.testHostLoops = options.testKernelsOnHost;
+    pm.addPass(createDistGpuKernels(kernels));
+  }
   pm.addPass(createConvertDistToRuntime());
   addSparsifier(pm);
   pm.addPass(createCanonicalizerPass());
+  // The kernels into an embedded fat binary (nothing without gpu.launch).
+  DistGpuToBinaryOptions binary;
+  binary.chip = options.gpuChip;
+  binary.toolkit = options.gpuToolkit;
+  pm.addPass(createDistGpuToBinary(binary));
   // Leaves that are not library calls are linalg.generic ops on strided
   // views of the tiles: plain loops, vectorised later by the LLVM backend.
   pm.addPass(createConvertLinalgToLoopsPass());
@@ -88,6 +99,8 @@ void dist::buildDistToLLVMPipeline(OpPassManager &pm,
   memrefOptions.useGenericFunctions = true;
   pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefOptions));
   pm.addPass(createConvertToLLVMPass());
+  // Kernel launches on the runtime's stream (nothing without them).
+  pm.addPass(createDistGpuLaunchToLLVM());
   pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());

@@ -69,6 +69,28 @@ distrt_grid *distrt_grid_lookup_gpus(distrt_grid **slot, int64_t ndims,
                                      const int64_t *dims, int64_t node_axes);
 
 /*===----------------------------------------------------------------------===*
+ * Generated GPU kernels (dist-gpu-kernels, docs/gpu.md)
+ *
+ * dist-gpu-launch-to-llvm gives every kernel launch the stream
+ * distrt_gpu_stream() returns; dist-translate lowers the embedded binary
+ * and the launches to the mgpu* calls below, upstream MLIR's names for
+ * them.  distrt implements them over the NCCL backend (fatal on a backend
+ * without a device): mgpuModuleLoad only records the binary (it runs in a
+ * global constructor, before the backend exists), which the backend loads
+ * at the first mgpuModuleGetFunction; launches are queued on its stream.
+ *===----------------------------------------------------------------------===*/
+
+void *distrt_gpu_stream(void);
+void *mgpuModuleLoad(void *data, size_t size);
+void *mgpuModuleLoadJIT(void *data, int optLevel);
+void mgpuModuleUnload(void *module);
+void *mgpuModuleGetFunction(void *module, const char *name);
+void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
+                      intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                      intptr_t blockZ, int32_t smem, void *stream,
+                      void **params, void **extra, size_t paramsCount);
+
+/*===----------------------------------------------------------------------===*
  * Buffers of generated code (memref.alloc / memref.dealloc) and the
  * checks every compiled computation makes
  *===----------------------------------------------------------------------===*/
