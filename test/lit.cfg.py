@@ -164,6 +164,15 @@ if os.path.exists(nccl_emu):
         ("%nccl_plugin", os.path.join(config.dist_lib_dir, "libdistrt_nccl.so")))
 else:
     lit_config.note("the NCCL backend was not built: its tests are skipped")
+# Generated GPU kernels compile with CUDA's ptxas and fatbinary
+# (dist-gpu-to-binary; the toolkit the project was configured with).
+cuda_bin = os.path.join(config.dist_cuda_toolkit, "bin")
+if all(os.access(os.path.join(cuda_bin, t), os.X_OK)
+       for t in ("ptxas", "fatbinary")):
+    config.available_features.add("cuda-ptxas")
+else:
+    lit_config.note("no ptxas and fatbinary in %s: the tests that compile "
+                    "generated GPU kernels are skipped" % cuda_bin)
 gpu_listed = False
 if shutil.which("nvidia-smi"):
     import subprocess

@@ -3,64 +3,14 @@
 // RUN: dist-opt %s -split-input-file --dist-to-llvm -o /dev/null
 // RUN: not dist-opt %dist_src_root/examples/distal/summa.mlir --dist-to-llvm=device=tpu -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADOPT
 
-// With device=gpu (dist-run --backend nccl), every leaf that would still be
-// a host loop over device tiles is refused at the statement, saying what
-// to use instead; without it the same programs compile (host tiles).
+// With device=gpu (dist-run --backend nccl), what has no device form yet
+// is refused at the statement, saying what to use instead; without it the
+// same programs compile (host tiles). Leaves that are not library calls
+// become GPU kernels (gpu-kernels.mlir), MTTKRP's leaf is library calls.
 
-// PIPE: error: parallelize() is a CPU schedule
-// PIPE: error: with tiles in device memory (device=gpu, or a machine of GPUs) this leaf would be a host loop over device tiles, and generated GPU kernels are not implemented yet (issue #16); write the statement so that substitute(..., gemm), substitute(..., gemv) or substitute(..., dot) applies
-// PIPE: error: with tiles in device memory (device=gpu, or a machine of GPUs) the host would read or write device memory here
 // PIPE: error: sparse tensors are not supported on device tiles yet
 // PIPE: error: one-sided products are not supported on device tiles yet
 // BADOPT: for the --device option: Cannot find option named 'tpu'!
-
-// TTV with parallelize(ii): an OpenMP loop on the host.
-dist.grid @m [2, 2]
-!A = !dist.tensor<32x32xf64, #dist.layout<@m, "xy -> xy">>
-!B = !dist.tensor<32x32x32xf64, #dist.layout<@m, "xyz -> xy">>
-!c = !dist.tensor<32xf64, #dist.layout<@m, "z -> **">>
-func.func @ttv(%a: !A, %b: !B, %c: !c) {
-  // expected-error@+1 {{parallelize() is a CPU schedule (OpenMP threads over host memory); remove it for device=gpu (dist-run --backend nccl): generated GPU kernels are not implemented yet (issue #16)}}
-  dist.compute "A(i,j) = B(i,j,k) * c(k)" (A = %a, B = %b, c = %c)
-      schedule [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2)),
-                communicate({A, B, c}, jo),
-                parallelize(ii)]
-      : !A, !B, !c
-  return
-}
-
-// -----
-
-// TTV without a library leaf: a linalg.generic leaf.
-dist.grid @m [2, 2]
-!A = !dist.tensor<32x32xf64, #dist.layout<@m, "xy -> xy">>
-!B = !dist.tensor<32x32x32xf64, #dist.layout<@m, "xyz -> xy">>
-!c = !dist.tensor<32xf64, #dist.layout<@m, "z -> **">>
-func.func @ttv(%a: !A, %b: !B, %c: !c) {
-  // expected-error@+1 {{this leaf would be a host loop over device tiles, and generated GPU kernels are not implemented yet (issue #16); write the statement so that substitute(..., gemm), substitute(..., gemv) or substitute(..., dot) applies (gemv and dot also with indices fixed by the loops around the leaf, as in examples/distal/ttv-gemv.mlir and innerprod-dot.mlir)}}
-  dist.compute "A(i,j) = B(i,j,k) * c(k)" (A = %a, B = %b, c = %c)
-      schedule [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2)),
-                communicate({A, B, c}, jo)]
-      : !A, !B, !c
-  return
-}
-
-// -----
-
-// A scalar leaf: with communicate at the innermost loop, the leaf is one
-// point update, a host load and store.
-dist.grid @m [2, 2]
-!A = !dist.tensor<8x8xf64, #dist.layout<@m, "ij -> ij">>
-func.func @point(%a: !A, %b: !A) {
-  // expected-error@+1 {{the host would read or write device memory here (a scalar leaf: a point update below the innermost communicate or a bounds-checked loop nest), and generated GPU kernels are not implemented yet (issue #16)}}
-  dist.compute "A(i,j) = B(i,j)" (A = %a, B = %b)
-      schedule [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2)),
-                communicate({A, B}, ji)]
-      : !A, !A
-  return
-}
-
-// -----
 
 // MTTKRP runs on device tiles: its leaf is library calls only (zeroing,
 // rank-1 GEMMs for the Khatri-Rao product, then the GEMM); no error.
