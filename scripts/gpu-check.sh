@@ -8,7 +8,8 @@
 #    lines): distrt-test-nccl and distrt-test-devtiles, the mixed-buffer
 #    error and the host-write guard;
 # 2. the DISTAL examples compiled with dist-run --backend nccl --check, on
-#    one GPU (1x1 grids) and on their own grids where there are that many GPUs;
+#    one GPU (1x1 grids) and on their own grids where there are that many GPUs
+#    (ttv and innerprod with generated GPU kernels);
 # 3. the GPU benchmark (benchmarks/gpu/bench_gpu.py run).
 # Logs go to OUT-DIR; the last line is "gpu: N passed, N failed, N skipped".
 # Needs the NVIDIA driver and CUDA 13's runtime, cuBLAS and NCCL somewhere on
@@ -101,8 +102,11 @@ ok=0; has test-nccl-guard "guard: writing to device memory from the host" && ! h
 verdict test-nccl-guard $ok
 
 # 2. Compiled DISTAL examples with --check.
-while read -r name np exe; do
+while read -r name np exe kind; do
   [ "$np" -le "$ngpu" ] || { skipped=$((skipped + 1)); say "SKIP $name on $np ranks: $ngpu GPU(s)"; continue; }
+  if [ -n "$emu" ] && [ "$kind" = kernels ]; then
+    skipped=$((skipped + 1)); say "SKIP $name on $np ranks: generated GPU kernels need a real GPU"; continue
+  fi
   check "prog-$name-$np" mpirun -np "$np" $X "$B/$exe"
   ok=0; has "prog-$name-$np" ": PASS" && nofail "prog-$name-$np" && has "prog-$name-$np" "rc=0" && ok=1
   verdict "prog-$name-$np" $ok
