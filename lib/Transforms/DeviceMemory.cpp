@@ -20,7 +20,6 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/SparseTensor/IR/SparseTensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -166,25 +165,17 @@ static bool accumulatesIntegers(Operation *op) {
   return isa<IntegerType>(type.getElementType());
 }
 
-static bool isSparse(Operation *op) {
-  if (op->getName().getStringRef().starts_with("dist.sparse"))
-    return true;
-  auto sparseType = [](Type t) {
-    return isa<SparseTileType>(t) ||
-           sparse_tensor::getSparseTensorEncoding(t) != nullptr;
-  };
-  return llvm::any_of(op->getOperandTypes(), sparseType) ||
-         llvm::any_of(op->getResultTypes(), sparseType);
-}
-
 /// Emits the error for `op` when it has no device form yet; true when it
 /// did. Leaves over device tiles that are not library calls become GPU
 /// kernels afterwards (dist-gpu-kernels).
 static bool rejectOnDevice(Operation *op) {
-  if (isSparse(op)) {
-    op->emitError("sparse tensors are not supported on device tiles yet "
-                  "(cuSPARSE leaves: issue #16); compile without "
-                  "device=gpu (dist-run --backend mpi)");
+  if (isa<SparsePartOp, SparseShareXOp, SparseExchangeBeginOp,
+          SparseOffdiagRowsOp>(op)) {
+    op->emitError("this sparse product was lowered for host tiles (its "
+                  "leaves read the tiles on the host); lower it with "
+                  "dist-materialize-spmd device=gpu or device=auto, as "
+                  "dist-to-llvm does, so that it runs in the runtime "
+                  "(dist.sparse_mul_add, cuSPARSE)");
     return true;
   }
   if (isa<OneSidedMatmulOp>(op)) {

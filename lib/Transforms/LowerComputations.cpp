@@ -43,6 +43,17 @@ struct DistLowerComputationsPass
     ModuleOp module = getOperation();
     SPMDOptions options;
     options.leafFallback = leafFallback;
+    if (device == "gpu") {
+      options.deviceTiles = true;
+    } else if (device == "auto") {
+      for (GridOp g : module.getOps<GridOp>())
+        options.deviceTiles |=
+            g.getLevel(g.getNumLevels() - 1).getKind() == ProcessorKind::gpu;
+    } else if (device != "host") {
+      module.emitError() << "dist-lower-computations: device='" << device
+                         << "' is not 'host', 'gpu' or 'auto'";
+      return signalPassFailure();
+    }
     CostModel costModel;
     if (!costFile.empty()) {
       std::string err = readCostModel(costFile, costModel);

@@ -65,6 +65,7 @@ struct DistMaterializeSPMDPass
     pm.addPass(createDistLowerRedistributions(redist));
     DistLowerComputationsOptions compute;
     compute.leafFallback = leafFallback;
+    compute.device = device;
     compute.costFile = costFile;
     pm.addPass(createDistLowerComputations(compute));
     DistDoubleBufferOptions doubleBuffer;

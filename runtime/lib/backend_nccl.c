@@ -715,6 +715,7 @@ const struct distrt_backend distrt_backend_nccl = {
     .dev_kernel = nccl_dev_kernel,
     .dev_launch = nccl_dev_launch,
     .dev_stream = nccl_dev_stream,
+    .dev_csrmm = nccl_dev_csrmm,
     .dev_is_device = nccl_is_device,
     .dev_memset = nccl_dev_memset,
     .dev_copy2d = nccl_dev_copy2d,

@@ -69,6 +69,14 @@ DISTRT_HIDDEN void nccl_dev_launch(const char *op, void *kernel,
                                    void **params);
 DISTRT_HIDDEN void *nccl_dev_stream(void);
 DISTRT_HIDDEN void nccl_dev_unload_kernels(const char *op);
+/* Sparse products (backend_nccl_sparse.c): the backend's dev_csrmm, and
+ * the release of cuSPARSE's handle and work buffer at finalize. */
+DISTRT_HIDDEN void nccl_dev_csrmm(const char *op, int64_t dtype,
+                                  int64_t index_bits, int64_t rows,
+                                  int64_t cols, int64_t nnz, const void *pos,
+                                  const void *crd, const void *val, int64_t k,
+                                  const void *x, void *y);
+DISTRT_HIDDEN void nccl_dev_sparse_finalize(const char *op);
 /* 1 if p is device memory (NULL: 0). */
 DISTRT_HIDDEN int nccl_is_device(const void *p);
 /* Waits for the stream. */

@@ -82,6 +82,7 @@ void nccl_dev_finalize(const char *op) {
     return;
   nccl_dev_sync(op);
   nccl_dev_unload_kernels(op);
+  nccl_dev_sparse_finalize(op);
   blas_check(op, "cublasDestroy", cublasDestroy(nccl_dev.blas));
   CUCHK(op, "cudaStreamDestroy", cudaStreamDestroy(nccl_dev.stream));
   nccl_dev.stream = NULL;

@@ -258,6 +258,18 @@ struct distrt_backend {
   void (*dev_launch)(const char *op, void *kernel, const intptr_t dims[6],
                      int32_t smem, void **params);
   void *(*dev_stream)(void);
+
+  /* Sparse products on device memory (sparse_device.c; cuSPARSE on the
+   * NCCL backend), queued on the stream: y (rows x k, row-major) += A x
+   * (x: cols x k, row-major), A the CSR matrix of rows x cols with nnz
+   * entries (pos: rows + 1 entries, crd: nnz, both index_bits (32 or 64)
+   * wide; val: nnz elements of dtype DISTRT_F32 or DISTRT_F64), every
+   * pointer device memory; k >= 1 (1: SpMV), nnz >= 1.  NULL in the MPI
+   * backend. */
+  void (*dev_csrmm)(const char *op, int64_t dtype, int64_t index_bits,
+                    int64_t rows, int64_t cols, int64_t nnz, const void *pos,
+                    const void *crd, const void *val, int64_t k,
+                    const void *x, void *y);
 };
 
 /* A backend plugin (libdistrt_nccl.so) exports its table under this name

@@ -59,6 +59,7 @@ static void peers_from_counts(const char *op, spm_peers *p, int64_t P,
 }
 
 void spm_plan_drop(distrt_spmat *m) {
+  spm_dev_drop(m);
   spm_csr_free(&m->diag);
   spm_csr_free(&m->off);
   free(m->ghost);
@@ -264,8 +265,7 @@ static void pack_rows(char *send, const char *x, const int64_t *rows,
       memcpy(send + i * row, x + rows[i] * row, (size_t)row);
 }
 
-static void *begin_impl(const char *op, distrt_spmat *m, const void *x,
-                        int64_t k) {
+void *spm_begin(const char *op, distrt_spmat *m, const void *x, int64_t k) {
   if (!m->planned)
     distrt_fatal(op, "the exchange needs the plan (call distrt_spmat_plan "
                      "first)");
@@ -307,7 +307,7 @@ static void *begin_impl(const char *op, distrt_spmat *m, const void *x,
   return ghost;
 }
 
-static void end_impl(const char *op, distrt_spmat *m) {
+void spm_end(const char *op, distrt_spmat *m) {
   if (!m->in_flight)
     distrt_fatal(op, "no exchange is in flight (call "
                      "distrt_spmat_exchange_begin first)");
@@ -320,13 +320,13 @@ static void end_impl(const char *op, distrt_spmat *m) {
 void *distrt_spmat_exchange_begin(distrt_spmat *m, const void *x, int64_t k) {
   const char *op = "distrt_spmat_exchange_begin";
   spm_check(op, m);
-  return begin_impl(op, m, x, k);
+  return spm_begin(op, m, x, k);
 }
 
 void distrt_spmat_exchange_end(distrt_spmat *m) {
   const char *op = "distrt_spmat_exchange_end";
   spm_check(op, m);
-  end_impl(op, m);
+  spm_end(op, m);
 }
 
 /*===-- the product ------------------------------------------------------===*/
@@ -386,6 +386,11 @@ static spmm_fn kernel_for(const distrt_spmat *m) {
   return table[m->dtype == DISTRT_F64][m->pos_bits == 64][m->crd_bits == 64];
 }
 
+void spm_spmm(const distrt_spmat *m, const spm_csr *a, const void *x, void *y,
+              int64_t k, int accumulate) {
+  kernel_for(m)(m->B, a->pos, a->crd, a->val, x, y, k, accumulate);
+}
+
 void distrt_spmat_mul(distrt_spmat *m, const void *x, void *y, int64_t k) {
   const char *op = "distrt_spmat_mul";
   spm_check(op, m);
@@ -395,10 +400,10 @@ void distrt_spmat_mul(distrt_spmat *m, const void *x, void *y, int64_t k) {
     distrt_fatal(op, "k is %lld; expected >= 1", (long long)k);
   distrt_check_buf(op, "y", y, distrt_mul(op, "the elements of y", m->B, k));
   spm_plan_build(op, m);
-  const void *ghost = begin_impl(op, m, x, k);
+  const void *ghost = spm_begin(op, m, x, k);
   spmm_fn f = kernel_for(m);
   f(m->B, m->diag.pos, m->diag.crd, m->diag.val, x, y, k, 0);
-  end_impl(op, m);
+  spm_end(op, m);
   if (m->off.nnz > 0)
     f(m->B, m->off.pos, m->off.crd, m->off.val, ghost, y, k, 1);
 }

@@ -72,6 +72,17 @@ struct distrt_spmat {
   int64_t shm_k;
   int shm_next;
 
+  /* Device copies of the parts (sparse_device.c): index arrays of
+   * dev_bits (the wider of pos_bits and crd_bits), made by the first
+   * device product after a change of the entries or the plan and freed
+   * with the plan (spm_dev_drop); dev_ghost and host_x are the device
+   * ghosts and the host copy of x that the exchange packs from. */
+  spm_csr dev_all, dev_diag, dev_off;
+  int64_t dev_bits;
+  int dev_ready; /* 1: dev_all, 2: dev_diag and dev_off */
+  void *dev_ghost, *host_x;
+  int64_t dev_ghost_cap, host_x_cap; /* bytes */
+
   /* The exchange. */
   void *ghost_buf, *send_buf;
   int64_t ghost_cap, send_cap; /* bytes */
@@ -107,5 +118,16 @@ static inline void spm_put(void *a, int64_t bits, int64_t i, int64_t v) {
 /* The plan (sparse_plan.c): builds it unless m has one; drops it. */
 DISTRT_HIDDEN void spm_plan_build(const char *op, distrt_spmat *m);
 DISTRT_HIDDEN void spm_plan_drop(distrt_spmat *m);
+/* The exchange of the plan (sparse_plan.c): starts sending the rows of x
+ * (this process's block of C rows of k) others need and returns the ghost
+ * buffer; spm_end waits for it. */
+DISTRT_HIDDEN void *spm_begin(const char *op, distrt_spmat *m, const void *x,
+                              int64_t k);
+DISTRT_HIDDEN void spm_end(const char *op, distrt_spmat *m);
+/* y (B rows of k) = or += a * x on the host, a one of m's parts. */
+DISTRT_HIDDEN void spm_spmm(const distrt_spmat *m, const spm_csr *a,
+                            const void *x, void *y, int64_t k, int accumulate);
+/* Frees the device copies (sparse_device.c). */
+DISTRT_HIDDEN void spm_dev_drop(distrt_spmat *m);
 
 #endif /* DISTRT_SPARSE_SPMAT_INTERNAL_H */

@@ -107,7 +107,11 @@ def DistMaterializeSPMD : Pass<"dist-materialize-spmd", "ModuleOp"> {
     Option<"leafFallback", "leaf-fallback", "bool", /*default=*/"false",
            "Where a substitute command cannot apply (operands that do not "
            "fit the kernel, an integer type), use scalar "
-           "loops with a warning instead of failing">
+           "loops with a warning instead of failing">,
+    Option<"device", "device", "std::string", /*default=*/"\"host\"",
+           "Where dist-device-memory will put the tiles: 'host', 'gpu', or "
+           "'auto' (device memory when a machine is made of GPUs); sparse "
+           "products on device tiles become dist.sparse_mul_add">
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::arith::ArithDialect",
@@ -206,6 +210,9 @@ def DistLowerComputations : Pass<"dist-lower-computations", "ModuleOp"> {
     Option<"leafFallback", "leaf-fallback", "bool", /*default=*/"false",
            "Use scalar loops with a warning where a substitute command "
            "cannot apply">,
+    Option<"device", "device", "std::string", /*default=*/"\"host\"",
+           "Where the tiles will live: 'host', 'gpu' or 'auto' (as "
+           "dist-materialize-spmd)">,
     Option<"costFile", "cost-file", "std::string", /*default=*/"\"\"",
            "Measured alpha/beta/gamma for the one-sided lowering's choice "
            "of the stationary tensor (written by benchmarks/calibrate)">

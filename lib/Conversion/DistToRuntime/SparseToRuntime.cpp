@@ -280,6 +280,21 @@ static LogicalResult lowerShareX(RuntimeLowering &rt, SparseShareXOp op,
   return success();
 }
 
+static LogicalResult lowerMulAdd(RuntimeLowering &rt, SparseMulAddOp op,
+                                 SparseMulAddOp::Adaptor a,
+                                 ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  OpBuilder &b = rewriter;
+  if (failed(rt.call(b, loc, "distrt_spmat_mul_add",
+                     {a.getTile(), rt.ptrOf(b, loc, a.getX()),
+                      rt.ptrOf(b, loc, a.getY()),
+                      rt.i64(b, loc, (int64_t)op.getCols()),
+                      rt.i64(b, loc, op.getXWhole() ? 1 : 0)})))
+    return failure();
+  rewriter.eraseOp(op);
+  return success();
+}
+
 void rt::populateSparseToRuntimePatterns(RewritePatternSet &patterns,
                                          TypeConverter &converter,
                                          RuntimeLowering &lowering) {
@@ -301,5 +316,6 @@ void rt::populateSparseToRuntimePatterns(RewritePatternSet &patterns,
   add(lowerExchangeBegin);
   add(lowerExchangeEnd);
   add(lowerShareX);
+  add(lowerMulAdd);
   add(lowerGather);
 }

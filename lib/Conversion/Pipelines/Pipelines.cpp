@@ -57,6 +57,9 @@ void dist::buildDistToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createDistSimplifyRedistributions());
   spmd.overlap = options.overlap;
   spmd.leafFallback = options.leafFallback;
+  spmd.device = options.device == DeviceKind::GPU    ? "gpu"
+                : options.device == DeviceKind::Auto ? "auto"
+                                                     : "host";
   pm.addPass(createDistMaterializeSPMD(spmd));
   pm.addPass(createDistSimplifyRedistributions());
   // device=gpu: tiles and transfer buffers in device memory; what would

@@ -38,6 +38,9 @@ struct SPMDOptions {
   double tolerance = -1.0;
   std::string redistribution = "balanced";
   bool leafFallback = false;
+  /// The tiles will be device memory (dist-device-memory runs next):
+  /// sparse products run in the runtime (dist.sparse_mul_add).
+  bool deviceTiles = false;
 };
 
 /// The dist ops dist-materialize-spmd rewrites.

@@ -263,6 +263,15 @@ LogicalResult spmd::lowerSparseCompute(SPMDBuilder &rt, ComputeOp op) {
   if (!stmt.accumulate)
     ZeroTileOp::create(b, loc, y, TypeAttr::get(yt));
 
+  // Device tiles: the runtime runs the whole product (cuSPARSE on the
+  // NCCL backend); the sparsifier's leaves would be host code.
+  int64_t xcols = prod->denseIsMatrix ? prod->cols : 1;
+  if (rt.options.deviceTiles) {
+    auto mul = SparseMulAddOp::create(b, loc, h, x, y, xcols);
+    if (prod->denseReplicated)
+      mul.setXWhole(true);
+    return success();
+  }
   int64_t procs = grid.getShape()[0];
   int64_t rows = bt.getShape()[0], cols = bt.getShape()[1];
   LeafShape shape{bt, (rows + procs - 1) / procs, cols,
@@ -273,7 +282,6 @@ LogicalResult spmd::lowerSparseCompute(SPMDBuilder &rt, ComputeOp op) {
     return success();
   }
   // On one node: the whole of X in shared memory, read in place.
-  int64_t xcols = prod->denseIsMatrix ? prod->cols : 1;
   auto share = SparseShareXOp::create(
       b, loc, flat(bt.getElementType()), b.getI1Type(), h, x,
       rt.idx(b, loc, cols), xcols);

@@ -81,6 +81,7 @@ distrt_grid *distrt_grid_lookup_gpus(distrt_grid **slot, int64_t ndims,
  *===----------------------------------------------------------------------===*/
 
 void *distrt_gpu_stream(void);
+
 void *mgpuModuleLoad(void *data, size_t size);
 void *mgpuModuleLoadJIT(void *data, int optLevel);
 void mgpuModuleUnload(void *module);

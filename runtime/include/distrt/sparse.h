@@ -234,6 +234,18 @@ void distrt_spmat_exchange_end(distrt_spmat *m);
  *  last real row get 0). */
 void distrt_spmat_mul(distrt_spmat *m, const void *x, void *y, int64_t k);
 
+/** Sparse products of compiled programs with device tiles: y += m * x.
+ *  x: this process's block of the dense operand (C rows of k, row-major),
+ *  or with x_whole != 0 the whole of it (cols rows); y: the process's B
+ *  rows of k.  x and y both host memory (the runtime's loops) or both
+ *  device memory (the backend's sparse product: cuSPARSE on NCCL): the
+ *  parts go to the device once per matrix entries; a blocked x travels
+ *  through the plan's exchange (its block staged through the host), the
+ *  DIAG product overlapping it.  Collective over m's grid (the exchange)
+ *  unless x_whole. */
+void distrt_spmat_mul_add(distrt_spmat *m, const void *x, void *y, int64_t k,
+                          int64_t x_whole);
+
 /** Collective: grid rank `root` receives the whole matrix, dense and
  *  row-major (rows x cols elements of m's dtype, zeros where no entry) in
  *  `dense`; other processes may pass NULL.  For --check. */

@@ -338,6 +338,11 @@ LogicalResult SparseShareXOp::verify() {
                              "shares", getCols());
 }
 
+LogicalResult SparseMulAddOp::verify() {
+  return verifyOperandBuffer(*this, getX(), getY(), "the output", "multiplies",
+                             getCols());
+}
+
 LogicalResult SparseExchangeBeginOp::verify() {
   return verifyOperandBuffer(*this, getX(), getBuffer(), "the ghost buffer",
                              "exchanges", getCols());

@@ -257,6 +257,34 @@ def Dist_SparseShareXOp : Dist_RuntimeOp<"sparse_share_x"> {
   let hasVerifier = 1;
 }
 
+def Dist_SparseMulAddOp : Dist_RuntimeOp<"sparse_mul_add"> {
+  let summary = "y += the sparse matrix times x, in the runtime (device tiles)";
+  let description = [{
+    `y += B * x` with the whole of the product in the runtime
+    (`distrt_spmat_mul_add`): what `dist-materialize-spmd` emits for a
+    sparse product when the dense tiles live in device memory (`device=gpu`,
+    or a machine of GPUs), whose leaves the host cannot run. `x` is this
+    process's block of the dense operand (`cols` elements a row), or with
+    `x_whole` the whole of it (replicated); `y` this process's rows of the
+    output. On device memory the runtime runs cuSPARSE (the NCCL backend),
+    the blocked `x` travelling through the matrix's exchange plan; on host
+    memory its own loops. Collective over the grid unless `x_whole`.
+
+    ```mlir
+    dist.sparse_mul_add %B, %x, %y cols 1 : !dist.sparse_tile<...>, memref<?xf64>, memref<?xf64>
+    ```
+  }];
+  let arguments = (ins Arg<Dist_SparseTileType, "", [MemWrite]>:$tile,
+                       Arg<MemRefRankOf<[AnyType], [1]>, "", [MemRead]>:$x,
+                       Arg<MemRefRankOf<[AnyType], [1]>, "", [MemRead, MemWrite]>:$y,
+                       I64Attr:$cols, UnitAttr:$x_whole);
+  let assemblyFormat = [{
+    $tile `,` $x `,` $y `cols` $cols (`whole` $x_whole^)? attr-dict `:`
+    qualified(type($tile)) `,` type($x) `,` type($y)
+  }];
+  let hasVerifier = 1;
+}
+
 def Dist_SparseExchangeEndOp : Dist_RuntimeOp<"sparse_exchange_end"> {
   let summary = "waits for the exchange of a sparse matrix's plan";
   let description = [{
