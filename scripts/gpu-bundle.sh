@@ -75,6 +75,14 @@ for f in summa pumma cannon johnson solomonik cosma ttm ttv-gemv innerprod-dot m
   echo "$f $np progs/$f.$np$kind" >>"$bundle/progs/list"
 done
 
+# A sparse product on device tiles (cuSPARSE through distrt_spmat_mul_add).
+src="$root/examples/sparse/spmv.mlir"
+one_gpu "$src" 1 >"$tmp/spmv.1.mlir"
+"$build/bin/dist-run" --backend nccl --check -o "$bundle/progs/spmv.1" "$tmp/spmv.1.mlir"
+echo "spmv 1 progs/spmv.1" >>"$bundle/progs/list"
+"$build/bin/dist-run" --backend nccl --check -o "$bundle/progs/spmv.4" "$src"
+echo "spmv 4 progs/spmv.4" >>"$bundle/progs/list"
+
 # Machines of nodes over GPUs (examples/distal/hierarchical/*-gpus.mlir)
 # on one node of one GPU; dist-run's default backend compiles them for device
 # memory (dist-to-llvm device=auto). Their 8-rank forms need 4 nodes of 2

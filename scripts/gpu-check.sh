@@ -43,7 +43,7 @@ fi
 
 # The CUDA libraries the plugin and the baseline load, wherever they are.
 cudalibs=""
-[ -n "$emu" ] || for lib in libcudart.so.13 libcublas.so.13 libcublasLt.so.13 libnccl.so.2; do
+[ -n "$emu" ] || for lib in libcudart.so.13 libcublas.so.13 libcublasLt.so.13 libcusparse.so.12 libnvJitLink.so.13 libnccl.so.2; do
   p=$(find /usr/local/cuda/lib64 /usr/local/cuda/targets /usr/lib /usr/local /opt \
     -name "$lib" 2>/dev/null | head -1)
   [ -n "$p" ] || { say "gpu: error: $lib not found on this machine"; exit 1; }

@@ -34,6 +34,7 @@
 #include "distrt/sparse.h"
 
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -333,13 +334,24 @@ static void check_mul(const ctx *c, distrt_spmat *m, int64_t k) {
   void *x = make_x(c, k);
   int64_t n = c->b.B * k;
   void *y = malloc((size_t)(n + 1) * 8), *y2 = malloc((size_t)(n + 1) * 8);
+  /* distrt_spmat_mul_add accumulates: into 3, from x's block (the plan)
+   * and from the whole of x (the ALL part). */
+  void *y3 = malloc((size_t)(n + 1) * 8), *y4 = malloc((size_t)(n + 1) * 8);
+  void *whole = malloc((size_t)(mc->cols * k + 1) * 8);
+  for (int64_t r = 0; r < mc->cols; ++r)
+    for (int64_t j = 0; j < k; ++j)
+      tu_set(whole, c->dtype, r * k + j, xval(r, j));
   for (int64_t i = 0; i < n; ++i) {
     tu_set(y, c->dtype, i, 1234.0);
     tu_set(y2, c->dtype, i, -77.0);
+    tu_set(y3, c->dtype, i, 3.0);
+    tu_set(y4, c->dtype, i, 3.0);
   }
   distrt_spmat_mul(m, x, y, k);
   distrt_spmat_mul(m, x, y2, k);
-  int64_t bad = 0, same = 0;
+  distrt_spmat_mul_add(m, x, y3, k, 0);
+  distrt_spmat_mul_add(m, whole, y4, k, 1);
+  int64_t bad = 0, same = 0, badadd = 0;
   for (int64_t r = 0; r < c->b.B; ++r)
     for (int64_t j = 0; j < k; ++j) {
       int64_t i = c->b.lo + r;
@@ -353,7 +365,18 @@ static void check_mul(const ctx *c, distrt_spmat *m, int64_t k) {
                mc->name, c->tag, (long long)k, (long long)i, (long long)j,
                got, want);
       same += got == tu_get(y2, c->dtype, r * k + j);
+      double want3 = stored(c->dtype, stored(c->dtype, want) + 3.0);
+      badadd += fabs(tu_get(y3, c->dtype, r * k + j) - want3) >
+                    1e-5 * (1 + fabs(want3)) ||
+                fabs(tu_get(y4, c->dtype, r * k + j) - want3) >
+                    1e-5 * (1 + fabs(want3));
     }
+  EXPECT(badadd == 0, "%s %s: mul_add k=%lld: %lld wrong elements (y += m x "
+         "from the block or the whole of x)", mc->name, c->tag, (long long)k,
+         (long long)badadd);
+  free(y3);
+  free(y4);
+  free(whole);
   EXPECT(bad == 0, "%s %s: mul k=%lld: %lld wrong elements", mc->name,
          c->tag, (long long)k, (long long)bad);
   EXPECT(same == n, "%s %s: mul k=%lld: the second product differs in "

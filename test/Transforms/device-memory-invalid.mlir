@@ -6,9 +6,9 @@
 // With device=gpu (dist-run --backend nccl), what has no device form yet
 // is refused at the statement, saying what to use instead; without it the
 // same programs compile (host tiles). Leaves that are not library calls
-// become GPU kernels (gpu-kernels.mlir), MTTKRP's leaf is library calls.
+// become GPU kernels (gpu-kernels.mlir), MTTKRP's leaf is library calls,
+// sparse products run in the runtime.
 
-// PIPE: error: sparse tensors are not supported on device tiles yet
 // PIPE: error: one-sided products are not supported on device tiles yet
 // BADOPT: for the --device option: Cannot find option named 'tpu'!
 
@@ -33,7 +33,9 @@ func.func @mttkrp(%a: !A, %b: !B, %c: !C, %d: !D) {
 
 // -----
 
-// Sparse tensors.
+// Sparse products: dist-to-llvm lowers them for device tiles
+// (dist.sparse_mul_add, gpu-emu-sparse.test); lowered for host tiles (the
+// first RUN line), their leaves would read the tiles on the host.
 dist.grid @m [4]
 #CSR = #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed),
                                 posWidth = 32, crdWidth = 32}>
@@ -41,7 +43,7 @@ dist.grid @m [4]
 !B = !dist.tensor<100x100xf64, #dist.layout<@m, "xy -> x">, #CSR>
 !c = !dist.tensor<100xf64, #dist.layout<@m, "x -> x">>
 func.func @spmv(%a: !a, %b: !B, %c: !c) {
-  // expected-error@+1 {{sparse tensors are not supported on device tiles yet (cuSPARSE leaves: issue #16); compile without device=gpu (dist-run --backend mpi)}}
+  // expected-error@+1 {{this sparse product was lowered for host tiles (its leaves read the tiles on the host); lower it with dist-materialize-spmd device=gpu or device=auto, as dist-to-llvm does, so that it runs in the runtime (dist.sparse_mul_add, cuSPARSE)}}
   dist.compute "a(i) = B(i,j) * c(j)" (a = %a, B = %b, c = %c)
       schedule [distribute({i}, {io}, {ii}, Grid(4)),
                 communicate({a, B, c}, io)]

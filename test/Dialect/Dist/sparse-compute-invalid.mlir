@@ -288,3 +288,19 @@ func.func @f(%h: !dist.sparse_tile) {
   %r, %p, %n = dist.sparse_offdiag_rows %h of !B : !dist.sparse_tile -> memref<?xi64>, memref<?xindex>
   return
 }
+
+// -----
+
+func.func @f(%h: !dist.sparse_tile, %x: memref<?xf64>, %y: memref<?xf32>) {
+  // expected-error @+1 {{the output's element type 'f32' differs from the operand's 'f64'}}
+  dist.sparse_mul_add %h, %x, %y cols 1 : !dist.sparse_tile, memref<?xf64>, memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @f(%h: !dist.sparse_tile, %x: memref<?xi32>, %y: memref<?xi32>) {
+  // expected-error @+1 {{multiplies f32 or f64, not 'i32'}}
+  dist.sparse_mul_add %h, %x, %y cols 2 whole : !dist.sparse_tile, memref<?xi32>, memref<?xi32>
+  return
+}
