@@ -125,6 +125,16 @@ static void moveToDevice(ModuleOp module) {
     alloc.replaceAllUsesWith(dev.getBuffer());
     alloc.erase();
   }
+  // A sparse matrix's device copies go back with it: free it before the
+  // runtime finalizes too.
+  module.walk([&](SparseFreeOp free) {
+    Operation *at = nullptr;
+    for (Operation *p = free->getPrevNode(); p; p = p->getPrevNode())
+      if (isa<RuntimeFinalizeOp>(p))
+        at = p;
+    if (at)
+      free->moveBefore(at);
+  });
 }
 
 /// `for i in [0, n) { buf[i] = 0 }` on a device buffer (the zeroing of a

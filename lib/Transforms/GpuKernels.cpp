@@ -37,6 +37,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
 namespace mlir {
 namespace dist {
@@ -91,6 +92,19 @@ static Operation *rootOf(Value v) {
   return nullptr;
 }
 
+/// The memref `v` is a view of (itself when it is not a view).
+static Value baseOf(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (auto view = dyn_cast<ViewLikeOpInterface>(def))
+      v = view.getViewSource();
+    else if (auto cast = dyn_cast<memref::CastOp>(def))
+      v = cast.getSource();
+    else
+      break;
+  }
+  return v;
+}
+
 static bool isHostMemory(Value v) {
   Operation *root = rootOf(v);
   return root &&
@@ -128,10 +142,20 @@ static bool isParallelUnit(Operation *op) {
       dims.push_back(d);
   if (dims.empty())
     return false;
-  for (OpOperand &init : g.getDpsInitsMutable())
+  // Each thread owns its output points: the outputs are indexed by every
+  // parallel dimension, one to one, and no input is a view of an output.
+  for (OpOperand &init : g.getDpsInitsMutable()) {
+    AffineMap map = g.getMatchingIndexingMap(&init);
+    if (!map.isProjectedPermutation())
+      return false;
     for (unsigned d : dims)
-      if (!g.getMatchingIndexingMap(&init).isFunctionOfDim(d))
+      if (!map.isFunctionOfDim(d))
         return false;
+    Value out = baseOf(init.get());
+    for (OpOperand *in : g.getDpsInputOperands())
+      if (isa<MemRefType>(in->get().getType()) && baseOf(in->get()) == out)
+        return false;
+  }
   return true;
 }
 
@@ -222,7 +246,9 @@ static SmallVector<scf::ParallelOp> parallelNest(scf::ParallelOp par) {
   SmallVector<memref::DimOp> dims;
   par->walk([&](memref::DimOp d) { dims.push_back(d); });
   for (memref::DimOp d : dims) {
-    auto view = d.getSource().getDefiningOp<OffsetSizeAndStrideOpInterface>();
+    // The views dist's leaves use; their sizes are the result's dims (a
+    // rank-reducing subview's are not).
+    auto view = d.getSource().getDefiningOp<memref::ReinterpretCastOp>();
     std::optional<int64_t> idx = d.getConstantIndex();
     if (!view || !idx || *idx >= (int64_t)view.getMixedSizes().size())
       continue;
@@ -230,6 +256,8 @@ static SmallVector<scf::ParallelOp> parallelNest(scf::ParallelOp par) {
     OpBuilder b(d);
     d.replaceAllUsesWith(getValueOrCreateConstantIndexOp(b, d.getLoc(), size));
   }
+  // Sizes computed in the loop from values outside it go before it.
+  (void)moveLoopInvariantCode(cast<LoopLikeOpInterface>(par.getOperation()));
   SmallVector<scf::ParallelOp> nest{par};
   auto invariant = [&](Value v) {
     Operation *owner = v.getDefiningOp() ? v.getDefiningOp()
@@ -411,10 +439,23 @@ static bool canJoinRun(Operation *op) {
 /// side-effect-free operations before and after it (index arithmetic,
 /// views). Any other seed's root is its outermost ancestor that a kernel
 /// can run whole, with the kernel-runnable operations before and after it.
-static Run runAround(Operation *seed) {
+static Run runAround(Operation *seed, bool device) {
   bool parallel = seedKind(seed) == 1;
+  // On device tiles, a host loop over host memory (the check's copies)
+  // stays apart from the leaves around it: a run joins only operations
+  // that touch no memory or the same kind as its root (1 host, 2 device).
+  auto kind = [&](Operation *op) {
+    SmallVector<Value> mems;
+    accessedMemrefs(op, mems);
+    if (!device || mems.empty())
+      return 0;
+    return llvm::all_of(mems, isHostMemory) ? 1 : 2;
+  };
+  int rootKind = 0;
   auto joins = [&](Operation *op) {
-    return canJoinRun(op) && (!parallel || !hasSideEffects(op));
+    int k = kind(op);
+    return canJoinRun(op) && (!parallel || !hasSideEffects(op)) &&
+           (k == 0 || rootKind == 0 || k == rootKind);
   };
   Operation *root = seed;
   while (!parallel) {
@@ -423,6 +464,7 @@ static Run runAround(Operation *seed) {
       break;
     root = parent;
   }
+  rootKind = kind(root);
   Run run{root, root};
   while (Operation *prev = run.first->getPrevNode()) {
     if (!joins(prev))
@@ -530,7 +572,7 @@ struct GpuKernels : dist::impl::DistGpuKernelsBase<GpuKernels> {
           << bad->getName() << "' (this leaf is a GPU kernel on device tiles)";
       return failure();
     }
-    Run run = runAround(seed);
+    Run run = runAround(seed, !anyMemory);
     SmallVector<Value> mems;
     for (Operation *op : run.ops())
       accessedMemrefs(op, mems);
@@ -556,6 +598,13 @@ struct GpuKernels : dist::impl::DistGpuKernelsBase<GpuKernels> {
     bool device = module->hasAttr(kDeviceMemoryAttrName);
     if (!device && !testHostLoops)
       return;
+    if (device && testHostLoops) {
+      module.emitError("dist-gpu-kernels: test-host-loops runs the kernels "
+                       "as host loops, which cannot read device tiles; use "
+                       "it with host tiles (dist-to-llvm device=host "
+                       "test-kernels-on-host=1, dist-run --backend mpi)");
+      return signalPassFailure();
+    }
     llvm::SmallPtrSet<Operation *, 16> hostOnly;
     while (true) {
       FailureOr<bool> formed = formNext(module, testHostLoops, hostOnly);

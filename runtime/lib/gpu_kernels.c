@@ -19,9 +19,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The kernels looked up so far, by name pointer (the names are constants
+ * of the program): upstream's lowering looks a kernel up at every launch. */
+struct kernel_entry {
+  const char *name;
+  void *kernel;
+  struct kernel_entry *next;
+};
+
 struct distrt_gpu_module {
   const void *image;
   size_t size;
+  struct kernel_entry *kernels;
 };
 
 static const struct distrt_backend *kernel_backend(const char *op) {
@@ -42,6 +51,7 @@ void *mgpuModuleLoad(void *data, size_t size) {
     distrt_fatal("mgpuModuleLoad", "out of memory");
   m->image = data;
   m->size = size;
+  m->kernels = NULL;
   return m;
 }
 
@@ -52,15 +62,35 @@ void *mgpuModuleLoadJIT(void *data, int optLevel) {
   return mgpuModuleLoad(data, data ? strlen((const char *)data) + 1 : 0);
 }
 
-void mgpuModuleUnload(void *module) { free(module); }
+void mgpuModuleUnload(void *module) {
+  struct distrt_gpu_module *m = module;
+  if (!m)
+    return;
+  while (m->kernels) {
+    struct kernel_entry *e = m->kernels;
+    m->kernels = e->next;
+    free(e);
+  }
+  free(m);
+}
 
 void *mgpuModuleGetFunction(void *module, const char *name) {
   const char *op = "mgpuModuleGetFunction";
   const struct distrt_backend *be = kernel_backend(op);
-  const struct distrt_gpu_module *m = module;
+  struct distrt_gpu_module *m = module;
   if (!m || !m->image || !name)
     distrt_fatal(op, "no kernel binary or name (was mgpuModuleLoad run?)");
-  return be->dev_kernel(op, m->image, m->size, name);
+  for (struct kernel_entry *e = m->kernels; e; e = e->next)
+    if (e->name == name)
+      return e->kernel;
+  struct kernel_entry *e = malloc(sizeof *e);
+  if (!e)
+    distrt_fatal(op, "out of memory");
+  e->name = name;
+  e->kernel = be->dev_kernel(op, m->image, m->size, name);
+  e->next = m->kernels;
+  m->kernels = e;
+  return e->kernel;
 }
 
 void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,

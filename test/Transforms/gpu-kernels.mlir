@@ -1,5 +1,7 @@
 // RUN: dist-opt %s -split-input-file --dist-gpu-kernels | FileCheck %s
-// RUN: dist-opt %s -split-input-file --dist-gpu-kernels=test-host-loops=1 | FileCheck %s --check-prefix=HOST
+// RUN: sed -e 's/ attributes {dist.device_memory}//' %s | dist-opt -split-input-file --dist-gpu-kernels=test-host-loops=1 | FileCheck %s --check-prefix=HOST
+// RUN: not dist-opt %s -split-input-file --dist-gpu-kernels=test-host-loops=1 2>&1 | FileCheck %s --check-prefix=HOSTDEV
+// HOSTDEV: error: dist-gpu-kernels: test-host-loops runs the kernels as host loops, which cannot read device tiles; use it with host tiles (dist-to-llvm device=host test-kernels-on-host=1, dist-run --backend mpi)
 
 // A linalg.generic leaf over device memory (the module has
 // dist.device_memory, so function arguments are device tiles) with
@@ -142,3 +144,80 @@ func.func @cpu(%a: memref<?xf64>, %n: index) {
 // CHECK-LABEL: func.func @cpu
 // CHECK-NOT:     gpu.launch
 // CHECK:         scf.for
+
+// -----
+
+// A parallelize() loop around a parallel leaf whose bounds do not depend
+// on it: one space of points (i, then the leaf's j), one launch.
+module attributes {dist.device_memory} {
+  func.func @nest(%a: memref<?x?xf64>, %b: memref<?x?xf64>, %n: index, %m: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+      %off = arith.muli %i, %m : index
+      %ra = memref.reinterpret_cast %a to offset: [%off], sizes: [1, %m], strides: [%m, 1] : memref<?x?xf64> to memref<1x?xf64, strided<[?, 1], offset: ?>>
+      %rb = memref.reinterpret_cast %b to offset: [%off], sizes: [1, %m], strides: [%m, 1] : memref<?x?xf64> to memref<1x?xf64, strided<[?, 1], offset: ?>>
+      linalg.generic {indexing_maps = [affine_map<(p, j) -> (p, j)>, affine_map<(p, j) -> (p, j)>],
+                      iterator_types = ["parallel", "parallel"]}
+          ins(%rb : memref<1x?xf64, strided<[?, 1], offset: ?>>) outs(%ra : memref<1x?xf64, strided<[?, 1], offset: ?>>) {
+      ^bb0(%x: f64, %o: f64):
+        %s = arith.addf %o, %x : f64
+        linalg.yield %s : f64
+      }
+      scf.reduce
+    }
+    return
+  }
+}
+// CHECK-LABEL: func.func @nest
+// CHECK:         gpu.launch
+// CHECK-COUNT-2:   arith.divui
+// CHECK-NOT:       scf.parallel
+// CHECK:           memref.store
+// CHECK:         gpu.terminator
+// CHECK-NOT:     gpu.launch
+
+// -----
+
+// A host loop over host memory next to a device store: the loop stays on
+// the host, the store is a kernel of its own.
+module attributes {dist.device_memory} {
+  func.func @apart(%a: memref<?xf64>, %n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %z = arith.constant 0.0 : f64
+    %h = memref.alloc(%n) : memref<?xf64>
+    scf.for %i = %c0 to %n step %c1 {
+      memref.store %z, %h[%i] : memref<?xf64>
+    }
+    memref.store %z, %a[%c0] : memref<?xf64>
+    memref.dealloc %h : memref<?xf64>
+    return
+  }
+}
+// CHECK-LABEL: func.func @apart
+// CHECK:         scf.for
+// CHECK:           memref.store %{{.*}}, %[[H:.*]][%{{.*}}] : memref<?xf64>
+// CHECK:         gpu.launch
+// CHECK:           memref.store %{{.*}}, %arg0[%{{.*}}] : memref<?xf64>
+// CHECK:           gpu.terminator
+
+// -----
+
+// An input that is a view of the output (here the output itself): the
+// threads would race, so the leaf runs on one thread.
+module attributes {dist.device_memory} {
+  func.func @alias(%a: memref<?xf64>) {
+    linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+                    iterator_types = ["parallel"]}
+        ins(%a : memref<?xf64>) outs(%a : memref<?xf64>) {
+    ^bb0(%x: f64, %o: f64):
+      %s = arith.addf %o, %x : f64
+      linalg.yield %s : f64
+    }
+    return
+  }
+}
+// CHECK-LABEL: func.func @alias
+// CHECK-NOT:     arith.ceildivui
+// CHECK:         gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %[[ONE:c1[_0-9]*]], %{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]]) threads
