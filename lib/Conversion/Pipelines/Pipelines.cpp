@@ -57,7 +57,10 @@ void dist::buildDistToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createDistSimplifyRedistributions());
   spmd.overlap = options.overlap;
   spmd.leafFallback = options.leafFallback;
-  spmd.device = options.device == DeviceKind::GPU    ? "gpu"
+  // test-kernels-on-host lowers as for device tiles (the kernels' shapes,
+  // the sparse products in the runtime) and keeps the tiles on the host.
+  spmd.device = options.device == DeviceKind::GPU || options.testKernelsOnHost
+                    ? "gpu"
                 : options.device == DeviceKind::Auto ? "auto"
                                                      : "host";
   pm.addPass(createDistMaterializeSPMD(spmd));

@@ -374,6 +374,19 @@ void ComputeEmitter::emitScalarLoops(OpBuilder &b, unsigned k) {
     return;
   }
   const Loop *l = localLoops[k];
+  if (isFreeLoop(*l)) {
+    // Device tiles: a loop over output points only is an scf.parallel,
+    // which dist-gpu-kernels runs a thread per point (the host's loops
+    // stay sequential: parallelize() is the CPU's choice).
+    scf::ParallelOp::create(b, loc, ValueRange{rt.idx(b, loc, 0)},
+                            ValueRange{rt.idx(b, loc, l->extent)},
+                            ValueRange{rt.idx(b, loc, 1)},
+                            [&](OpBuilder &fb, Location, ValueRange ivs) {
+                              cl.fixed[l->name] = ivs.front();
+                              emitScalarLoops(fb, k + 1);
+                            });
+    return;
+  }
   scf::ForOp::create(b, loc, rt.idx(b, loc, 0), rt.idx(b, loc, l->extent),
                      rt.idx(b, loc, 1), ValueRange{},
                      [&](OpBuilder &fb, Location, Value iv, ValueRange) {
@@ -381,6 +394,22 @@ void ComputeEmitter::emitScalarLoops(OpBuilder &b, unsigned k) {
                        emitScalarLoops(fb, k + 1);
                        scf::YieldOp::create(fb, loc);
                      });
+}
+
+/// Whether the scalar loop `l` may run its iterations at once on device
+/// tiles: every value it takes writes other output points (it derives
+/// from the output's indices only, not rotated) and the statement does not
+/// read the output.
+bool ComputeEmitter::isFreeLoop(const Loop &l) const {
+  if (!rt.options.deviceTiles || !l.rotatedBy.empty() || l.origins.empty())
+    return false;
+  for (const std::string &o : l.origins)
+    if (!llvm::is_contained(stmt.lhs.indices, o))
+      return false;
+  for (const Access *a : stmt.rhsAccesses())
+    if (a->tensor == stmt.lhs.tensor)
+      return false;
+  return true;
 }
 
 LogicalResult spmd::lowerCompute(SPMDBuilder &rt, ComputeOp op) {

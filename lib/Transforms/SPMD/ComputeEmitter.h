@@ -68,6 +68,7 @@ private:
                               function_ref<LogicalResult(OpBuilder &)> body);
   LogicalResult emitLeaf(OpBuilder &b);
   void emitScalarLoops(OpBuilder &b, unsigned k);
+  bool isFreeLoop(const Loop &l) const;
 
   SPMDBuilder &rt;
   ComputeOp op;

@@ -1,7 +1,9 @@
 // Leaves that are not library calls, for generated GPU kernels
 // (gpu-kernels.test): a linalg.generic with free indices (a thread per
 // output point), the same statement at sizes that do not divide the grid
-// (scalar loops with bounds checks: one thread), a point update below the
+// (a linalg.generic over the exact boxes), a split whose chunk does not
+// divide (scalar loops with bounds checks: a thread per output point, the
+// reduction in the thread), a point update below the
 // innermost communicate, an element-wise sum, and an f32 TTV.
 
 dist.grid @m [2, 2]
@@ -28,6 +30,15 @@ func.func @ttv(%a: !A, %b: !B, %c: !c) {
 func.func @ttv_uneven(%a: !Au, %b: !Bu, %c: !cu) {
   dist.compute "A(i,j) = B(i,j,k) * c(k)" (A = %a, B = %b, c = %c)
       schedule [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2)),
+                communicate({A, B, c}, jo)]
+      : !Au, !Bu, !cu
+  return
+}
+
+func.func @ttv_split(%a: !Au, %b: !Bu, %c: !cu) {
+  dist.compute "A(i,j) = B(i,j,k) * c(k)" (A = %a, B = %b, c = %c)
+      schedule [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2)),
+                split(ji, jio, jii, 4),
                 communicate({A, B, c}, jo)]
       : !Au, !Bu, !cu
   return
@@ -70,6 +81,8 @@ func.func @main() -> i32 {
   dist.fill %bu seed 3 : !Bu
   dist.fill %cu seed 4 : !cu
   func.call @ttv_uneven(%au, %bu, %cu) : (!Au, !Bu, !cu) -> ()
+  %as = dist.alloc : !Au
+  func.call @ttv_split(%as, %bu, %cu) : (!Au, !Bu, !cu) -> ()
   %p = dist.alloc : !P
   %q = dist.alloc : !P
   dist.fill %q seed 5 : !P
