@@ -1225,6 +1225,10 @@ def generate_sparse(seed, index):
     c.mistake = mistake
     c.insert = rng.random() < 0.9
     c.overlap_opt = wchoice(rng, [("", 8), ("off", 1), ("on", 1)])
+    # As for dense computations: about one in four is lowered as for device
+    # tiles (test-kernels-on-host), so the product runs in the runtime
+    # (distrt_spmat_mul_add), from a random stream of its own.
+    c.kernels_on_host = random.Random(seed * 1000003 + index * 7 + 11).random() < 0.25
     return c
 
 
