@@ -189,6 +189,79 @@ private:
 };
 } // namespace
 
+/// In a reduction loop of a thread-per-point leaf, the output point is the
+/// same at every step: keep it in a register. `load out[idx]` ... `store v,
+/// out[idx]` in `loop`'s body, with indices defined outside the loop and no
+/// other access to `out` in it, becomes a load before the loop, an
+/// iteration argument, and a store after it.
+/// Whether index lists `a` and `b` are the same values, or computed alike
+/// from the same values (the loops' lowering recomputes them per access).
+static bool sameIndices(ValueRange a, ValueRange b) {
+  if (a.size() != b.size())
+    return false;
+  for (auto [x, y] : llvm::zip(a, b)) {
+    if (x == y)
+      continue;
+    Operation *dx = x.getDefiningOp(), *dy = y.getDefiningOp();
+    if (!dx || !dy || !isMemoryEffectFree(dx) ||
+        !OperationEquivalence::isEquivalentTo(
+            dx, dy, OperationEquivalence::IgnoreLocations))
+      return false;
+  }
+  return true;
+}
+
+static void accumulateInRegisters(RewriterBase &rewriter, scf::ForOp loop) {
+  // The output's indices are computed in the body from the outer loops'.
+  (void)moveLoopInvariantCode(cast<LoopLikeOpInterface>(loop.getOperation()));
+  Block *body = loop.getBody();
+  SmallVector<std::pair<memref::LoadOp, memref::StoreOp>> pairs;
+  for (auto store : body->getOps<memref::StoreOp>()) {
+    Value mem = store.getMemRef();
+    if (llvm::any_of(store.getIndices(), [&](Value i) {
+          return !loop.isDefinedOutsideOfLoop(i);
+        }) ||
+        !loop.isDefinedOutsideOfLoop(mem))
+      continue;
+    memref::LoadOp load;
+    unsigned accesses = 0;
+    loop->walk([&](Operation *op) {
+      if (auto l = dyn_cast<memref::LoadOp>(op); l && l.getMemRef() == mem) {
+        ++accesses;
+        if (l->getBlock() == body &&
+            sameIndices(l.getIndices(), store.getIndices()) &&
+            l->isBeforeInBlock(store))
+          load = l;
+      } else if (auto st = dyn_cast<memref::StoreOp>(op);
+                 st && st.getMemRef() == mem) {
+        ++accesses;
+      }
+    });
+    if (load && accesses == 2)
+      pairs.push_back({load, store});
+  }
+  for (auto [load, store] : pairs) {
+    rewriter.setInsertionPoint(loop);
+    Value init = memref::LoadOp::create(rewriter, load.getLoc(),
+                                        load.getMemRef(), load.getIndices());
+    Value stored = store.getValue();
+    auto grown = cast<scf::ForOp>(
+        *loop.replaceWithAdditionalYields(
+            rewriter, ValueRange{init}, /*replaceInitOperandUsesInLoop=*/false,
+            [&](OpBuilder &, Location, ArrayRef<BlockArgument>) {
+              return SmallVector<Value>{stored};
+            }));
+    loop = grown;
+    rewriter.replaceAllUsesWith(load.getResult(),
+                                loop.getRegionIterArgs().back());
+    rewriter.setInsertionPointAfter(loop);
+    memref::StoreOp::create(rewriter, store.getLoc(), loop.getResults().back(),
+                            store.getMemRef(), store.getIndices());
+    rewriter.eraseOp(store);
+    rewriter.eraseOp(load);
+  }
+}
+
 /// A linalg.generic of the run becomes loops: one whose output points are
 /// independent (every output indexed by all parallel dimensions) gets its
 /// parallel dimensions first and becomes an scf.parallel with the
@@ -224,6 +297,11 @@ LogicalResult KernelBuilder::lowerGenerics(Run &run) {
                            "kernel (parallel dimensions first)");
       g = *moved;
       loops = linalg::linalgOpToParallelLoops(rewriter, g);
+      // The reduction loops, innermost first, accumulate in registers.
+      if (succeeded(loops))
+        for (Operation *l : llvm::reverse(*loops))
+          if (auto f = dyn_cast<scf::ForOp>(l))
+            accumulateInRegisters(rewriter, f);
     } else {
       loops = linalg::linalgOpToLoops(rewriter, g);
     }

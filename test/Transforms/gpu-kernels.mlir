@@ -8,8 +8,9 @@
 // independent output points: its parallel dimensions, put first (here they
 // are j and i, after the reduction k), become the threads of one launch of
 // ceil(points / 256) blocks, numbered by the global thread id, the last
-// dimension fastest; the reduction is a loop in each thread. No launch when
-// the leaf has no points.
+// dimension fastest; the reduction is a loop in each thread, which keeps
+// the output point in a register (iter_args). No launch when the leaf has
+// no points.
 module attributes {dist.device_memory} {
   func.func @generic(%a: memref<?x?xf64>, %b: memref<?x?x?xf64>, %c: memref<?xf64>) {
     linalg.generic {indexing_maps = [affine_map<(k, i, j) -> (i, j, k)>,
@@ -37,10 +38,12 @@ module attributes {dist.device_memory} {
 // CHECK:             scf.if %[[IN]] {
 // CHECK:               arith.remui %[[GID]]
 // CHECK:               arith.divui %[[GID]]
-// CHECK:               scf.for
+// CHECK:               %[[INIT:.*]] = memref.load %{{.*}} : memref<?x?xf64>
+// CHECK:               %[[SUM:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[INIT]]) -> (f64) {
 // CHECK:                 memref.load %{{.*}} : memref<?x?x?xf64>
 // CHECK:                 memref.load %{{.*}} : memref<?xf64>
-// CHECK:                 memref.store %{{.*}} : memref<?x?xf64>
+// CHECK:                 scf.yield
+// CHECK:               memref.store %[[SUM]], %{{.*}} : memref<?x?xf64>
 // CHECK:             gpu.terminator
 // CHECK-NOT:     linalg.generic
 // CHECK:         return
