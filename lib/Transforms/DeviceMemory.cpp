@@ -14,6 +14,7 @@
 
 #include "DistTensor/Dialect/Dist/IR/DistOps.h"
 #include "DistTensor/Transforms/Passes.h"
+#include "DeviceMemoryUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -65,32 +66,6 @@ static bool onlyFeedsCheck(Value v, bool &reached) {
 static bool feedsCheck(Value v) {
   bool reached = false;
   return onlyFeedsCheck(v, reached) && reached;
-}
-
-/// The allocation `v` is a view of: the op that made the memory, or null
-/// when it is not known here (a function argument, a loop's carried value,
-/// a select): the caller takes that as device memory.
-static Operation *rootOf(Value v) {
-  while (Operation *def = v.getDefiningOp()) {
-    if (auto view = dyn_cast<ViewLikeOpInterface>(def)) {
-      v = view.getViewSource();
-      continue;
-    }
-    if (auto cast = dyn_cast<memref::CastOp>(def)) {
-      v = cast.getSource();
-      continue;
-    }
-    return def;
-  }
-  return nullptr;
-}
-
-/// Host memory: a stack buffer, a global, or an allocation that stayed on
-/// the host (the check copies).
-static bool isHostMemory(Value v) {
-  Operation *root = rootOf(v);
-  return root &&
-         isa<memref::AllocaOp, memref::AllocOp, memref::GetGlobalOp>(root);
 }
 
 /// Tiles and transfer buffers (flat memrefs that no check op reads) become

@@ -21,6 +21,7 @@
 
 #include "DistTensor/Dialect/Dist/IR/DistOps.h"
 #include "DistTensor/Transforms/Passes.h"
+#include "DeviceMemoryUtils.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -75,42 +76,6 @@ static bool isKernelTree(Operation *op) {
               .wasInterrupted();
 }
 
-/// The allocation `v` is a view of; null for a function argument or a
-/// value that is not a view (taken as device memory).
-static Operation *rootOf(Value v) {
-  while (Operation *def = v.getDefiningOp()) {
-    if (auto view = dyn_cast<ViewLikeOpInterface>(def)) {
-      v = view.getViewSource();
-      continue;
-    }
-    if (auto cast = dyn_cast<memref::CastOp>(def)) {
-      v = cast.getSource();
-      continue;
-    }
-    return def;
-  }
-  return nullptr;
-}
-
-/// The memref `v` is a view of (itself when it is not a view).
-static Value baseOf(Value v) {
-  while (Operation *def = v.getDefiningOp()) {
-    if (auto view = dyn_cast<ViewLikeOpInterface>(def))
-      v = view.getViewSource();
-    else if (auto cast = dyn_cast<memref::CastOp>(def))
-      v = cast.getSource();
-    else
-      break;
-  }
-  return v;
-}
-
-static bool isHostMemory(Value v) {
-  Operation *root = rootOf(v);
-  return root &&
-         isa<memref::AllocaOp, memref::AllocOp, memref::GetGlobalOp>(root);
-}
-
 /// The memrefs `op` (or what it holds) reads or writes.
 static void accessedMemrefs(Operation *op, SmallVectorImpl<Value> &out) {
   op->walk([&](Operation *o) {
@@ -151,9 +116,9 @@ static bool isParallelUnit(Operation *op) {
     for (unsigned d : dims)
       if (!map.isFunctionOfDim(d))
         return false;
-    Value out = baseOf(init.get());
+    Value out = viewBase(init.get());
     for (OpOperand *in : g.getDpsInputOperands())
-      if (isa<MemRefType>(in->get().getType()) && baseOf(in->get()) == out)
+      if (isa<MemRefType>(in->get().getType()) && viewBase(in->get()) == out)
         return false;
   }
   return true;

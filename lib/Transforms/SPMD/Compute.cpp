@@ -253,18 +253,24 @@ void ComputeEmitter::emitLevel(OpBuilder &b, unsigned k) {
   } else if (localLoops[k]->parallel) {
     // parallelize: threads inside the rank (scf.parallel, lowered to
     // OpenMP by the pipeline).
-    const Loop *l = localLoops[k];
-    scf::ParallelOp::create(b, loc, ValueRange{rt.idx(b, loc, 0)},
-                            ValueRange{rt.idx(b, loc, l->extent)},
-                            ValueRange{rt.idx(b, loc, 1)},
-                            [&](OpBuilder &fb, Location, ValueRange ivs) {
-                              cl.fixed[l->name] = ivs.front();
-                              emitLevel(fb, k + 1);
-                            });
+    emitParallelLoop(b, *localLoops[k],
+                     [&](OpBuilder &fb) { emitLevel(fb, k + 1); });
   } else {
     emitTimeLoop(b, k);
   }
   exitLevel(b, k);
+}
+
+/// Loop `l` as an scf.parallel over [0, extent) with `body` inside.
+void ComputeEmitter::emitParallelLoop(OpBuilder &b, const Loop &l,
+                                      function_ref<void(OpBuilder &)> body) {
+  scf::ParallelOp::create(b, loc, ValueRange{rt.idx(b, loc, 0)},
+                          ValueRange{rt.idx(b, loc, l.extent)},
+                          ValueRange{rt.idx(b, loc, 1)},
+                          [&](OpBuilder &fb, Location, ValueRange ivs) {
+                            cl.fixed[l.name] = ivs.front();
+                            body(fb);
+                          });
 }
 
 /// Local loop k as a sequential scf.for with level k + 1 inside, its
@@ -378,13 +384,7 @@ void ComputeEmitter::emitScalarLoops(OpBuilder &b, unsigned k) {
     // Device tiles: a loop over output points only is an scf.parallel,
     // which dist-gpu-kernels runs a thread per point (the host's loops
     // stay sequential: parallelize() is the CPU's choice).
-    scf::ParallelOp::create(b, loc, ValueRange{rt.idx(b, loc, 0)},
-                            ValueRange{rt.idx(b, loc, l->extent)},
-                            ValueRange{rt.idx(b, loc, 1)},
-                            [&](OpBuilder &fb, Location, ValueRange ivs) {
-                              cl.fixed[l->name] = ivs.front();
-                              emitScalarLoops(fb, k + 1);
-                            });
+    emitParallelLoop(b, *l, [&](OpBuilder &fb) { emitScalarLoops(fb, k + 1); });
     return;
   }
   scf::ForOp::create(b, loc, rt.idx(b, loc, 0), rt.idx(b, loc, l->extent),

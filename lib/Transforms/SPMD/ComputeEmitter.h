@@ -69,6 +69,8 @@ private:
   LogicalResult emitLeaf(OpBuilder &b);
   void emitScalarLoops(OpBuilder &b, unsigned k);
   bool isFreeLoop(const Loop &l) const;
+  void emitParallelLoop(OpBuilder &b, const Loop &l,
+                        function_ref<void(OpBuilder &)> body);
 
   SPMDBuilder &rt;
   ComputeOp op;
