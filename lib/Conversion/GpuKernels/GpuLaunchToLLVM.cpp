@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DistTensor/Conversion/Passes.h"
+#include "DistTensor/Dialect/Dist/IR/RuntimeABI.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -55,12 +56,17 @@ struct GpuLaunchToLLVM : dist::impl::DistGpuLaunchToLLVMBase<GpuLaunchToLLVM> {
     if (failed(runPipeline(pm, module)))
       return signalPassFailure();
 
-    auto ptr = LLVM::LLVMPointerType::get(&getContext());
+    // Declared with the runtime table's signature (RuntimeFunctions.def).
+    FailureOr<const dist::abi::RuntimeFunction *> entry =
+        dist::abi::lookupRuntimeFunction(module.getLoc(), kStreamFn, {});
+    if (failed(entry))
+      return signalPassFailure();
     OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
     auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(kStreamFn);
     if (!fn)
-      fn = LLVM::LLVMFuncOp::create(mb, module.getLoc(), kStreamFn,
-                                    LLVM::LLVMFunctionType::get(ptr, {}));
+      fn = LLVM::LLVMFuncOp::create(
+          mb, module.getLoc(), kStreamFn,
+          dist::abi::getLLVMFunctionType(&getContext(), **entry));
     module.walk([&](gpu::LaunchFuncOp launch) {
       if (launch.getAsyncObject())
         return;
