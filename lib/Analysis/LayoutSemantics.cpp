@@ -89,6 +89,7 @@ DimDistribution DimDistribution::get(PartitionKind kind, int64_t extent,
   case PartitionKind::none:
     d.block = extent;
     break;
+  case PartitionKind::nonzeros: // sparse tensors only (DistTensorType::verify)
   case PartitionKind::blocked:
     d.block = ceilDiv(extent, d.parts);
     break;
@@ -114,6 +115,7 @@ int64_t DimDistribution::ownerPart(int64_t g) const {
   switch (kind) {
   case PartitionKind::none:
     return -1;
+  case PartitionKind::nonzeros: // sparse tensors only (DistTensorType::verify)
   case PartitionKind::blocked:
     return block > 0 ? g / block : 0;
   case PartitionKind::cyclic:
@@ -127,6 +129,7 @@ int64_t DimDistribution::localExtent(int64_t q) const {
   switch (kind) {
   case PartitionKind::none:
     return extent;
+  case PartitionKind::nonzeros: // sparse tensors only (DistTensorType::verify)
   case PartitionKind::blocked:
     return std::clamp<int64_t>(extent - q * block, 0, block);
   case PartitionKind::cyclic:
@@ -148,6 +151,7 @@ int64_t DimDistribution::toLocal(int64_t q, int64_t g) const {
   switch (kind) {
   case PartitionKind::none:
     return g;
+  case PartitionKind::nonzeros: // sparse tensors only (DistTensorType::verify)
   case PartitionKind::blocked:
     return g - q * block;
   case PartitionKind::cyclic:
@@ -161,6 +165,7 @@ int64_t DimDistribution::toGlobal(int64_t q, int64_t l) const {
   switch (kind) {
   case PartitionKind::none:
     return l;
+  case PartitionKind::nonzeros: // sparse tensors only (DistTensorType::verify)
   case PartitionKind::blocked:
     return q * block + l;
   case PartitionKind::cyclic:
@@ -524,6 +529,7 @@ std::string dimText(const DimDistribution &dim, const std::string &e,
   switch (dim.kind) {
   case PartitionKind::none:
     return e;
+  case PartitionKind::nonzeros: // sparse tensors only (DistTensorType::verify)
   case PartitionKind::blocked: {
     if (b <= 0)
       return e; // empty dimension: the bounds already exclude every index

@@ -477,6 +477,8 @@ std::optional<ModeTuples> mlir::dist::modeTuplesOf(DistTensorType type,
       if (d.getBlock() != 1)
         return std::nullopt;
       break;
+    case PartitionKind::nonzeros: // sparse tensors only: not thesis notation
+      return std::nullopt;
     case PartitionKind::blocked:
       // Blocked is elemental-cyclic only when every block has one element;
       // that depends on the grid, so planRedistributeOp decides.
@@ -521,6 +523,8 @@ mlir::dist::blockedModeTuplesOf(DistTensorType type, ArrayRef<int64_t> mesh,
       case PartitionKind::blocked:
         b = (n + q - 1) / q;
         break;
+      case PartitionKind::nonzeros: // sparse tensors only: not thesis notation
+        return std::nullopt;
       }
       // A block of the whole extent or more is one block owned by the
       // first process: all such blocks deal the same way.

@@ -83,6 +83,10 @@ public:
     case Derivation::Kind::Original:
       out = originalName(var);
       return true;
+    case Derivation::Kind::Position:
+      error = "'" + var.str() + "' counts the stored entries of sparse "
+              "tensor '" + d.positionOf + "' (pos): it has no closed form";
+      return false;
     case Derivation::Kind::DivideOuter:
     case Derivation::Kind::SplitOuter:
       if (!sub(0, a) || !positiveBlock(var, d, error))
@@ -141,6 +145,8 @@ public:
     case Derivation::Kind::Collapsed:
       return std::to_string(extentOf(parent(1))) + "*" + parent(0) + " + " +
              parent(1);
+    case Derivation::Kind::Position:
+      return "the position of " + parent(0) + " in " + d.positionOf;
     case Derivation::Kind::Rotated: {
       std::string sum = parent(0);
       for (const std::string &v : d.rotatedBy)

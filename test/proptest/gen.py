@@ -1151,6 +1151,29 @@ def generate_sparse(seed, index):
     if rng.random() < 0.1:
         sched.insert(rng.randint(0, len(sched)), "overlap(%s)" % rng.choice(["on", "off"]))
 
+    # SpDISTAL's non-zero partition (docs/sparse.md), from a random stream of
+    # its own so that every other program stays as it was: B stored
+    # "xy -> x~" and scheduled by the positions of its fused rows and
+    # columns; now and then only one of the two (a mixed partition, which
+    # the verifier rejects).
+    nzr = random.Random("dist-proptest-sparse-nonzeros:%d:%d" % (seed, index))
+    nonzeros = nzr.random() < 0.35
+    if nonzeros:
+        fused = ["fuse(%s, %s, %sf)" % (rv, cv, rv), "pos(%sf, %sp, %s)" % (rv, rv, bn),
+                 "distribute({%sp}, {%s}, {%s}, %s)" % (
+                     rv, ro, ri, g if style == "machine" else "Grid(%d)" % P)]
+        if spmm:
+            fused.insert(0, "reorder({%s, %s, %s})" % (rv, cv, kv))
+        if nzr.random() < 0.35:
+            fused.append("communicate({%s}, %s)" % (", ".join(names), ro))
+        mixed = "" if mistake else wchoice(nzr, [("", 10), ("layout", 1), ("schedule", 1)])
+        if mixed != "layout":
+            B.layout = nzr.choice(['"xy -> x~"', '"xy -> x" nonzeros', "[(0) nonzeros, ()]"])
+        if mixed != "schedule":
+            sched = fused
+        if mixed:
+            mistake = "mixed-partition"
+
     # one deliberate mistake
     if mistake == "sparse-output":
         c.encodings[Y.name] = encoding_text(rng, CSR_MAP)
@@ -1228,7 +1251,10 @@ def generate_sparse(seed, index):
     # As for dense computations: about one in four is lowered as for device
     # tiles (test-kernels-on-host), so the product runs in the runtime
     # (distrt_spmat_mul_add), from a random stream of its own.
-    c.kernels_on_host = random.Random(seed * 1000003 + index * 7 + 11).random() < 0.25
+    # Not a non-zero partition: the runtime's product on device tiles does
+    # not take one yet (the lowering rejects it).
+    c.kernels_on_host = random.Random(seed * 1000003 + index * 7 + 11).random() < 0.25 \
+        and not nonzeros
     return c
 
 

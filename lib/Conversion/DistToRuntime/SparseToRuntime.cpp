@@ -15,6 +15,7 @@
 #include "RuntimeLowering.h"
 
 #include "DistTensor/Dialect/Dist/IR/RuntimeABI.h"
+#include "DistTensor/Dialect/Dist/IR/SparseCompute.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -79,7 +80,9 @@ static LogicalResult lowerNew(RuntimeLowering &rt, SparseNewOp op,
     return failure();
   auto enc = t.getEncoding();
   FailureOr<Value> h = rt.call(
-      rewriter, loc, "distrt_spmat_create",
+      rewriter, loc,
+      hasNonzeroPartition(t) ? "distrt_spmat_create_nonzeros"
+                             : "distrt_spmat_create",
       {g, rt.i64(rewriter, loc, t.getShape()[0]),
        rt.i64(rewriter, loc, t.getShape()[1]),
        rt.i64(rewriter, loc, bitsOf(enc.getPosWidth())),
@@ -200,11 +203,22 @@ static LogicalResult lowerPart(RuntimeLowering &rt, SparsePartOp op,
   Value posP = (*out)[0], crdP = (*out)[1], valP = (*out)[2], n = (*out)[3],
         cols = (*out)[4];
   auto t = cast<DistTensorType>(op.getTensor());
-  int64_t procs = 1;
-  for (int64_t e : rt.gridShape(t.getLayout().getGrid()))
-    procs *= e;
-  int64_t rows = (t.getShape()[0] + procs - 1) / procs;
-  Value posLen = rt.i64(b, loc, rows + 1);
+  Value posLen;
+  if (hasNonzeroPartition(t)) {
+    // The rows the process's entries span: known at run time only.
+    FailureOr<SmallVector<Value>> rows =
+        callWithOuts(rt, b, loc, "distrt_spmat_local_rows", {a.getTile()},
+                     {rt.ptrTy, rt.i64Ty, rt.i64Ty});
+    if (failed(rows))
+      return failure();
+    posLen = arith::AddIOp::create(b, loc, (*rows)[2], rt.i64(b, loc, 1));
+  } else {
+    int64_t procs = 1;
+    for (int64_t e : rt.gridShape(t.getLayout().getGrid()))
+      procs *= e;
+    int64_t rows = (t.getShape()[0] + procs - 1) / procs;
+    posLen = rt.i64(b, loc, rows + 1);
+  }
   Value colsIdx = arith::IndexCastOp::create(b, loc, b.getIndexType(), cols);
   rewriter.replaceOp(op, {viewOf(rt, b, loc, op.getPos().getType(), posP,
                                  posLen),
@@ -233,6 +247,54 @@ static LogicalResult lowerOffdiagRows(RuntimeLowering &rt,
            viewOf(rt, b, loc, op.getPos().getType(), posP, posLen),
            arith::IndexCastOp::create(b, loc, b.getIndexType(), count)});
   return success();
+}
+
+/// distrt_spmat_local_rows, then a memref over the row ids.
+static LogicalResult lowerLocalRows(RuntimeLowering &rt, SparseLocalRowsOp op,
+                                    SparseLocalRowsOp::Adaptor a,
+                                    ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  OpBuilder &b = rewriter;
+  FailureOr<SmallVector<Value>> out =
+      callWithOuts(rt, b, loc, "distrt_spmat_local_rows", {a.getTile()},
+                   {rt.ptrTy, rt.i64Ty, rt.i64Ty});
+  if (failed(out))
+    return failure();
+  Value ids = (*out)[0], first = (*out)[1], count = (*out)[2];
+  rewriter.replaceOp(
+      op, {viewOf(rt, b, loc, op.getIds().getType(), ids, count),
+           arith::IndexCastOp::create(b, loc, b.getIndexType(), first),
+           arith::IndexCastOp::create(b, loc, b.getIndexType(), count)});
+  return success();
+}
+
+static LogicalResult lowerPartial(RuntimeLowering &rt, SparsePartialOp op,
+                                  SparsePartialOp::Adaptor a,
+                                  ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  OpBuilder &b = rewriter;
+  FailureOr<Value> buf =
+      rt.call(b, loc, "distrt_spmat_partial",
+              {a.getTile(), rt.i64(b, loc, (int64_t)op.getCols())});
+  if (failed(buf))
+    return failure();
+  Value count = arith::MulIOp::create(b, loc, rt.toI64(b, loc, a.getRows()),
+                                      rt.i64(b, loc, (int64_t)op.getCols()));
+  rewriter.replaceOp(
+      op, viewOf(rt, b, loc, op.getBuffer().getType(), *buf, count));
+  return success();
+}
+
+static LogicalResult lowerReduceRows(RuntimeLowering &rt,
+                                     SparseReduceRowsOp op,
+                                     SparseReduceRowsOp::Adaptor a,
+                                     ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  return callOnHandle(rt, op, a.getTile(), "distrt_spmat_reduce_rows",
+                      {rt.ptrOf(rewriter, loc, a.getPartial()),
+                       rt.ptrOf(rewriter, loc, a.getY()),
+                       rt.i64(rewriter, loc, (int64_t)op.getCols())},
+                      rewriter);
 }
 
 static LogicalResult lowerExchangeBegin(RuntimeLowering &rt,
@@ -313,6 +375,9 @@ void rt::populateSparseToRuntimePatterns(RewritePatternSet &patterns,
   add(lowerPlan);
   add(lowerPart);
   add(lowerOffdiagRows);
+  add(lowerLocalRows);
+  add(lowerPartial);
+  add(lowerReduceRows);
   add(lowerExchangeBegin);
   add(lowerExchangeEnd);
   add(lowerShareX);

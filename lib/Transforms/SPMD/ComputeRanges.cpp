@@ -65,6 +65,7 @@ StaticRange ComputeRanges::staticRange(StringRef v,
     r.maxSize = rf.point ? 1 : n;
     return r;
   }
+  case Derivation::Kind::Position: // data-dependent: the whole range
   case Derivation::Kind::Original:
     break;
   }

@@ -11,6 +11,11 @@
 //                  run time): X whole in node-shared memory, each process
 //                  copying its block in; Y_local (+)= B_local * X with
 //                  global columns, reading X in place;
+//   B stored with a non-zero partition (SpDISTAL's coordinate fusion): as
+//                  below (or with X replicated, the ALL part), every part
+//                  multiplied as compressed rows into the partial sums of
+//                  the process's rows (dist.sparse_partial), then
+//                  dist.sparse_reduce_rows adds them into Y's owners;
 //   X blocked, otherwise: the exchange plan of B (dist.sparse_plan, built
 //                  once per matrix), then PETSc MPIAIJ's overlap:
 //                    start sending the rows of X others need
@@ -48,7 +53,8 @@ namespace {
 /// The static description of one leaf function.
 struct LeafShape {
   DistTensorType matrix;
-  /// Rows of every process's piece (ceil(rows / P)).
+  /// Rows of every process's piece (ceil(rows / P)); for compressed rows
+  /// a bound of the row ids (the matrix's rows for a non-zero partition).
   int64_t rows;
   /// Static column extent of the assembled CSR operand (an upper bound of
   /// the part's column numbers).
@@ -137,7 +143,16 @@ static void buildLeafBody(OpBuilder &b, Location loc, func::FuncOp f,
   Value xv = x, yv = y;
   if (s.k) {
     xv = view2d(b, loc, x, xRows, ShapedType::kDynamic, s.k);
-    yv = view2d(b, loc, y, Value(), s.rows, s.k);
+    if (s.compressedRows) {
+      // Y has as many rows as its buffer holds (the process's block, or
+      // the partial sums of its rows); s.rows only bounds the row ids.
+      Value len = memref::DimOp::create(b, loc, y, 0);
+      Value rows = arith::DivUIOp::create(
+          b, loc, len, arith::ConstantIndexOp::create(b, loc, s.k));
+      yv = view2d(b, loc, y, rows, ShapedType::kDynamic, s.k);
+    } else {
+      yv = view2d(b, loc, y, Value(), s.rows, s.k);
+    }
   }
   Value tx = toTensor(xv, false), ty = toTensor(yv, true);
 
@@ -224,6 +239,60 @@ static void callLeaf(SPMDBuilder &rt, OpBuilder &b, Location loc,
       ValueRange{p.getPos(), p.getCrd(), p.getValues(), x, xRows, y});
 }
 
+/// A product over a matrix stored with a non-zero partition: every part
+/// of the process's piece (its rows, the first and last possibly shared
+/// with its neighbours) is multiplied as compressed rows into the partial
+/// sums of its rows, which dist.sparse_reduce_rows adds into Y's owners.
+static LogicalResult lowerNonzeroProduct(SPMDBuilder &rt, OpBuilder &b,
+                                         Location loc,
+                                         const SparseProduct &prod,
+                                         DistTensorType bt, Value h, Value x,
+                                         Value y, int64_t procs) {
+  MLIRContext *ctx = b.getContext();
+  int64_t rows = bt.getShape()[0], cols = bt.getShape()[1];
+  int64_t k = prod.denseIsMatrix ? prod.cols : 1;
+  Type crdElt = indexElt(ctx, bt.getEncoding().getCrdWidth());
+  auto local = SparseLocalRowsOp::create(b, loc, flat(crdElt),
+                                         b.getIndexType(), b.getIndexType(),
+                                         h, bt);
+  Value partial = SparsePartialOp::create(b, loc, flat(bt.getElementType()),
+                                          h, local.getNrows(), k);
+  // Row ids are below the piece's row count, at most the matrix's rows.
+  LeafShape shape{bt, rows, cols, prod.denseIsMatrix ? prod.cols : 0,
+                  /*compressedRows=*/true};
+  auto callDcsr = [&](const LeafShape &s, Value pos, Value crd, Value val,
+                      Value xBuf, Value xRows, Value ids, Value nrows) {
+    func::FuncOp leaf = getOrCreateLeaf(rt.module, loc, s);
+    func::CallOp::create(
+        b, loc, leaf,
+        ValueRange{pos, crd, val, xBuf, xRows, partial, ids, nrows});
+  };
+  if (prod.denseReplicated) {
+    SparsePartOp all = makePart(b, loc, h, SparsePart::all, bt);
+    callDcsr(shape, all.getPos(), all.getCrd(), all.getValues(), x,
+             rt.idx(b, loc, cols), local.getIds(), local.getNrows());
+  } else {
+    SparsePlanOp::create(b, loc, h);
+    SparsePartOp off = makePart(b, loc, h, SparsePart::offdiag, bt);
+    Value ghosts = SparseExchangeBeginOp::create(
+        b, loc, flat(bt.getElementType()), h, x, off.getNcols(), k);
+    LeafShape diagShape = shape;
+    diagShape.cols = (cols + procs - 1) / procs;
+    SparsePartOp diag = makePart(b, loc, h, SparsePart::diag, bt);
+    callDcsr(diagShape, diag.getPos(), diag.getCrd(), diag.getValues(), x,
+             diag.getNcols(), local.getIds(), local.getNrows());
+    SparseExchangeEndOp::create(b, loc, h);
+    auto nonEmpty = SparseOffdiagRowsOp::create(
+        b, loc, flat(crdElt),
+        flat(indexElt(ctx, bt.getEncoding().getPosWidth())),
+        b.getIndexType(), h, bt);
+    callDcsr(shape, nonEmpty.getPos(), off.getCrd(), off.getValues(), ghosts,
+             off.getNcols(), nonEmpty.getRows(), nonEmpty.getNrows());
+  }
+  SparseReduceRowsOp::create(b, loc, h, partial, y, k);
+  return success();
+}
+
 LogicalResult spmd::lowerSparseCompute(SPMDBuilder &rt, ComputeOp op) {
   FailureOr<ComputeLoopNest> nest = op.getLoopNest();
   if (failed(nest))
@@ -266,12 +335,21 @@ LogicalResult spmd::lowerSparseCompute(SPMDBuilder &rt, ComputeOp op) {
   // Device tiles: the runtime runs the whole product (cuSPARSE on the
   // NCCL backend); the sparsifier's leaves would be host code.
   int64_t xcols = prod->denseIsMatrix ? prod->cols : 1;
+  if (rt.options.deviceTiles && prod->nonzeros)
+    return op.emitOpError("sparse computation cannot be lowered: a matrix "
+                          "stored with a non-zero partition ('")
+           << prod->matrix
+           << "') on device tiles is not supported yet (store it with "
+              "its rows blocked, \"xy -> x\")";
   if (rt.options.deviceTiles) {
     auto mul = SparseMulAddOp::create(b, loc, h, x, y, xcols);
     if (prod->denseReplicated)
       mul.setXWhole(true);
     return success();
   }
+  if (prod->nonzeros)
+    return lowerNonzeroProduct(rt, b, loc, *prod, bt, h, x, y,
+                               grid.getShape()[0]);
   int64_t procs = grid.getShape()[0];
   int64_t rows = bt.getShape()[0], cols = bt.getShape()[1];
   LeafShape shape{bt, (rows + procs - 1) / procs, cols,

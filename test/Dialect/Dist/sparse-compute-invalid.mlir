@@ -304,3 +304,85 @@ func.func @f(%h: !dist.sparse_tile, %x: memref<?xi32>, %y: memref<?xi32>) {
   dist.sparse_mul_add %h, %x, %y cols 2 whole : !dist.sparse_tile, memref<?xi32>, memref<?xi32>
   return
 }
+
+// -----
+
+// A matrix stored with a non-zero partition is computed by positions: a
+// row schedule would need a mixed partition (not supported yet).
+dist.grid @m [4]
+#CSR = #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed)}>
+!B = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> x~">, #CSR>
+!V = !dist.tensor<8xf64, #dist.layout<@m, "x -> x">>
+func.func @f(%a: !V, %b: !B, %c: !V) {
+  // expected-error @+1 {{sparse computation cannot be lowered: 'B' is stored with a non-zero partition, so the schedule distributes the positions of its fused rows and columns: fuse(i, j, f), pos(f, fp, B), distribute({fp}, {fo}, {fi}, Grid(4)) (a schedule whose partition differs from the storage's, a mixed partition, is not supported yet)}}
+  dist.compute "a(i) = B(i,j) * c(j)" (a = %a, B = %b, c = %c)
+      schedule [distribute({i}, {io}, {ii}, Grid(4))] : !V, !B, !V
+  return
+}
+
+// -----
+
+dist.grid @m [4]
+#CSR = #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed)}>
+!B = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> x">, #CSR>
+!V = !dist.tensor<8xf64, #dist.layout<@m, "x -> x">>
+func.func @f(%a: !V, %b: !B, %c: !V) {
+  // expected-error @+1 {{sparse computation cannot be lowered: loop 'fo' distributes the positions of 'B', but 'B' is stored with its rows blocked; store it with a non-zero partition (#dist.layout<@m, "xy -> x~">) for this schedule}}
+  dist.compute "a(i) = B(i,j) * c(j)" (a = %a, B = %b, c = %c)
+      schedule [fuse(i, j, f), pos(f, fp, B), distribute({fp}, {fo}, {fi}, Grid(4))] : !V, !B, !V
+  return
+}
+
+// -----
+
+// pos over the dense operand, and positions of something other than the
+// fused rows and columns.
+dist.grid @m [4]
+#CSR = #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed)}>
+!B = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> x~">, #CSR>
+!V = !dist.tensor<8xf64, #dist.layout<@m, "x -> x">>
+func.func @f(%a: !V, %b: !B, %c: !V) {
+  // expected-error @+1 {{sparse computation cannot be lowered: pos(f, fp, c) needs a sparse tensor; 'c' is dense}}
+  dist.compute "a(i) = B(i,j) * c(j)" (a = %a, B = %b, c = %c)
+      schedule [fuse(i, j, f), pos(f, fp, c), distribute({fp}, {fo}, {fi}, Grid(4))] : !V, !B, !V
+  return
+}
+
+// -----
+
+dist.grid @m [4]
+#CSR = #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed)}>
+!B = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> x~">, #CSR>
+!V = !dist.tensor<8xf64, #dist.layout<@m, "x -> x">>
+func.func @f(%a: !V, %b: !B, %c: !V) {
+  // expected-error @+1 {{sparse computation cannot be lowered: 'B' is stored with a non-zero partition, so the schedule distributes the positions of its fused rows and columns}}
+  dist.compute "a(i) = B(i,j) * c(j)" (a = %a, B = %b, c = %c)
+      schedule [pos(i, ip, B), distribute({ip}, {io}, {ii}, Grid(4))] : !V, !B, !V
+  return
+}
+
+// -----
+
+// pos in a statement without sparse tensors.
+dist.grid @m [4]
+!V = !dist.tensor<8xf64, #dist.layout<@m, "x -> x">>
+!M = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> x">>
+func.func @f(%a: !V, %b: !M, %c: !V) {
+  // expected-error @+1 {{schedule cannot be lowered: pos(...) iterates over the stored entries of a sparse tensor, and this statement has none}}
+  dist.compute "a(i) = B(i,j) * c(j)" (a = %a, B = %b, c = %c)
+      schedule [fuse(i, j, f), pos(f, fp, B), distribute({fp}, {fo}, {fi}, Grid(4))] : !V, !M, !V
+  return
+}
+
+// -----
+
+dist.grid @m [4]
+#CSR = #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed)}>
+!B = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> x~">, #CSR>
+!V = !dist.tensor<8xf64, #dist.layout<@m, "x -> x">>
+func.func @f(%a: !V, %b: !B, %c: !V) {
+  // expected-error @+1 {{'Q' is not a tensor of the statement}}
+  dist.compute "a(i) = B(i,j) * c(j)" (a = %a, B = %b, c = %c)
+      schedule [fuse(i, j, f), pos(f, fp, Q), distribute({fp}, {fo}, {fi}, Grid(4))] : !V, !B, !V
+  return
+}

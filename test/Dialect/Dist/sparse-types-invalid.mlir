@@ -36,7 +36,7 @@ func.func @f(%a: !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> x">, #sparse_tens
 // -----
 
 dist.grid @m [4]
-// expected-error @+1 {{dimension 0 of a sparse tensor is partitioned cyclic; sparse tensors take universe partitions by coordinate range (blocked) only}}
+// expected-error @+1 {{dimension 0 of a sparse tensor is partitioned cyclic; sparse tensors take universe partitions by coordinate range (blocked) or non-zero partitions ('~', nonzeros) only}}
 func.func @f(%a: !dist.tensor<8x8xf64, #dist.layout<@m, "[(0),()]">, #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed)}>>) {
   return
 }
@@ -69,5 +69,31 @@ func.func @f() {
   %b = dist.alloc : !S
   // expected-error @+1 {{must be dense distributed tensor (this op does not take sparse tensors yet)}}
   dist.fill %b seed 1 : !S
+  return
+}
+
+// -----
+
+// SpDISTAL's non-zero partition splits stored entries: dense tensors store
+// every element.
+dist.grid @m [4]
+// expected-error @+1 {{dimension 0 of a dense tensor has a non-zero partition ('~', nonzeros); it splits the stored entries of a sparse tensor}}
+func.func @f(%a: !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> x~">>) {
+  return
+}
+
+// -----
+
+dist.grid @m [4]
+// expected-error @+1 {{'~' (a non-zero partition) must follow a tensor dimension name on the right of '->'}}
+func.func @f(%a: !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> ~x">, #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed)}>>) {
+  return
+}
+
+// -----
+
+dist.grid @m [4]
+// expected-error @+1 {{'~' (a non-zero partition) takes no other partition kind}}
+func.func @f(%a: !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> x~" cyclic>, #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed)}>>) {
   return
 }

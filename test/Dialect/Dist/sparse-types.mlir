@@ -39,3 +39,19 @@ dist.grid @g [2, 2]
 func.func @formats(%a: !CSR, %b: !CSC, %c: !DCSR, %d: !COO, %e: !CSF) {
   return
 }
+
+// SpDISTAL's non-zero partition (coordinate fusion, B_xy -(xy->f)-> |->_f~ M):
+// the string's '~', the kind `nonzeros` and the canonical form are one
+// attribute.
+// CHECK-LABEL: func @nonzeros
+// CHECK-SAME: !dist.tensor<1000x1000xf64, #dist.layout<@m, [(0) nonzeros, ()]>, #[[CSR]]>
+// CHECK-SAME: !dist.tensor<1000x1000xf64, #dist.layout<@m, [(0) nonzeros, ()]>, #[[CSR]]>
+// CHECK-SAME: !dist.tensor<1000x1000xf64, #dist.layout<@m, [(0) nonzeros, ()]>, #[[CSR]]>
+#NZ = #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed),
+                               posWidth = 32, crdWidth = 32}>
+func.func @nonzeros(
+    %a: !dist.tensor<1000x1000xf64, #dist.layout<@m, "xy -> x~">, #NZ>,
+    %b: !dist.tensor<1000x1000xf64, #dist.layout<@m, "xy -> x" nonzeros>, #NZ>,
+    %c: !dist.tensor<1000x1000xf64, #dist.layout<@m, [(0) nonzeros, ()]>, #NZ>) {
+  return
+}

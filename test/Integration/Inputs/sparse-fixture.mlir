@@ -6,13 +6,12 @@ dist.grid @m [@P@]
 #CSR = #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed),
                                 posWidth = 32, crdWidth = 32}>
 !a = !dist.tensor<8xf64, #dist.layout<@m, "x -> x">>
-!B = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> x">, #CSR>
+!B = !dist.tensor<8x8xf64, #dist.layout<@m, @BLAYOUT@>, #CSR>
 !c = !dist.tensor<8xf64, #dist.layout<@m, "x -> x">>
 
 func.func @spmv(%a: !a, %b: !B, %c: !c) {
   dist.compute "a(i) = B(i,j) * c(j)" (a = %a, B = %b, c = %c)
-      schedule [distribute({i}, {io}, {ii}, Grid(@P@)),
-                communicate({a, B, c}, io)]
+      schedule [@SCHED@]
       : !a, !B, !c
   return
 }

@@ -4,12 +4,12 @@ dist.grid @m [@P@]
 #CSR = #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed),
                                 posWidth = @PW@, crdWidth = @CW@}>
 !A = !dist.tensor<@ROWS@x@K@x@T@, #dist.layout<@m, "xy -> x">>
-!B = !dist.tensor<@ROWS@x@COLS@x@T@, #dist.layout<@m, "xy -> x">, #CSR>
+!B = !dist.tensor<@ROWS@x@COLS@x@T@, #dist.layout<@m, @BLAYOUT@>, #CSR>
 !C = !dist.tensor<@COLS@x@K@x@T@, #dist.layout<@m, @CLAYOUT@>>
 
 func.func @spmm(%a: !A, %b: !B, %c: !C) {
   dist.compute "A(i,k) @OP@ B(i,j) * C(j,k)" (A = %a, B = %b, C = %c)
-      schedule [distribute({i}, {io}, {ii}, Grid(@P@))]
+      schedule [@SCHED@]
       : !A, !B, !C
   return
 }

@@ -207,9 +207,10 @@ void ScheduleAttr::print(AsmPrinter &printer) const {
 
 static const llvm::StringSet<> &scheduleCommandNames() {
   static const llvm::StringSet<> names = {
-      "divide",     "split",       "reorder",  "collapse",    "fuse",
-      "distribute", "communicate", "rotate",   "parallelize", "substitute",
-      "overlap",    "stationary",  "prefetch", "offset"};
+      "divide",      "split",      "reorder",     "collapse",
+      "fuse",        "pos",        "distribute",  "communicate",
+      "rotate",      "parallelize", "substitute", "overlap",
+      "stationary",  "prefetch",   "offset"};
   return names;
 }
 
@@ -279,7 +280,7 @@ static ArrayAttr parseScheduleCommands(AsmParser &parser) {
     if (!scheduleCommandNames().contains(name))
       return parser.emitError(loc)
              << "unknown scheduling command '" << name
-             << "'; expected divide, split, reorder, collapse, fuse, "
+             << "'; expected divide, split, reorder, collapse, fuse, pos, "
                 "distribute, communicate, rotate, parallelize, substitute, "
                 "overlap, stationary, prefetch or offset";
     SmallVector<Attribute> cmd{StringAttr::get(ctx, name)};

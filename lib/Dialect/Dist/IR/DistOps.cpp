@@ -657,6 +657,13 @@ LogicalResult ComputeOp::verify() {
   FailureOr<ComputeLoopNest> nest = getLoopNest();
   if (failed(nest))
     return failure();
+  if (nest->nest.hasPositionSpace() &&
+      llvm::none_of(getTensors().getTypes(), [](Type t) {
+        return cast<DistTensorType>(t).isSparse();
+      }))
+    return emitOpError("schedule cannot be lowered: pos(...) iterates over "
+                       "the stored entries of a sparse tensor, and this "
+                       "statement has none");
   // What verifies lowers: the distributed loops must fit the output's
   // machine when it has one level or is a machine of nodes over CPUs or
   // GPUs (the lowering's own check, with its message, on the flattened

@@ -111,12 +111,14 @@ static LogicalResult verifySparse(function_ref<InFlightDiagnostic()> emitError,
   for (LevelLayoutAttr level : layout.getLevels())
     for (auto [d, dim] : llvm::enumerate(level.getDims())) {
       PartitionKind k = dim.getKind();
-      if (k != PartitionKind::none && k != PartitionKind::blocked)
+      if (k != PartitionKind::none && k != PartitionKind::blocked &&
+          k != PartitionKind::nonzeros)
         return emitError()
                << "dimension " << d << " of a sparse tensor is partitioned "
                << stringifyPartitionKind(k)
                << "; sparse tensors take universe partitions by coordinate "
-                  "range (blocked) only";
+                  "range (blocked) or non-zero partitions ('~', nonzeros) "
+                  "only";
     }
   return success();
 }
@@ -160,5 +162,15 @@ DistTensorType::verify(function_ref<InFlightDiagnostic()> emitError,
                           "only (docs/interop.md)";
   if (encoding && failed(verifySparse(emitError, shape, layout, encoding)))
     return failure();
+  if (!encoding)
+    for (LevelLayoutAttr level : layout.getLevels())
+      for (auto [d, dim] : llvm::enumerate(level.getDims()))
+        if (dim.getKind() == PartitionKind::nonzeros)
+          return emitError()
+                 << "dimension " << d
+                 << " of a dense tensor has a non-zero partition ('~', "
+                    "nonzeros); it splits the stored entries of a sparse "
+                    "tensor, and a dense tensor stores every element (use "
+                    "blocked)";
   return success();
 }

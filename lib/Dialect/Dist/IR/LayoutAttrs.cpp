@@ -223,9 +223,32 @@ LevelLayoutAttr mlir::dist::parseTDN(MLIRContext *ctx, StringRef text,
     return {};
   }
   SmallVector<SmallVector<int64_t>> dimAxes(lhs.size());
+  SmallVector<PartitionKind> kinds(lhs.size(), kind);
   SmallVector<std::pair<int64_t, int64_t>> fixed;
   llvm::StringSet<> seenMachine;
-  for (auto [m, c] : llvm::enumerate(rhs)) {
+  // A letter followed by '~' partitions that dimension by its stored
+  // entries (SpDISTAL's non-zero partition); '~' is not a machine dimension.
+  std::string machineDims;
+  for (auto [i, c] : llvm::enumerate(rhs)) {
+    if (c != '~') {
+      machineDims.push_back(c);
+      continue;
+    }
+    if (i == 0 || !isalpha(static_cast<unsigned char>(rhs[i - 1]))) {
+      error = "'~' (a non-zero partition) must follow a tensor dimension "
+              "name on the right of '->', as in \"xy -> x~\"";
+      return {};
+    }
+    auto it = tensorDim.find(std::string(1, rhs[i - 1]));
+    if (it != tensorDim.end()) {
+      if (kind != PartitionKind::blocked) {
+        error = "'~' (a non-zero partition) takes no other partition kind";
+        return {};
+      }
+      kinds[it->second] = PartitionKind::nonzeros;
+    }
+  }
+  for (auto [m, c] : llvm::enumerate(machineDims)) {
     if (c == '*')
       continue; // broadcast: replicated over this machine dimension
     if (isdigit(static_cast<unsigned char>(c))) {
@@ -253,7 +276,6 @@ LevelLayoutAttr mlir::dist::parseTDN(MLIRContext *ctx, StringRef text,
     }
     dimAxes[it->second].push_back((int64_t)m);
   }
-  SmallVector<PartitionKind> kinds(lhs.size(), kind);
   SmallVector<int64_t> blocks(lhs.size(), block);
   return makeLevel(ctx, dimAxes, kinds, blocks, fixed, error);
 }
@@ -405,6 +427,9 @@ static void printKind(llvm::raw_ostream &os, DimDistAttr dim) {
   case PartitionKind::block_cyclic:
     os << " block_cyclic(" << dim.getBlock() << ")";
     return;
+  case PartitionKind::nonzeros:
+    os << " nonzeros";
+    return;
   }
 }
 
@@ -444,19 +469,21 @@ void LayoutAttr::print(AsmPrinter &printer) const {
   printer << ">";
 }
 
-/// kind ::= `blocked` | `cyclic` | `block_cyclic` `(` int `)`
+/// kind ::= `blocked` | `cyclic` | `block_cyclic` `(` int `)` | `nonzeros`
 static OptionalParseResult parseOptionalKind(AsmParser &parser,
                                              PartitionKind &kind,
                                              int64_t &block) {
   StringRef kw;
   if (failed(parser.parseOptionalKeyword(
-          &kw, {"blocked", "cyclic", "block_cyclic"})))
+          &kw, {"blocked", "cyclic", "block_cyclic", "nonzeros"})))
     return std::nullopt;
   block = 0;
   if (kw == "blocked") {
     kind = PartitionKind::blocked;
   } else if (kw == "cyclic") {
     kind = PartitionKind::cyclic;
+  } else if (kw == "nonzeros") {
+    kind = PartitionKind::nonzeros;
   } else {
     kind = PartitionKind::block_cyclic;
     SMLoc loc = parser.getCurrentLocation();

@@ -47,6 +47,7 @@ Dealing dealingOf(DimDistAttr d, int64_t n, ArrayRef<int64_t> gridShape) {
   case PartitionKind::none:
     r.block = n;
     break;
+  case PartitionKind::nonzeros: // sparse tensors only (DistTensorType::verify)
   case PartitionKind::blocked:
     r.block = ceilDiv(n, r.parts);
     break;

@@ -27,8 +27,14 @@ static_assert(static_cast<int64_t>(PartitionKind::cyclic) == DISTRT_KIND_CYCLIC,
 static_assert(static_cast<int64_t>(PartitionKind::block_cyclic) ==
                   DISTRT_KIND_BLOCK_CYCLIC,
               "PartitionKind::block_cyclic != DISTRT_KIND_BLOCK_CYCLIC");
-static_assert(getMaxEnumValForPartitionKind() == DISTRT_KIND_LAST,
-              "a PartitionKind without a DISTRT_KIND_* code");
+// PartitionKind::nonzeros (the last) is for sparse tensors only, which the
+// runtime keeps as distrt_spmat: it never reaches a layout descriptor.
+static_assert(static_cast<int64_t>(PartitionKind::nonzeros) ==
+                  DISTRT_KIND_LAST + 1,
+              "a dense PartitionKind without a DISTRT_KIND_* code");
+static_assert(getMaxEnumValForPartitionKind() ==
+                  static_cast<uint64_t>(PartitionKind::nonzeros),
+              "a PartitionKind after nonzeros");
 static_assert(static_cast<int64_t>(ReductionKind::sum) == DISTRT_SUM,
               "ReductionKind::sum != DISTRT_SUM");
 static_assert(static_cast<int64_t>(ReductionKind::prod) == DISTRT_PROD,

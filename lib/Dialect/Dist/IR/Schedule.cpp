@@ -70,6 +70,28 @@ bool LoopNest::derivesFrom(StringRef var, StringRef origin) const {
   return llvm::is_contained(originsOf(var), origin.str());
 }
 
+std::string LoopNest::positionTensorOf(StringRef var) const {
+  std::string v = var.str();
+  for (unsigned depth = 0; depth < 256; ++depth) {
+    auto it = derivations.find(v);
+    if (it == derivations.end() ||
+        it->second.kind == Derivation::Kind::Original)
+      return "";
+    if (it->second.kind == Derivation::Kind::Position)
+      return it->second.positionOf;
+    if (it->second.parents.size() != 1)
+      return "";
+    v = it->second.parents.front();
+  }
+  return "";
+}
+
+bool LoopNest::hasPositionSpace() const {
+  return llvm::any_of(derivations, [](const auto &entry) {
+    return entry.getValue().kind == Derivation::Kind::Position;
+  });
+}
+
 //===----------------------------------------------------------------------===//
 // Applying commands
 //===----------------------------------------------------------------------===//
@@ -219,6 +241,29 @@ public:
     return true;
   }
 
+  /// pos(var, posVar, tensor): `posVar` counts the stored entries of
+  /// `tensor` that `var`'s iterations visit (SpDISTAL's position space), in
+  /// place of `var`. Which tensors are sparse the statement does not say:
+  /// the verifier of dist.compute checks `tensor`.
+  bool position(StringRef var, StringRef posVar, StringRef tensor) {
+    int idx;
+    if (!live(var, idx) || !fresh(posVar))
+      return false;
+    if (!llvm::is_contained(stmt.tensorNames(), tensor.str()))
+      return fail("'" + tensor + "' is not a tensor of the statement");
+    if (nest.loops[idx].distributed || nest.loops[idx].parallel)
+      return fail("'" + var + "' is already distributed or parallel; pos "
+                  "comes before distribute");
+    Derivation d;
+    d.kind = Derivation::Kind::Position;
+    d.parents = {var.str()};
+    d.positionOf = tensor.str();
+    define(posVar, nest.loops[idx].extent, d);
+    nest.loops[idx].name = posVar.str();
+    consumedBy[var] = current->str();
+    return true;
+  }
+
   bool distribute(ArrayRef<std::string> vars, ArrayRef<int64_t> gridDims) {
     for (auto [n, v] : llvm::enumerate(vars)) {
       int idx;
@@ -249,6 +294,8 @@ public:
       return reorder(c.lists[0]);
     case K::Collapse:
       return collapse(c.lists[0][0], c.lists[1][0], c.lists[2][0]);
+    case K::Pos:
+      return position(c.lists[0][0], c.lists[1][0], c.lists[2][0]);
     case K::Distribute:
       return distribute(c.lists[0], {});
     case K::DistributeOnto: {

@@ -40,6 +40,10 @@ std::string ScheduleCommand::str() const {
     os << "collapse(", one(0), os << ", ", one(1), os << ", ", one(2);
     os << ")";
     break;
+  case Kind::Pos:
+    os << "pos(", one(0), os << ", ", one(1), os << ", ", one(2);
+    os << ")";
+    break;
   case Kind::Distribute:
     os << "distribute(";
     if (lists[0].size() == 1)
@@ -186,6 +190,12 @@ bool mlir::dist::decodeSchedule(ArrayAttr schedule,
       if (nargs != 3 || !argName(cmd, 1, c.lists[0]) ||
           !argName(cmd, 2, c.lists[1]) || !argName(cmd, 3, c.lists[2]))
         return bad("(outer, inner, fused)");
+    } else if (name == "pos") {
+      c.kind = ScheduleCommand::Kind::Pos;
+      lists(3);
+      if (nargs != 3 || !argName(cmd, 1, c.lists[0]) ||
+          !argName(cmd, 2, c.lists[1]) || !argName(cmd, 3, c.lists[2]))
+        return bad("(var, position var, sparse tensor)");
     } else if (name == "distribute" && nargs == 1) {
       c.kind = ScheduleCommand::Kind::Distribute;
       lists(1);

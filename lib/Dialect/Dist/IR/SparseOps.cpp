@@ -27,6 +27,14 @@ static DimDistAttr dimOf(DistTensorType t, unsigned d) {
   return t.getLayout().getOuter().getDims()[d];
 }
 
+/// Whether dimension `d` of `t` is split by non-zeros over axis 0.
+static bool nonzerosOnAxis0(DistTensorType t) {
+  DimDistAttr dim = dimOf(t, 0);
+  return dim.getKind() == PartitionKind::nonzeros &&
+         dim.getAxes().size() == 1 && dim.getAxes()[0] == 0 &&
+         dim.getSkew().empty();
+}
+
 /// Whether dimension `d` of `t` is blocked over axis 0 of a 1-D grid.
 static bool blockedOnAxis0(DistTensorType t, unsigned d) {
   DimDistAttr dim = dimOf(t, d);
@@ -71,16 +79,59 @@ std::string dist::sparseStorageError(DistTensorType t,
   if (t.getLayout().getLevels().size() != 1 || gridShape.size() != 1)
     return "sparse matrices are stored on 1-D, one-level grids only";
   if (!t.getLayout().getOuter().getFixedAxes().empty() ||
-      !blockedOnAxis0(t, 0) || !whole(t, 1))
+      !(blockedOnAxis0(t, 0) || nonzerosOnAxis0(t)) || !whole(t, 1))
     return "sparse matrices are stored with their rows blocked over the "
-           "grid and their columns whole (#dist.layout<@m, \"xy -> x\">)";
+           "grid and their columns whole (#dist.layout<@m, \"xy -> x\">), "
+           "or with their entries split by non-zeros over the grid "
+           "(#dist.layout<@m, \"xy -> x~\">)";
   return "";
 }
 
+bool dist::hasNonzeroPartition(DistTensorType t) {
+  return t.isSparse() && t.getLayout().getLevels().size() == 1 &&
+         llvm::any_of(t.getLayout().getOuter().getDims(), [](DimDistAttr d) {
+           return d.getKind() == PartitionKind::nonzeros;
+         });
+}
+
+/// Whether `var` is `pos(f, var, B)` with f = fuse(row, col): SpDISTAL's
+/// position space of B's non-zeros (coordinate fusion), or a divide of it.
+static bool isFusedPositionOf(const LoopNest &nest, StringRef var,
+                              StringRef matrix, StringRef row, StringRef col) {
+  if (nest.positionTensorOf(var) != matrix)
+    return false;
+  std::string v = var.str();
+  for (unsigned depth = 0; depth < 256; ++depth) {
+    auto it = nest.derivations.find(v);
+    if (it == nest.derivations.end())
+      return false;
+    const Derivation &d = it->second;
+    if (d.kind == Derivation::Kind::Position) {
+      auto f = nest.derivations.find(d.parents.front());
+      return f != nest.derivations.end() &&
+             f->second.kind == Derivation::Kind::Collapsed &&
+             f->second.parents.size() == 2 && f->second.parents[0] == row &&
+             f->second.parents[1] == col;
+    }
+    if (d.parents.size() != 1)
+      return false;
+    v = d.parents.front();
+  }
+  return false;
+}
+
 /// The loops of `nest` must only block the rows over the grid: one
-/// distributed loop, from the row variable, over all `procs` processes.
+/// distributed loop, from the row variable, over all `procs` processes; or,
+/// for a matrix stored with a non-zero partition (`nonzeros`), one
+/// distributed loop over the positions of the fused rows and columns.
 static std::string checkSparseSchedule(const LoopNest &nest,
-                                       StringRef rowVar, int64_t procs) {
+                                       StringRef matrix, StringRef rowVar,
+                                       StringRef colVar, bool nonzeros,
+                                       int64_t procs) {
+  std::string fusedSchedule = "fuse(" + rowVar.str() + ", " + colVar.str() +
+                              ", f), pos(f, fp, " + matrix.str() +
+                              "), distribute({fp}, {fo}, {fi}, Grid(" +
+                              std::to_string(procs) + "))";
   if (!nest.kernel.empty())
     return "the leaf of a sparse product is compiled by the sparsifier; "
            "substitute(..., " +
@@ -94,19 +145,45 @@ static std::string checkSparseSchedule(const LoopNest &nest,
     if (!l.distributed)
       continue;
     ++distributed;
+    bool positions = !nest.positionTensorOf(l.name).empty();
+    if (nonzeros && !isFusedPositionOf(nest, l.name, matrix, rowVar, colVar))
+      return "'" + matrix.str() +
+             "' is stored with a non-zero partition, so the schedule "
+             "distributes the positions of its fused rows and columns: " +
+             fusedSchedule +
+             " (a schedule whose partition differs from the storage's, a "
+             "mixed partition, is not supported yet)";
+    if (!nonzeros && positions)
+      return "loop '" + l.name + "' distributes the positions of '" +
+             nest.positionTensorOf(l.name) + "', but '" + matrix.str() +
+             "' is stored with its rows blocked; store it with a non-zero "
+             "partition (#dist.layout<@m, \"xy -> x~\">) for this schedule "
+             "(a mixed partition is not supported yet)";
+    if (nonzeros) {
+      if (l.extent != procs)
+        return "the positions are distributed over " +
+               std::to_string(l.extent) + " parts, but the grid has " +
+               std::to_string(procs) + " processes";
+      continue;
+    }
     if (l.origins.size() != 1 || l.origins[0] != rowVar)
       return "loop '" + l.name +
              "' distributes a column or reduction variable; sparse "
              "products distribute the rows ('" +
-             rowVar.str() + "') only (non-zero partitions are sparse II)";
+             rowVar.str() +
+             "') only, or the positions of a matrix stored with a non-zero "
+             "partition";
     if (l.extent != procs)
       return "the rows are distributed over " + std::to_string(l.extent) +
              " parts, but the grid has " + std::to_string(procs) +
              " processes";
   }
   if (distributed != 1)
-    return "distribute the row variable '" + rowVar.str() +
-           "' over the grid (one distributed loop)";
+    return nonzeros ? "distribute the positions of '" + matrix.str() +
+                          "' over the grid (one distributed loop): " +
+                          fusedSchedule
+                    : "distribute the row variable '" + rowVar.str() +
+                          "' over the grid (one distributed loop)";
   return "";
 }
 
@@ -186,7 +263,17 @@ dist::matchSparseProduct(const IndexStatement &stmt,
     p.cols = xt.getShape()[1];
 
   int64_t procs = gridShape.empty() ? 1 : gridShape[0];
-  std::string sched = checkSparseSchedule(nest, b->indices[0], procs);
+  p.nonzeros = hasNonzeroPartition(bt);
+  for (const auto &entry : nest.derivations) {
+    const Derivation &d = entry.getValue();
+    if (d.kind == Derivation::Kind::Position && d.positionOf != p.matrix)
+      return fail("pos(" + d.parents.front() + ", " + entry.getKey().str() +
+                  ", " + d.positionOf + ") needs a sparse tensor; '" +
+                  d.positionOf + "' is dense (the positions are those of '" +
+                  p.matrix + "')");
+  }
+  std::string sched = checkSparseSchedule(nest, p.matrix, b->indices[0],
+                                          b->indices[1], p.nonzeros, procs);
   if (!sched.empty())
     return fail(sched);
   return p;
@@ -307,6 +394,36 @@ LogicalResult SparseOffdiagRowsOp::verify() {
                            {"rows", getRows().getType(), crd},
                            {"positions", getPos().getType(), pos}};
                      });
+}
+
+LogicalResult SparseLocalRowsOp::verify() {
+  return verifyViews(*this, getTensor(),
+                     [&](DistTensorType, Type, Type crd) {
+                       return SmallVector<std::tuple<StringRef, Type, Type>>{
+                           {"row ids", getIds().getType(), crd}};
+                     });
+}
+
+LogicalResult SparsePartialOp::verify() {
+  auto bt = cast<MemRefType>(getBuffer().getType());
+  if (!bt.isDynamicDim(0) || !bt.getLayout().isIdentity())
+    return emitOpError("the partial sums must be a memref<?x")
+           << bt.getElementType() << ">, got " << bt;
+  if (getCols() < 1)
+    return emitOpError("cols must be at least 1, got ") << getCols();
+  return success();
+}
+
+LogicalResult SparseReduceRowsOp::verify() {
+  auto pt = cast<MemRefType>(getPartial().getType());
+  auto yt = cast<MemRefType>(getY().getType());
+  if (pt.getElementType() != yt.getElementType())
+    return emitOpError("the partial sums (")
+           << pt.getElementType() << ") and the output ("
+           << yt.getElementType() << ") must have one element type";
+  if (getCols() < 1)
+    return emitOpError("cols must be at least 1, got ") << getCols();
+  return success();
 }
 
 /// The checks of an op that reads the dense operand `x` and returns a

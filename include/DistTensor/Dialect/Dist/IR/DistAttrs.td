@@ -45,7 +45,8 @@ def Dist_PartitionKind : I32EnumAttr<"PartitionKind",
       I32EnumAttrCase<"none", 0>,
       I32EnumAttrCase<"blocked", 1>,
       I32EnumAttrCase<"cyclic", 2>,
-      I32EnumAttrCase<"block_cyclic", 3>
+      I32EnumAttrCase<"block_cyclic", 3>,
+      I32EnumAttrCase<"nonzeros", 4>
     ]> {
   let cppNamespace = "::mlir::dist";
   let genSpecializedAttr = 0;
@@ -86,7 +87,10 @@ def Dist_DimDistAttr : Dist_Attr<"DimDist", "dim"> {
     is partitioned over -- the first listed varies fastest, as in the
     thesis' notation -- and how indices are dealt out: `blocked`
     (contiguous blocks of ceil(n/p)), `cyclic` (round robin, the thesis'
-    elemental distribution) or `block_cyclic` with block size `block`. An
+    elemental distribution), `block_cyclic` with block size `block`, or,
+    on sparse tensors only, `nonzeros` (SpDISTAL's non-zero partition: the
+    stored entries of this dimension's level and of the levels below it, in
+    storage order, cut into runs of ceil(nnz/p)). An
     empty tuple (kind `none`) leaves the dimension whole on every process.
 
     `skew` (optional) lists further mesh modes whose coordinates rotate the
@@ -142,7 +146,10 @@ def Dist_LayoutAttr : Dist_Attr<"Layout", "layout"> {
     1. DISTAL's tensor distribution notation, one string per level, with an
        optional partition kind (default `blocked`, DISTAL's rule):
        `#dist.layout<@m, "xy -> xy0">`, `#dist.layout<@m, "xy -> x*">`,
-       `#dist.layout<@m, "xy -> xy" block_cyclic(4)>`.
+       `#dist.layout<@m, "xy -> xy" block_cyclic(4)>`. On a sparse tensor a
+       machine letter followed by `~` (`"xy -> x~"`, SpDISTAL's
+       `B_xy -(xy->f)-> |->_f~ M`) or the kind `nonzeros` partitions the
+       stored entries instead of the coordinates (`(0) nonzeros`).
        Tensor dimensions named on both sides are partitioned over that
        machine dimension; a machine dimension written `*` replicates, a
        digit fixes the tensor to that coordinate (a face of the machine).

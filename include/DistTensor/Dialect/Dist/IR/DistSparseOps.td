@@ -161,9 +161,10 @@ def Dist_SparsePartOp : Dist_RuntimeQueryOp<"sparse_part"> {
     `offdiag`, see `dist.sparse_plan`) of this process's rows, as memrefs
     into the runtime's storage (`distrt_spmat_part`), and the column extent
     of the part's numbering (the matrix's columns, the process's block of
-    the dense operand, the number of ghosts). Every process has
-    ceil(rows / P) rows (`pos` has one more entry); rows past its last are
-    empty. The element types are the encoding's `pos` and `crd` widths
+    the dense operand, the number of ghosts). With rows blocked, every
+    process has ceil(rows / P) rows (`pos` has one more entry); rows past
+    its last are empty. With a non-zero partition, the rows of
+    `dist.sparse_local_rows`, numbered from its first. The element types are the encoding's `pos` and `crd` widths
     (`index` for 0) and the tensor's.
 
     ```mlir
@@ -208,6 +209,73 @@ def Dist_SparseOffdiagRowsOp : Dist_RuntimeQueryOp<"sparse_offdiag_rows"> {
   let assemblyFormat = [{
     $tile `of` $tensor attr-dict `:` qualified(type($tile)) `->`
     type($rows) `,` type($pos)
+  }];
+  let hasVerifier = 1;
+}
+
+def Dist_SparseLocalRowsOp : Dist_RuntimeQueryOp<"sparse_local_rows"> {
+  let summary = "the rows a process's sparse piece spans";
+  let description = [{
+    The rows of this process's piece (`distrt_spmat_local_rows`): the
+    global number of its first row, their number (`nrows`: the parts' `pos`
+    has one more entry), and their local numbers 0 .. nrows - 1 as an array
+    of the encoding's `crd` width (`ids`, owned by the runtime), so that a
+    compressed-rows (DCSR) leaf runs over the piece. With rows blocked,
+    every process has ceil(rows / P) rows; with a non-zero partition
+    (`"xy -> x~"`) the rows its entries span, the first and last possibly
+    shared with its neighbours.
+
+    ```mlir
+    %ids, %first, %n = dist.sparse_local_rows %h of !B
+        : !dist.sparse_tile -> memref<?xi32>
+    ```
+  }];
+  let arguments = (ins Arg<Dist_SparseTileType, "", [MemRead]>:$tile,
+                       Dist_DistTensorTypeAttr:$tensor);
+  let results = (outs MemRefRankOf<[AnyType], [1]>:$ids, Index:$first,
+                      Index:$nrows);
+  let assemblyFormat = [{
+    $tile `of` $tensor attr-dict `:` qualified(type($tile)) `->` type($ids)
+  }];
+  let hasVerifier = 1;
+}
+
+def Dist_SparsePartialOp : Dist_RuntimeOp<"sparse_partial"> {
+  let summary = "a zeroed buffer for the partial sums of a process's rows";
+  let description = [{
+    A buffer of `rows` x `cols` elements (the process's rows of
+    `dist.sparse_local_rows`), owned by the runtime and zeroed by every call
+    (`distrt_spmat_partial`): a product over a non-zero partition
+    accumulates there, and `dist.sparse_reduce_rows` adds it into the
+    output's owners.
+  }];
+  let arguments = (ins Arg<Dist_SparseTileType, "", [MemWrite]>:$tile,
+                       Index:$rows, I64Attr:$cols);
+  let results = (outs MemRefRankOf<[F32, F64], [1]>:$buffer);
+  let assemblyFormat = [{
+    $tile `rows` $rows `cols` $cols attr-dict `:` qualified(type($tile)) `->`
+    type($buffer)
+  }];
+  let hasVerifier = 1;
+}
+
+def Dist_SparseReduceRowsOp : Dist_RuntimeOp<"sparse_reduce_rows"> {
+  let summary = "adds the partial sums of a process's rows into the output's owners";
+  let description = [{
+    Collective (`distrt_spmat_reduce_rows`): `y += partial`, where `partial`
+    holds the process's rows (`dist.sparse_local_rows`, `cols` elements
+    each) and `y` its block of the output (ceil(rows / P) rows, blocked by
+    rank). Rows in the process's own block are added in place; the others
+    go to the processes whose blocks hold them, which add them: a row whose
+    entries are split between processes (a non-zero partition) is summed.
+  }];
+  let arguments = (ins Arg<Dist_SparseTileType, "", [MemWrite]>:$tile,
+                       Arg<MemRefRankOf<[F32, F64], [1]>, "", [MemRead]>:$partial,
+                       Arg<MemRefRankOf<[F32, F64], [1]>, "", [MemRead, MemWrite]>:$y,
+                       I64Attr:$cols);
+  let assemblyFormat = [{
+    $tile `,` $partial `,` $y `cols` $cols attr-dict `:`
+    qualified(type($tile)) `,` type($partial) `,` type($y)
   }];
   let hasVerifier = 1;
 }

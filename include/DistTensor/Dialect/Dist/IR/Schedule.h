@@ -32,6 +32,7 @@ struct ScheduleCommand {
     Split,          // split(i, io, ii, chunk)
     Reorder,        // reorder({vars})
     Collapse,       // collapse(i, j, f) / fuse(i, j, f)
+    Pos,            // pos(f, fp, T): iterate T's stored entries (sparse)
     Distribute,     // distribute(v) or distribute({vars})
     DistributeOnto, // distribute({targets}, {dist}, {local}, Grid(..) | @m)
     Communicate,    // communicate(T | {T..}, v)
@@ -46,6 +47,7 @@ struct ScheduleCommand {
   Kind kind;
   /// Variable lists in the order of the command's arguments: for divide /
   /// split {i}, {io}, {ii}; reorder {vars}; collapse {i}, {j}, {f};
+  /// pos {f}, {fp}, {T};
   /// distribute {vars}; distribute-onto {targets}, {dist}, {local};
   /// communicate {tensors}, {v}; rotate {t}, {vars}, {r}; parallelize {v};
   /// substitute {vars}; overlap {on | off}; stationary {T | auto};
@@ -97,7 +99,7 @@ struct Loop {
 /// How a variable of the nest came to be (divide, split, collapse, rotate).
 struct Derivation {
   enum class Kind { Original, DivideOuter, DivideInner, SplitOuter,
-                    SplitInner, Collapsed, Rotated };
+                    SplitInner, Collapsed, Rotated, Position };
   Kind kind = Kind::Original;
   /// Parent variable(s): one for divide/split/rotate, two for collapse.
   llvm::SmallVector<std::string> parents;
@@ -107,6 +109,10 @@ struct Derivation {
   int64_t blockSize = 0;
   /// rotate: the rotating variables.
   llvm::SmallVector<std::string> rotatedBy;
+  /// pos: the sparse tensor whose stored entries the variable counts
+  /// (SpDISTAL's position space); its value is not a function of the
+  /// parent's, so no range or expression is derived through it.
+  std::string positionOf;
 };
 
 /// The statement's loop nest after every command.
@@ -153,6 +159,11 @@ struct LoopNest {
   splitOf(llvm::StringRef var) const;
   /// The statement index variables `var` derives from.
   llvm::SmallVector<std::string> originsOf(llvm::StringRef var) const;
+  /// The tensor whose position space `var` lies in (pos(f, fp, T) made
+  /// `var` or a variable it derives from), or empty.
+  std::string positionTensorOf(llvm::StringRef var) const;
+  /// Whether any pos command was applied.
+  bool hasPositionSpace() const;
 };
 
 /// A schedule error: message and the position of the offending command.

@@ -34,6 +34,10 @@ struct SparseProduct {
   /// Whether X is replicated on every process (no exchange needed) rather
   /// than blocked like B's rows.
   bool denseReplicated = false;
+  /// Whether B's entries are split by non-zeros (`"xy -> x~"`, scheduled
+  /// with fuse / pos / distribute): a process's rows may overlap its
+  /// neighbours', and the partial sums of a row are reduced into Y's owner.
+  bool nonzeros = false;
 };
 
 /// Recognizes `stmt` over `types` (scheduled as `nest` on a grid of
@@ -44,6 +48,9 @@ matchSparseProduct(const IndexStatement &stmt,
                    const llvm::StringMap<DistTensorType> &types,
                    const LoopNest &nest, ArrayRef<int64_t> gridShape,
                    std::string &error);
+
+/// Whether sparse tensor `t` is stored with a non-zero partition.
+bool hasNonzeroPartition(DistTensorType t);
 
 class ComputeOp;
 /// Whether `op` has a sparse operand (its lowering is the sparse one).

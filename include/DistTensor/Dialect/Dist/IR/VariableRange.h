@@ -135,6 +135,7 @@ VariableRange<Arith> variableRange(const LoopNest &nest,
     typename Arith::Value clipped = a.min(at, a.constant(n));
     return {clipped, rf.size};
   }
+  case Derivation::Kind::Position: // data-dependent: no closed form
   case Derivation::Kind::Original:
     break;
   }
