@@ -350,6 +350,7 @@ enum {
   DISTRT_TAG_GATHER = 2,        /* distrt_gather_tensor, on the grid's icomm */
   DISTRT_TAG_PERMUTE = 3,       /* distrt_permute, on the grid's icomm */
   DISTRT_TAG_SPMAT = 4,         /* distrt_spmat exchanges, grid's icomm */
+  DISTRT_TAG_SPMAT_SUM = 5,     /* distrt_spmat_reduce_rows, grid's icomm */
   DISTRT_TAG_SUBCOMM_BASE = 256 /* + axis mask: sub-communicator creation */
 };
 

@@ -13,6 +13,10 @@
  *     the device meanwhile, then the ghosts are copied to the device and
  *     the OFFDIAG product adds them;
  *   - x replicated (x_whole): one product with ALL.
+ *
+ * Under the non-zero partition (host buffers only, for now) the product
+ * goes into the partial sums of the piece's rows, which
+ * distrt_spmat_reduce_rows adds into y (sparse_nonzeros.c).
  *===----------------------------------------------------------------------===*/
 
 #include "sparse_spmat_internal.h"
@@ -71,7 +75,7 @@ static void upload(const char *op, const distrt_spmat *m, const spm_csr *a,
                    spm_csr *d) {
   const struct distrt_backend *be = distrt_g.be;
   d->nnz = a->nnz;
-  d->pos = upload_index(op, a->pos, m->pos_bits, m->dev_bits, m->B + 1);
+  d->pos = upload_index(op, a->pos, m->pos_bits, m->dev_bits, m->nr + 1);
   d->crd = upload_index(op, a->crd, m->crd_bits, m->dev_bits, a->nnz);
   int64_t bytes = a->nnz * m->esize;
   d->val = be->dev_alloc(op, bytes > 0 ? bytes : 8);
@@ -97,9 +101,9 @@ static void dev_prepare(const char *op, distrt_spmat *m, int whole) {
 static void dev_product(const char *op, const distrt_spmat *m,
                         const spm_csr *d, int64_t cols, const void *x, void *y,
                         int64_t k) {
-  if (d->nnz == 0 || m->B == 0)
+  if (d->nnz == 0 || m->nr == 0)
     return;
-  distrt_g.be->dev_csrmm(op, m->dtype, m->dev_bits, m->B, cols, d->nnz,
+  distrt_g.be->dev_csrmm(op, m->dtype, m->dev_bits, m->nr, cols, d->nnz,
                          d->pos, d->crd, d->val, k, x, y);
 }
 
@@ -121,6 +125,25 @@ static void *grow(const char *op, void **buf, int64_t *cap, int64_t bytes,
   return *buf;
 }
 
+/* y += m * x on the host under the non-zero partition: the product into
+ * the partial sums (the DIAG part overlapping the exchange, then OFFDIAG;
+ * or ALL times the whole of x), then their reduction into y. */
+static void host_nonzeros(const char *op, distrt_spmat *m, const void *x,
+                          void *y, int64_t k, int64_t x_whole) {
+  void *partial = spm_partial(op, m, k);
+  if (x_whole) {
+    spm_spmm(m, &m->all, x, partial, k, 0);
+  } else {
+    spm_plan_build(op, m);
+    const void *ghost = spm_begin(op, m, x, k);
+    spm_spmm(m, &m->diag, x, partial, k, 0);
+    spm_end(op, m);
+    if (m->off.nnz > 0)
+      spm_spmm(m, &m->off, ghost, partial, k, 1);
+  }
+  spm_reduce_rows(op, m, partial, y, k);
+}
+
 void distrt_spmat_mul_add(distrt_spmat *m, const void *x, void *y, int64_t k,
                           int64_t x_whole) {
   const char *op = "distrt_spmat_mul_add";
@@ -136,6 +159,14 @@ void distrt_spmat_mul_add(distrt_spmat *m, const void *x, void *y, int64_t k,
   if (dx && !distrt_g.be->dev_csrmm)
     distrt_fatal(op, "the %s backend has no sparse products on device memory",
                  distrt_g.be->name);
+  if (m->kind == DISTRT_SPMAT_NONZEROS) {
+    if (dx)
+      distrt_fatal_collective(op, "non-zero partitions "
+                                  "(distrt_spmat_create_nonzeros) on device "
+                                  "tiles are not supported yet");
+    host_nonzeros(op, m, x, y, k, x_whole);
+    return;
+  }
   if (x_whole) {
     if (dx) {
       dev_prepare(op, m, 1);

@@ -2,7 +2,8 @@
  *
  * The exchange plan of a distributed CSR matrix (sparse_spmat_internal.h),
  * the exchange of the dense operand's ghost rows, and the product
- * y = m * x by the runtime's own loops.
+ * y = m * x by the runtime's own loops (under the non-zero partition into
+ * the partial sums, which sparse_nonzeros.c reduces into y).
  *
  * The plan (PETSc's MPIAIJ split and VecScatter): this process holds rows
  * [xlo, xhi) of x.  Its entries split into DIAG (columns in [xlo, xhi),
@@ -60,6 +61,7 @@ static void peers_from_counts(const char *op, spm_peers *p, int64_t P,
 
 void spm_plan_drop(distrt_spmat *m) {
   spm_dev_drop(m);
+  spm_nz_drop(m);
   spm_csr_free(&m->diag);
   spm_csr_free(&m->off);
   free(m->ghost);
@@ -131,7 +133,7 @@ static void split(const char *op, distrt_spmat *m, int64_t noff) {
   spm_csr_alloc(op, m, &m->off, noff);
   const char *val = (const char *)m->all.val;
   int64_t nd = 0, no = 0;
-  for (int64_t r = 0; r < m->B; ++r) {
+  for (int64_t r = 0; r < m->nr; ++r) {
     spm_put(m->diag.pos, pb, r, nd);
     spm_put(m->off.pos, pb, r, no);
     for (int64_t p = spm_get(m->all.pos, pb, r),
@@ -147,8 +149,8 @@ static void split(const char *op, distrt_spmat *m, int64_t noff) {
       }
     }
   }
-  spm_put(m->diag.pos, pb, m->B, nd);
-  spm_put(m->off.pos, pb, m->B, no);
+  spm_put(m->diag.pos, pb, m->nr, nd);
+  spm_put(m->off.pos, pb, m->nr, no);
 }
 
 /* Tells every owner which of its rows of x this process needs (one
@@ -188,13 +190,13 @@ static void build_lists(const char *op, distrt_spmat *m) {
 /* OFFDIAG's non-empty rows and their positions (compressed rows). */
 static void compress_rows(const char *op, distrt_spmat *m) {
   int64_t pb = m->pos_bits, cb = m->crd_bits, n = 0;
-  for (int64_t i = 0; i < m->B; ++i)
+  for (int64_t i = 0; i < m->nr; ++i)
     n += spm_get(m->off.pos, pb, i + 1) > spm_get(m->off.pos, pb, i);
   m->off_nrows = n;
   m->off_rows = spm_alloc(op, (n > 0 ? n : 1) * (cb / 8));
   m->off_rpos = spm_alloc(op, (n + 1) * (pb / 8));
   int64_t r = 0;
-  for (int64_t i = 0; i < m->B; ++i) {
+  for (int64_t i = 0; i < m->nr; ++i) {
     int64_t p = spm_get(m->off.pos, pb, i), q = spm_get(m->off.pos, pb, i + 1);
     if (q > p) {
       spm_put(m->off_rows, cb, r, i);
@@ -388,7 +390,7 @@ static spmm_fn kernel_for(const distrt_spmat *m) {
 
 void spm_spmm(const distrt_spmat *m, const spm_csr *a, const void *x, void *y,
               int64_t k, int accumulate) {
-  kernel_for(m)(m->B, a->pos, a->crd, a->val, x, y, k, accumulate);
+  kernel_for(m)(m->nr, a->pos, a->crd, a->val, x, y, k, accumulate);
 }
 
 void distrt_spmat_mul(distrt_spmat *m, const void *x, void *y, int64_t k) {
@@ -398,12 +400,22 @@ void distrt_spmat_mul(distrt_spmat *m, const void *x, void *y, int64_t k) {
   distrt_reject_device(op, y, "y", "the sparse product");
   if (k < 1)
     distrt_fatal(op, "k is %lld; expected >= 1", (long long)k);
-  distrt_check_buf(op, "y", y, distrt_mul(op, "the elements of y", m->B, k));
+  int64_t ny = distrt_mul(op, "the elements of y", m->B, k);
+  distrt_check_buf(op, "y", y, ny);
   spm_plan_build(op, m);
+  /* The non-zero partition multiplies into the partial sums of its rows,
+   * then adds them into y. */
+  int nz = m->kind == DISTRT_SPMAT_NONZEROS;
+  void *out = nz ? spm_partial(op, m, k) : y;
   const void *ghost = spm_begin(op, m, x, k);
   spmm_fn f = kernel_for(m);
-  f(m->B, m->diag.pos, m->diag.crd, m->diag.val, x, y, k, 0);
+  f(m->nr, m->diag.pos, m->diag.crd, m->diag.val, x, out, k, 0);
   spm_end(op, m);
   if (m->off.nnz > 0)
-    f(m->B, m->off.pos, m->off.crd, m->off.val, ghost, y, k, 1);
+    f(m->nr, m->off.pos, m->off.crd, m->off.val, ghost, out, k, 1);
+  if (nz) {
+    if (ny > 0)
+      memset(y, 0, (size_t)(ny * m->esize));
+    spm_reduce_rows(op, m, out, y, k);
+  }
 }

@@ -11,6 +11,8 @@
  * processes check the shape and the entries, all-reduce whether any found
  * a problem (sp_agree, as the readers do: the lowest rank with an error
  * prints it and the job ends), then fill their CSR arrays in one pass.
+ * Under the non-zero partition the checked entries first move to their
+ * owners (sparse_nonzeros.c).
  *===----------------------------------------------------------------------===*/
 
 #define _POSIX_C_SOURCE 200809L
@@ -44,8 +46,8 @@ void *spm_alloc(const char *op, int64_t n) {
 void spm_csr_alloc(const char *op, const distrt_spmat *m, spm_csr *a,
                    int64_t nnz) {
   int64_t pb = m->pos_bits / 8, cb = m->crd_bits / 8;
-  a->pos = spm_alloc(op, (m->B + 1) * pb);
-  memset(a->pos, 0, (size_t)((m->B + 1) * pb));
+  a->pos = spm_alloc(op, (m->nr + 1) * pb);
+  memset(a->pos, 0, (size_t)((m->nr + 1) * pb));
   a->crd = spm_alloc(op, distrt_mul(op, "the coordinates' bytes", nnz, cb));
   a->val = spm_alloc(op, distrt_mul(op, "the values' bytes", nnz, m->esize));
   a->nnz = nnz;
@@ -78,10 +80,9 @@ static void agree_shape(const char *op, distrt_grid *g, const int64_t *v,
                                   "(rows, cols, pos_bits, crd_bits, dtype)");
 }
 
-distrt_spmat *distrt_spmat_create(distrt_grid *g, int64_t rows, int64_t cols,
-                                  int64_t pos_bits, int64_t crd_bits,
-                                  int64_t dtype) {
-  const char *op = "distrt_spmat_create";
+static distrt_spmat *create(const char *op, distrt_grid *g, int64_t rows,
+                            int64_t cols, int64_t pos_bits, int64_t crd_bits,
+                            int64_t dtype, int64_t kind) {
   distrt_grid_check(op, g);
   if (pos_bits != 32 && pos_bits != 64)
     distrt_fatal_collective(op, "pos_bits is %lld; expected 32 or 64",
@@ -111,6 +112,11 @@ distrt_spmat *distrt_spmat_create(distrt_grid *g, int64_t rows, int64_t cols,
   m->B = (rows + m->P - 1) / m->P;
   m->lo = min64(m->rank * m->B, rows);
   m->hi = min64((m->rank + 1) * m->B, rows);
+  m->kind = kind;
+  /* The row partition's piece is its block; the non-zero partition's is
+   * empty until entries arrive. */
+  m->first = kind == DISTRT_SPMAT_ROWS ? m->lo : 0;
+  m->nr = kind == DISTRT_SPMAT_ROWS ? m->B : 0;
   m->C = (cols + m->P - 1) / m->P;
   m->xlo = min64(m->rank * m->C, cols);
   m->xhi = min64((m->rank + 1) * m->C, cols);
@@ -121,6 +127,25 @@ distrt_spmat *distrt_spmat_create(distrt_grid *g, int64_t rows, int64_t cols,
   m->shared = -1;
   spm_csr_alloc(op, m, &m->all, 0);
   return m;
+}
+
+distrt_spmat *distrt_spmat_create(distrt_grid *g, int64_t rows, int64_t cols,
+                                  int64_t pos_bits, int64_t crd_bits,
+                                  int64_t dtype) {
+  return create("distrt_spmat_create", g, rows, cols, pos_bits, crd_bits,
+                dtype, DISTRT_SPMAT_ROWS);
+}
+
+distrt_spmat *distrt_spmat_create_nonzeros(distrt_grid *g, int64_t rows,
+                                           int64_t cols, int64_t pos_bits,
+                                           int64_t crd_bits, int64_t dtype) {
+  return create("distrt_spmat_create_nonzeros", g, rows, cols, pos_bits,
+                crd_bits, dtype, DISTRT_SPMAT_NONZEROS);
+}
+
+int64_t distrt_spmat_partition(const distrt_spmat *m) {
+  spm_check("distrt_spmat_partition", m);
+  return m->kind;
 }
 
 void distrt_spmat_free(distrt_spmat *m) {
@@ -188,22 +213,22 @@ static void check_coo(sp_ctx *c, const distrt_spmat *m, const distrt_coo *coo,
   }
 }
 
-/* Fills m's CSR arrays from a checked coo (its rows, sorted). */
-static void fill_csr(const char *op, distrt_spmat *m, const distrt_coo *coo) {
-  int64_t n = coo->nnz, pb = m->pos_bits, cb = m->crd_bits;
+void spm_fill_csr(const char *op, distrt_spmat *m, int64_t n,
+                  const int64_t *coords, const double *values) {
+  int64_t pb = m->pos_bits, cb = m->crd_bits;
   spm_csr_alloc(op, m, &m->all, n);
   int64_t k = 0;
-  for (int64_t r = 0; r < m->B; ++r) {
+  for (int64_t r = 0; r < m->nr; ++r) {
     spm_put(m->all.pos, pb, r, k);
-    for (; k < n && coo->coords[2 * k] - m->lo == r; ++k) {
-      spm_put(m->all.crd, cb, k, coo->coords[2 * k + 1]);
+    for (; k < n && coords[2 * k] - m->first == r; ++k) {
+      spm_put(m->all.crd, cb, k, coords[2 * k + 1]);
       if (m->dtype == DISTRT_F32)
-        ((float *)m->all.val)[k] = (float)coo->values[k];
+        ((float *)m->all.val)[k] = (float)values[k];
       else
-        ((double *)m->all.val)[k] = coo->values[k];
+        ((double *)m->all.val)[k] = values[k];
     }
   }
-  spm_put(m->all.pos, pb, m->B, n);
+  spm_put(m->all.pos, pb, m->nr, n);
 }
 
 /* distrt_spmat_assign, reporting as `op`; `src` as for check_coo. */
@@ -235,7 +260,8 @@ static void assign_impl(const char *op, distrt_spmat *m,
     if (coo->coords[2 * k + 1] > mx[1])
       mx[1] = coo->coords[2 * k + 1];
   distrt_g.be->allreduce(op, m->comm, mx, 2, DISTRT_I64, DISTRT_MAX);
-  if (m->pos_bits == 32 && mx[0] > INT32_MAX)
+  /* The non-zero partition checks its own counts once it knows them. */
+  if (m->kind == DISTRT_SPMAT_ROWS && m->pos_bits == 32 && mx[0] > INT32_MAX)
     distrt_fatal_collective(op, "%s: %lld entries on one process do not fit "
                                 "32-bit positions (pos_bits = 32)",
                             what, (long long)mx[0]);
@@ -244,9 +270,13 @@ static void assign_impl(const char *op, distrt_spmat *m,
                                 "fit 32-bit coordinates (crd_bits = 32)",
                             what, (long long)mx[1]);
 
+  if (m->kind == DISTRT_SPMAT_NONZEROS) {
+    spm_nz_assign(op, m, coo, what);
+    return;
+  }
   spm_plan_drop(m);
   spm_csr_free(&m->all);
-  fill_csr(op, m, coo);
+  spm_fill_csr(op, m, coo->nnz, coo->coords, coo->values);
   m->gnnz = coo->nnz;
   distrt_g.be->allreduce(op, m->comm, &m->gnnz, 1, DISTRT_I64, DISTRT_SUM);
 }
@@ -390,6 +420,10 @@ void distrt_spmat_gather_dense(distrt_spmat *m, void *dense, int64_t root) {
   int64_t total = distrt_mul(op, "the elements of the matrix", m->P, panel);
   if (m->rank == root)
     distrt_check_buf(op, "dense", dense, m->rows * m->cols);
+  if (m->kind == DISTRT_SPMAT_NONZEROS) {
+    spm_nz_gather(op, m, dense, root);
+    return;
+  }
   if (panel == 0)
     return; /* no elements at all: every process knows */
   distrt_check_count(op, "the elements of a row panel", panel);

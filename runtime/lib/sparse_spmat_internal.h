@@ -1,16 +1,23 @@
 /*===- sparse_spmat_internal.h - distrt internals: CSR matrices --*- C -*-===*
  *
  * Not installed.  The distributed CSR matrix of distrt/sparse.h
- * (struct distrt_spmat) and what its two files share: sparse_spmat.c
- * (lifetime, entries, views, gather) and sparse_plan.c (the exchange plan,
- * the exchange and the product).
+ * (struct distrt_spmat) and what its files share: sparse_spmat.c
+ * (lifetime, entries, views, gather), sparse_plan.c (the exchange plan,
+ * the exchange and the product), sparse_nonzeros.c (the non-zero
+ * partition: moving entries to their owners, the partial sums and their
+ * reduction), sparse_share.c, sparse_device.c and sparse_write.c.
  *
- * Every process holds B = ceil(rows / P) rows, [lo, hi) of them real; its
- * CSR arrays (the whole piece, and the DIAG and OFFDIAG parts once
- * planned) have B + 1 positions of pos_bits and coordinates of crd_bits
- * bits (int32_t or int64_t), values of dtype (float or double).  The dense
- * operand x is blocked in C = ceil(cols / P) rows: this process holds
- * [xlo, xhi).
+ * The output rows are blocked in B = ceil(rows / P): this process's block
+ * is [lo, hi).  The piece this process stores is CSR over nr rows from
+ * global row `first`: under the row partition (DISTRT_SPMAT_ROWS) its
+ * block, first = lo and nr = B ([lo, hi) real, the rest empty); under the
+ * non-zero partition (DISTRT_SPMAT_NONZEROS) the rows its entries
+ * [min(r E, gnnz), min((r + 1) E, gnnz)), E = ceil(gnnz / P), lie in
+ * (first = nr = 0 without entries).  Its CSR arrays (the whole piece, and
+ * the DIAG and OFFDIAG parts once planned) have nr + 1 positions of
+ * pos_bits and coordinates of crd_bits bits (int32_t or int64_t), values
+ * of dtype (float or double).  The dense operand x is blocked in
+ * C = ceil(cols / P) rows: this process holds [xlo, xhi).
  *===----------------------------------------------------------------------===*/
 
 #ifndef DISTRT_SPARSE_SPMAT_INTERNAL_H
@@ -22,7 +29,7 @@
 
 #define DISTRT_SPMAT_MAGIC 0x64697374737061ULL /* "distspa" */
 
-/* One CSR piece: B + 1 positions, nnz coordinates and values. */
+/* One CSR piece: nr + 1 positions, nnz coordinates and values. */
 typedef struct spm_csr {
   void *pos, *crd, *val;
   int64_t nnz;
@@ -36,6 +43,27 @@ typedef struct spm_peers {
   int64_t *peer, *off, *cnt;
 } spm_peers;
 
+/* The reduction of the partial sums (sparse_nonzeros.c), worked out once
+ * per matrix entries: this process's rows of the partial sums
+ * [own_lo, own_lo + own_n) (piece row numbers) are in its output block
+ * from row own_y; send[i] goes to rank peer[i] from piece row row[i],
+ * cnt[i] rows; recv[i] comes from rank peer[i] into the receive buffer at
+ * row off[i], cnt[i] rows, to be added to output rows from row[i]. */
+typedef struct spm_rlist {
+  int64_t n;
+  int64_t *peer, *row, *cnt, *off;
+} spm_rlist;
+
+typedef struct spm_reduce {
+  int built;
+  int64_t own_lo, own_n, own_y;
+  spm_rlist send, recv;
+  int64_t nrecv_rows;
+  void *buf; /* received rows */
+  int64_t cap; /* bytes */
+  distrt_breq **reqs;
+} spm_reduce;
+
 struct distrt_spmat {
   uint64_t magic;
   distrt_grid *g;
@@ -43,6 +71,8 @@ struct distrt_spmat {
   int64_t P, rank;
   int64_t rows, cols;
   int64_t B, lo, hi;  /* row block; this process's real rows */
+  int64_t kind;        /* DISTRT_SPMAT_ROWS or DISTRT_SPMAT_NONZEROS */
+  int64_t first, nr;   /* the piece: CSR rows [first, first + nr) */
   int64_t C, xlo, xhi; /* block of x; this process's rows of x */
   int64_t pos_bits, crd_bits, dtype, esize;
 
@@ -83,6 +113,14 @@ struct distrt_spmat {
   void *dev_ghost, *host_x;
   int64_t dev_ghost_cap, host_x_cap; /* bytes */
 
+  /* The non-zero partition's views and sums (sparse_nonzeros.c): the
+   * local row numbers 0 .. nr - 1 (crd width, made on demand), the partial
+   * sums (nr rows) and their reduction; freed with the plan. */
+  void *ids;
+  void *partial;
+  int64_t partial_cap; /* bytes */
+  spm_reduce red;
+
   /* The exchange. */
   void *ghost_buf, *send_buf;
   int64_t ghost_cap, send_cap; /* bytes */
@@ -98,7 +136,8 @@ DISTRT_HIDDEN void spm_share_free(const char *op, distrt_spmat *m);
 DISTRT_HIDDEN void spm_check(const char *op, const distrt_spmat *m);
 /* malloc(n bytes), fatal on failure. */
 DISTRT_HIDDEN void *spm_alloc(const char *op, int64_t n);
-/* A CSR piece of m's widths: B + 1 zero positions, room for nnz entries. */
+/* A CSR piece of m's widths: nr + 1 zero positions, room for nnz
+ * entries. */
 DISTRT_HIDDEN void spm_csr_alloc(const char *op, const distrt_spmat *m,
                                  spm_csr *a, int64_t nnz);
 DISTRT_HIDDEN void spm_csr_free(spm_csr *a);
@@ -124,10 +163,34 @@ DISTRT_HIDDEN void spm_plan_drop(distrt_spmat *m);
 DISTRT_HIDDEN void *spm_begin(const char *op, distrt_spmat *m, const void *x,
                               int64_t k);
 DISTRT_HIDDEN void spm_end(const char *op, distrt_spmat *m);
-/* y (B rows of k) = or += a * x on the host, a one of m's parts. */
+/* y (nr rows of k) = or += a * x on the host, a one of m's parts. */
 DISTRT_HIDDEN void spm_spmm(const distrt_spmat *m, const spm_csr *a,
                             const void *x, void *y, int64_t k, int accumulate);
 /* Frees the device copies (sparse_device.c). */
 DISTRT_HIDDEN void spm_dev_drop(distrt_spmat *m);
+
+/* The non-zero partition (sparse_nonzeros.c). */
+/* Fills m's piece from a checked row-blocked coo: moves the entries to
+ * their non-zero owners (collective) and fills the CSR arrays, the 32-bit
+ * checks included; sets gnnz.  Drops the plan. */
+DISTRT_HIDDEN void spm_nz_assign(const char *op, distrt_spmat *m,
+                                 const distrt_coo *coo, const char *what);
+/* Fills m's CSR arrays (m->first, m->nr set) from entries in row-major
+ * order, all in [first, first + nr). */
+DISTRT_HIDDEN void spm_fill_csr(const char *op, distrt_spmat *m, int64_t n,
+                                const int64_t *coords, const double *values);
+/* Frees the ids, the partial buffer and the reduction's plan. */
+DISTRT_HIDDEN void spm_nz_drop(distrt_spmat *m);
+/* The zeroed partial buffer of nr x k elements (host). */
+DISTRT_HIDDEN void *spm_partial(const char *op, distrt_spmat *m, int64_t k);
+/* y (the output block, B rows of k) += partial (nr rows of k); collective
+ * under the non-zero partition. */
+DISTRT_HIDDEN void spm_reduce_rows(const char *op, distrt_spmat *m,
+                                   const void *partial, void *y, int64_t k);
+/* The dense gather of a non-zero partition: every process sends its
+ * entries (coordinates and values) to root, which scatters them into
+ * dense (rows x cols, zeroed here). */
+DISTRT_HIDDEN void spm_nz_gather(const char *op, distrt_spmat *m, void *dense,
+                                 int64_t root);
 
 #endif /* DISTRT_SPARSE_SPMAT_INTERNAL_H */

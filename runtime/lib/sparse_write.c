@@ -4,7 +4,7 @@
  * MatrixMarket "coordinate real general" file, in parallel, the way
  * distrt_layout_store (io.c) writes a dense tensor file:
  *
- *   1. every process formats its own rows into a memory buffer ("i j v\n",
+ *   1. every process formats its own entries into a memory buffer ("i j v\n",
  *      1-based, row-major; %.17g for f64, %.9g for f32, which read back
  *      exactly) and the processes all-gather the byte counts: the exclusive
  *      prefix sum is each process's offset after the header, the sum the
@@ -63,14 +63,16 @@ static void spw_reserve(sp_ctx *c, spw_text *t, int64_t more) {
   t->cap = cap;
 }
 
-/* This process's rows as MatrixMarket entry lines. */
+/* This process's entries as MatrixMarket entry lines (its piece's rows:
+ * under the non-zero partition a row split between processes is written
+ * by each for its own entries, in rank order, so row-major all the same). */
 static void format_rows(sp_ctx *c, const distrt_spmat *m, spw_text *t) {
   int64_t n = m->all.nnz;
   /* A typical line is well under 48 bytes; grow when needed. */
   if (n > 0)
     spw_reserve(c, t, n < INT64_MAX / 48 ? n * 48 : INT64_MAX / 2);
-  for (int64_t r = 0; r < m->hi - m->lo; ++r) {
-    long long row = (long long)(m->lo + r + 1);
+  for (int64_t r = 0; r < m->nr; ++r) {
+    long long row = (long long)(m->first + r + 1);
     for (int64_t p = spm_get(m->all.pos, m->pos_bits, r),
                  e = spm_get(m->all.pos, m->pos_bits, r + 1);
          p < e; ++p) {

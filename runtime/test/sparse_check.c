@@ -14,3 +14,16 @@ void (*const distrt_sparse_check_mul)(distrt_spmat *, const void *, void *,
 void (*const distrt_sparse_check_part)(distrt_spmat *, int64_t, void **,
                                        void **, void **, int64_t *,
                                        int64_t *) = distrt_spmat_part;
+distrt_spmat *(*const distrt_sparse_check_create_nonzeros)(
+    distrt_grid *, int64_t, int64_t, int64_t, int64_t,
+    int64_t) = distrt_spmat_create_nonzeros;
+void (*const distrt_sparse_check_local_rows)(distrt_spmat *, void **,
+                                             int64_t *, int64_t *) =
+    distrt_spmat_local_rows;
+void (*const distrt_sparse_check_reduce_rows)(distrt_spmat *, const void *,
+                                              void *, int64_t) =
+    distrt_spmat_reduce_rows;
+typedef char distrt_sparse_check_partitions[DISTRT_SPMAT_ROWS == 0 &&
+                                                    DISTRT_SPMAT_NONZEROS == 1
+                                                ? 1
+                                                : -1];

@@ -16,7 +16,20 @@
  *   - distrt_spmat_mul gives exactly this rank's rows of a;
  *   - distrt_spmat_share_x, when it shares (DISTRT_SPARSE_SHARED=1 on more
  *     than one rank), gives c whole, and the ALL part times it (computed
- *     here) is again exactly a. */
+ *     here) is again exactly a.
+ * Then the non-zero partition (distrt_spmat_create_nonzeros; the digest's
+ * "fuse, pos, divide by 4"):
+ *   - rank r holds crd positions [r E, (r + 1) E) with E = ceil(16 / P)
+ *     (on 4 ranks the digest's blocks [0,3], [4,7], [8,11], [12,15], its
+ *     rows {0,1,2}, {2,3,4}, {4}, {5,6,7}, written out below; on other
+ *     counts derived here from the fixture's arrays): first row, row count,
+ *     ids, and the ALL part exactly that slice of pos, crd and vals;
+ *   - the partial sums (ALL times c, computed here into
+ *     distrt_spmat_partial): on 4 ranks the digest's numbers, row 2 = 4 on
+ *     rank 0 and 51 on rank 1, row 4 = 32 on rank 1 and 278 on rank 2;
+ *   - after distrt_spmat_reduce_rows, and from distrt_spmat_mul and
+ *     distrt_spmat_mul_add (x blocked and whole), exactly this rank's rows
+ *     of a; through the shared c too when distrt_spmat_share_x shares. */
 #include "test_util.h"
 
 #include "distrt/sparse.h"
@@ -120,6 +133,134 @@ static void run(const char *path, int64_t bits) {
   distrt_spmat_free(m);
 }
 
+/* The fixture's row of crd position e. */
+static int64_t row_of(int64_t e) {
+  int64_t i = 0;
+  while (fx_pos[i + 1] <= e)
+    ++i;
+  return i;
+}
+
+/* The digest's non-zero partition on 4 ranks: crd blocks, first rows and
+ * row counts, and the partial sums of each rank's rows (a c, unreduced). */
+static const int64_t nz4_block[4][2] = {{0, 3}, {4, 7}, {8, 11}, {12, 15}};
+static const int64_t nz4_rows[4][2] = {{0, 3}, {2, 3}, {4, 1}, {5, 3}};
+static const double nz4_partial[4][3] = {
+    {5, 6, 4}, {51, 28, 32}, {278, 0, 0}, {104, 147, 128}};
+
+/* this rank's rows of y (R of them from lo) against a. */
+static int64_t bad_rows(const double *y, int64_t lo, int64_t hi) {
+  int64_t bad = 0;
+  for (int64_t i = lo; i < hi; ++i)
+    bad += y[i - lo] != fx_a[i];
+  return bad;
+}
+
+static void run_nonzeros(const char *path, int64_t bits) {
+  int64_t P = tu_size(), r = tu_rank();
+  int64_t R = (8 + P - 1) / P, E = (16 + P - 1) / P;
+  int64_t lo = r * R < 8 ? r * R : 8, hi = (r + 1) * R < 8 ? (r + 1) * R : 8;
+  int64_t e0 = r * E < 16 ? r * E : 16;
+  int64_t e1 = (r + 1) * E < 16 ? (r + 1) * E : 16;
+  int64_t first = e1 > e0 ? row_of(e0) : 0;
+  int64_t nr = e1 > e0 ? row_of(e1 - 1) - first + 1 : 0;
+  if (P == 4)
+    EXPECT(e0 == nz4_block[r][0] && e1 - 1 == nz4_block[r][1] &&
+               first == nz4_rows[r][0] && nr == nz4_rows[r][1],
+           "rank %lld: the test's own slice [%lld, %lld), rows %lld + %lld, "
+           "differs from the digest's", (long long)r, (long long)e0,
+           (long long)e1, (long long)first, (long long)nr);
+  distrt_spmat *m =
+      distrt_spmat_create_nonzeros(tu_world(), 8, 8, bits, bits, DISTRT_F64);
+  distrt_spmat_read(m, path);
+  void *ids = NULL, *pos, *crd, *val;
+  int64_t gfirst = -1, gnr = -1, nnz = -1;
+  distrt_spmat_local_rows(m, &ids, &gfirst, &gnr);
+  distrt_spmat_part(m, DISTRT_SPMAT_ALL, &pos, &crd, &val, &nnz, NULL);
+  EXPECT(distrt_spmat_partition(m) == DISTRT_SPMAT_NONZEROS &&
+             gfirst == first && gnr == nr && nnz == e1 - e0 &&
+             distrt_spmat_global_nnz(m) == 16,
+         "p%lld: rank %lld: rows from %lld, %lld of them, %lld entries; "
+         "expected rows from %lld, %lld, crd positions [%lld, %lld)",
+         (long long)bits, (long long)r, (long long)gfirst, (long long)gnr,
+         (long long)nnz, (long long)first, (long long)nr, (long long)e0,
+         (long long)e1);
+  if (gfirst != first || gnr != nr || nnz != e1 - e0) {
+    distrt_spmat_free(m);
+    return;
+  }
+  int64_t bad = 0;
+  for (int64_t i = 0; i <= nr; ++i) {
+    int64_t p = fx_pos[first + i] < e0 ? e0 : fx_pos[first + i];
+    bad += at(pos, bits, i) != (p < e1 ? p : e1) - e0;
+    bad += i < nr && at(ids, bits, i) != i;
+  }
+  for (int64_t p = 0; p < nnz; ++p)
+    bad += at(crd, bits, p) != fx_crd[e0 + p] ||
+           ((const double *)val)[p] != (double)(e0 + p + 1);
+  EXPECT(bad == 0, "p%lld: rank %lld: %lld ids, positions, coordinates or "
+         "values differ from the fixture's positions [%lld, %lld)",
+         (long long)bits, (long long)r, (long long)bad, (long long)e0,
+         (long long)e1);
+
+  /* The partial sums: ALL times the whole c, by a loop here. */
+  double cw[8], c[8], y[8];
+  for (int64_t j = 0; j < 8; ++j)
+    cw[j] = (double)(j + 1);
+  for (int64_t j = lo; j < hi; ++j)
+    c[j - lo] = (double)(j + 1);
+  double *part = (double *)distrt_spmat_partial(m, 1);
+  for (int64_t i = 0; i < nr; ++i)
+    for (int64_t p = at(pos, bits, i); p < at(pos, bits, i + 1); ++p)
+      part[i] += ((const double *)val)[p] * cw[at(crd, bits, p)];
+  bad = 0;
+  for (int64_t i = 0; i < nr; ++i) {
+    double want = 0; /* the slice's entries of row first + i, times c */
+    for (int64_t e = e0; e < e1; ++e)
+      if (row_of(e) == first + i)
+        want += (double)(e + 1) * (double)(fx_crd[e] + 1);
+    bad += part[i] != want || (P == 4 && part[i] != nz4_partial[r][i]);
+  }
+  EXPECT(bad == 0, "p%lld: rank %lld: %lld partial sums differ (row %lld: "
+         "%g)", (long long)bits, (long long)r, (long long)bad,
+         (long long)first, nr > 0 ? part[0] : 0.0);
+  for (int64_t i = 0; i < 8; ++i)
+    y[i] = 0;
+  distrt_spmat_reduce_rows(m, part, y, 1);
+  EXPECT(bad_rows(y, lo, hi) == 0, "p%lld: rank %lld: the reduced partial "
+         "sums differ from a", (long long)bits, (long long)r);
+
+  for (int64_t i = 0; i < 8; ++i)
+    y[i] = -1;
+  distrt_spmat_mul(m, c, y, 1);
+  bad = bad_rows(y, lo, hi);
+  for (int64_t i = 0; i < 8; ++i)
+    y[i] = 0;
+  distrt_spmat_mul_add(m, c, y, 1, 0);
+  bad += bad_rows(y, lo, hi);
+  for (int64_t i = 0; i < 8; ++i)
+    y[i] = 0;
+  distrt_spmat_mul_add(m, cw, y, 1, 1);
+  bad += bad_rows(y, lo, hi);
+  EXPECT(bad == 0, "p%lld: rank %lld: %lld rows of mul, mul_add (blocked, "
+         "whole) differ from a", (long long)bits, (long long)r,
+         (long long)bad);
+
+  const double *whole = (const double *)distrt_spmat_share_x(m, c, 1);
+  if (whole) {
+    part = (double *)distrt_spmat_partial(m, 1);
+    for (int64_t i = 0; i < nr; ++i)
+      for (int64_t p = at(pos, bits, i); p < at(pos, bits, i + 1); ++p)
+        part[i] += ((const double *)val)[p] * whole[at(crd, bits, p)];
+    for (int64_t i = 0; i < 8; ++i)
+      y[i] = 0;
+    distrt_spmat_reduce_rows(m, part, y, 1);
+    EXPECT(bad_rows(y, lo, hi) == 0, "p%lld: rank %lld: the product over "
+           "the shared c differs from a", (long long)bits, (long long)r);
+  }
+  distrt_spmat_free(m);
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: distrt-test-sparse-conformance DIR\n");
@@ -132,5 +273,8 @@ int main(int argc, char **argv) {
   run(path, 32);
   run(path, 64);
   tu_section("spdistal fixture, row partition");
+  run_nonzeros(path, 32);
+  run_nonzeros(path, 64);
+  tu_section("spdistal fixture, non-zero partition");
   return tu_finish();
 }

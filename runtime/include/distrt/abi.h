@@ -126,6 +126,13 @@ enum {
   DISTRT_SPMAT_OFFDIAG = 2 /**< the other columns, as ghost numbers */
 };
 
+/** The partitions of distrt_spmat_partition. */
+enum {
+  DISTRT_SPMAT_ROWS = 0,    /**< rows blocked (distrt_spmat_create) */
+  DISTRT_SPMAT_NONZEROS = 1 /**< entries blocked in row-major order
+                                 (distrt_spmat_create_nonzeros) */
+};
+
 /** The generators of distrt_spmat_generate. */
 enum {
   DISTRT_GEN_BANDED = 0,  /**< param: band width (odd) */

@@ -136,6 +136,15 @@ void distrt_coo_gen_uniform(distrt_grid *g, int64_t order,
  *     ghosts, and nothing else.
  * So y = DIAG * x_local + OFFDIAG * ghosts, and the DIAG product can run
  * while the exchange is in flight.
+ *
+ * The non-zero partition (distrt_spmat_create_nonzeros; SpDISTAL's
+ * coordinate fusion) splits the entries instead of the rows: each process
+ * stores CSR over the rows its entries lie in, a row may be split between
+ * neighbouring processes, and a product gives partial sums of those rows
+ * (distrt_spmat_partial), which distrt_spmat_reduce_rows adds into the
+ * output blocked by rows as above.  The plan, its parts and the exchange
+ * are the same, by column; pos has one entry more than the piece's rows
+ * (distrt_spmat_local_rows), B + 1 under the row partition.
  *===----------------------------------------------------------------------===*/
 
 typedef struct distrt_spmat distrt_spmat;
@@ -150,6 +159,60 @@ distrt_spmat *distrt_spmat_create(distrt_grid *g, int64_t rows, int64_t cols,
                                   int64_t pos_bits, int64_t crd_bits,
                                   int64_t dtype);
 
+/** Like distrt_spmat_create, but the entries are split by non-zeros
+ *  (SpDISTAL's coordinate fusion B_xy -(xy->f)-> |->_f~ M): numbered in
+ *  row-major order over the whole matrix, nnz of them, with
+ *  E = ceil(nnz / P), grid rank r holds entries
+ *  [min(r E, nnz), min((r + 1) E, nnz)).  Its piece is CSR over the rows
+ *  those entries lie in, [first, first + nrows) (distrt_spmat_local_rows),
+ *  local row numbers from `first`; a row may be split between neighbouring
+ *  ranks.  distrt_spmat_assign, _read and _generate take the row-blocked
+ *  entries the readers give (and check them as for distrt_spmat_create),
+ *  then move them to their owners (an all-gather of P counts, an
+ *  all-to-all of P counts, two all-to-all-v); E must fit 32-bit positions
+ *  when pos_bits = 32. */
+distrt_spmat *distrt_spmat_create_nonzeros(distrt_grid *g, int64_t rows,
+                                           int64_t cols, int64_t pos_bits,
+                                           int64_t crd_bits, int64_t dtype);
+
+/** DISTRT_SPMAT_ROWS (distrt_spmat_create) or DISTRT_SPMAT_NONZEROS
+ *  (distrt_spmat_create_nonzeros); in distrt/abi.h. */
+int64_t distrt_spmat_partition(const distrt_spmat *m);
+
+/** The rows of this process's piece: the global number of its first row
+ *  and the number of CSR rows of its parts (pos has *nrows + 1 entries):
+ *  B = ceil(rows / P) for the row partition (first = lo), the rows its
+ *  entries span for the non-zero partition (first = 0 and *nrows = 0 when
+ *  it has none).  *ids: the local row numbers 0 .. *nrows - 1 as an array
+ *  of the crd width (owned by m, valid until m's entries change or m is
+ *  freed; never NULL), so that a DCSR (compressed-rows) kernel can run
+ *  over the piece.  Any pointer may be NULL. */
+void distrt_spmat_local_rows(distrt_spmat *m, void **ids, int64_t *first,
+                             int64_t *nrows);
+
+/** A zeroed buffer of nrows x k elements of m's dtype (host memory, owned
+ *  by m, reused; zeroed on every call; never NULL) for the partial sums of
+ *  this process's rows (distrt_spmat_local_rows).  Valid until the next
+ *  call, a product on m (distrt_spmat_mul and _mul_add use it under the
+ *  non-zero partition), a change of m's entries or m's free.  Fatal for
+ *  k < 1. */
+void *distrt_spmat_partial(distrt_spmat *m, int64_t k);
+
+/** Collective: y += the partial sums, where y is this process's block of
+ *  the output (B = ceil(rows / P) rows of k, blocked by rank like the row
+ *  partition) and partial holds this process's local rows (nrows x k,
+ *  distrt_spmat_local_rows).  Rows of partial in this process's block are
+ *  added in place; the others are sent to the ranks whose block holds them,
+ *  which add them (a row split between ranks is summed).  Deterministic
+ *  order: own rows first, then received rows in increasing sender rank.
+ *  Which ranks send what is worked out once per matrix entries (one
+ *  all-to-all of 2 P counts) and reused; the rows travel point to point
+ *  between those ranks only.  Under the row partition every row is this
+ *  process's: y += partial, no communication.  Host memory; every process
+ *  passes the same k >= 1; fatal while an exchange is in flight. */
+void distrt_spmat_reduce_rows(distrt_spmat *m, const void *partial, void *y,
+                              int64_t k);
+
 /** Frees m, its plan and its buffers.  Collective over m's grid.  NULL is a
  *  no-op. */
 void distrt_spmat_free(distrt_spmat *m);
@@ -160,7 +223,8 @@ void distrt_spmat_free(distrt_spmat *m);
  *  (e.g. the file) when coo's extents differ from m's, when an entry lies
  *  outside this process's rows or out of order, or when a count or a
  *  column does not fit 32-bit positions / coordinates.  Drops the plan
- *  (and the exchange buffers). */
+ *  (and the exchange buffers).  Under the non-zero partition the entries
+ *  then move to their owners (distrt_spmat_create_nonzeros). */
 void distrt_spmat_assign(distrt_spmat *m, const distrt_coo *coo,
                          const char *what);
 
@@ -184,7 +248,8 @@ int64_t distrt_spmat_global_nnz(const distrt_spmat *m);
 void distrt_spmat_plan(distrt_spmat *m);
 
 /** A view of one part (DISTRT_SPMAT_*): pointers to its pos (B + 1
- *  entries), crd and values (*nnz entries each), owned by m and valid until
+ *  entries under the row partition, nrows + 1 of distrt_spmat_local_rows
+ *  in general), crd and values (*nnz entries each), owned by m and valid until
  *  m changes or is freed.  DIAG and OFFDIAG need the plan (fatal without).
  *  *ncols: the column extent of the part's numbering (cols, C for DIAG,
  *  the number of ghosts for OFFDIAG). */
@@ -231,7 +296,9 @@ void distrt_spmat_exchange_end(distrt_spmat *m);
  *  sparsifier-compiled leaves).  Builds the plan if m has none.  x: this
  *  process's block of C rows of k columns (k >= 1; only its real rows are
  *  read); y: this process's B rows of k columns, overwritten (rows past its
- *  last real row get 0). */
+ *  last real row get 0).  Under the non-zero partition the product goes
+ *  into the partial buffer (distrt_spmat_partial), then
+ *  distrt_spmat_reduce_rows adds it into y (zeroed first). */
 void distrt_spmat_mul(distrt_spmat *m, const void *x, void *y, int64_t k);
 
 /** Sparse products of compiled programs with device tiles: y += m * x.
@@ -242,13 +309,17 @@ void distrt_spmat_mul(distrt_spmat *m, const void *x, void *y, int64_t k);
  *  parts go to the device once per matrix entries; a blocked x travels
  *  through the plan's exchange (its block staged through the host), the
  *  DIAG product overlapping it.  Collective over m's grid (the exchange)
- *  unless x_whole. */
+ *  unless x_whole.  Under the non-zero partition (host memory only; device
+ *  buffers are fatal) the product goes into the partial buffer and
+ *  distrt_spmat_reduce_rows adds it into y: collective with x_whole too. */
 void distrt_spmat_mul_add(distrt_spmat *m, const void *x, void *y, int64_t k,
                           int64_t x_whole);
 
 /** Collective: grid rank `root` receives the whole matrix, dense and
  *  row-major (rows x cols elements of m's dtype, zeros where no entry) in
- *  `dense`; other processes may pass NULL.  For --check. */
+ *  `dense`; other processes may pass NULL.  For --check.  Under the
+ *  non-zero partition each process sends root its entries (memory
+ *  proportional to its piece; root also holds the matrix's entries). */
 void distrt_spmat_gather_dense(distrt_spmat *m, void *dense, int64_t root);
 
 /** Writes m to `path` as a MatrixMarket "coordinate real general" file

@@ -1,0 +1,370 @@
+/*===- sparse_nonzeros.c - distrt sparse: the non-zero partition --*- C -*-===*
+ *
+ * SpDISTAL's non-zero partition ("coordinate fusion") of a distributed CSR
+ * matrix (sparse_spmat_internal.h; distrt_spmat_create_nonzeros): the
+ * entries, numbered in row-major order over the whole matrix, are cut in
+ * blocks of E = ceil(gnnz / P), and each process stores CSR over the rows
+ * its block lies in, [first, first + nr).  Neighbouring processes may
+ * share a row.
+ *
+ *   - Entries: the readers and generators give the row-blocked COO; an
+ *     all-gather of the P local counts gives this process's global offset
+ *     (the exclusive prefix sum) and gnnz; entry e goes to rank e / E, so a
+ *     process's destinations are a contiguous range of ranks; one
+ *     all-to-all of P counts and two all-to-all-v (coordinates, values)
+ *     move them.  Received in sender order, they stay row-major.
+ *   - The partial sums: a product over the piece gives nr rows of partial
+ *     sums (distrt_spmat_partial), which distrt_spmat_reduce_rows adds into
+ *     the output blocked by rows (B = ceil(rows / P)).  The rows of another
+ *     block go to its owner (the owners of a piece's rows are a contiguous
+ *     range too, derived arithmetically); one all-to-all of (first row,
+ *     count) pairs, once per matrix entries, tells every owner what it
+ *     receives.  The rows then travel point to point (the backend's
+ *     ipermute, tag DISTRT_TAG_SPMAT_SUM) straight from the partial buffer
+ *     (a destination's rows are contiguous in it); the owner adds its own
+ *     rows first, then each sender's in increasing rank, so the sums do not
+ *     depend on the arrival order.
+ *   - The dense gather sends root the entries, not dense panels, so a
+ *     process's memory stays proportional to its piece.
+ *
+ * Nothing is sized by P beyond the counts of those collectives.
+ *===----------------------------------------------------------------------===*/
+
+#define _POSIX_C_SOURCE 200809L
+
+#include "sparse_spmat_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+
+/*===-- entries ----------------------------------------------------------===*/
+
+void spm_nz_assign(const char *op, distrt_spmat *m, const distrt_coo *coo,
+                   const char *what) {
+  const struct distrt_backend *be = distrt_g.be;
+  int64_t P = m->P, n = coo->nnz;
+  /* counts: everyone's local count, then (reused) the entries to each rank
+   * (sc), from each rank (rc), and sc, rc doubled for the coordinates. */
+  int64_t *sc = (int64_t *)spm_alloc(op, 4 * P * 8);
+  int64_t *rc = sc + P, *sc2 = sc + 2 * P, *rc2 = sc + 3 * P;
+  be->allgather(op, m->comm, &n, sc, 1, DISTRT_I64);
+  int64_t off = 0, gnnz = 0;
+  for (int64_t q = 0; q < P; ++q) {
+    if (q < m->rank)
+      off += sc[q];
+    gnnz += sc[q];
+  }
+  int64_t E = (gnnz + P - 1) / P;
+  if (m->pos_bits == 32 && E > INT32_MAX)
+    distrt_fatal_collective(op, "%s: %lld entries on one process do not fit "
+                                "32-bit positions (pos_bits = 32)",
+                            what, (long long)E);
+
+  /* Entries [off, off + n) go to ranks off / E .. (off + n - 1) / E. */
+  memset(sc, 0, (size_t)(P * 8));
+  if (n > 0)
+    for (int64_t d = off / E; d * E < off + n; ++d)
+      sc[d] = min64(off + n, (d + 1) * E) - max64(off, d * E);
+  be->alltoall(op, m->comm, sc, rc, 1, DISTRT_I64);
+  int64_t total = 0;
+  for (int64_t q = 0; q < P; ++q) {
+    total += rc[q];
+    distrt_check_count(op, "the coordinates to one process", 2 * sc[q]);
+    sc2[q] = 2 * sc[q];
+    rc2[q] = 2 * rc[q];
+  }
+  int64_t mine = min64((m->rank + 1) * E, gnnz) - min64(m->rank * E, gnnz);
+  if (total != mine)
+    distrt_fatal(op, "internal error: received %lld entries, expected %lld "
+                     "(E = %lld)",
+                 (long long)total, (long long)mine, (long long)E);
+  distrt_check_count(op, "the coordinates received", 2 * total);
+  int64_t *coords = (int64_t *)spm_alloc(op, 2 * total * 8);
+  double *values = (double *)spm_alloc(op, total * 8);
+  be->alltoallv(op, m->comm, coo->coords, sc2, coords, rc2, DISTRT_I64);
+  be->alltoallv(op, m->comm, coo->values, sc, values, rc, DISTRT_F64);
+  free(sc);
+
+  int64_t first = total > 0 ? coords[0] : 0;
+  int64_t nr = total > 0 ? coords[2 * (total - 1)] - first + 1 : 0;
+  /* Local row numbers (the ids) are of the crd width. */
+  if (m->crd_bits == 32 && m->rows - 1 > INT32_MAX) {
+    int64_t mx = nr;
+    be->allreduce(op, m->comm, &mx, 1, DISTRT_I64, DISTRT_MAX);
+    if (mx - 1 > INT32_MAX)
+      distrt_fatal_collective(op, "%s: the entries of one process span %lld "
+                                  "rows, whose local numbers do not fit "
+                                  "32-bit coordinates (crd_bits = 32)",
+                              what, (long long)mx);
+  }
+  spm_plan_drop(m);
+  spm_csr_free(&m->all);
+  m->first = first;
+  m->nr = nr;
+  spm_fill_csr(op, m, total, coords, values);
+  m->gnnz = gnnz;
+  free(coords);
+  free(values);
+}
+
+/*===-- views and the partial sums ---------------------------------------===*/
+
+static void rlist_free(spm_rlist *l) {
+  free(l->peer);
+  memset(l, 0, sizeof *l);
+}
+
+void spm_nz_drop(distrt_spmat *m) {
+  free(m->ids);
+  m->ids = NULL;
+  free(m->partial);
+  m->partial = NULL;
+  m->partial_cap = 0;
+  spm_reduce *r = &m->red;
+  rlist_free(&r->send);
+  rlist_free(&r->recv);
+  free(r->buf);
+  free(r->reqs);
+  memset(r, 0, sizeof *r);
+}
+
+void distrt_spmat_local_rows(distrt_spmat *m, void **ids, int64_t *first,
+                             int64_t *nrows) {
+  const char *op = "distrt_spmat_local_rows";
+  spm_check(op, m);
+  if (ids) {
+    if (!m->ids) {
+      m->ids = spm_alloc(op, (m->nr > 0 ? m->nr : 1) * (m->crd_bits / 8));
+      for (int64_t i = 0; i < m->nr; ++i)
+        spm_put(m->ids, m->crd_bits, i, i);
+    }
+    *ids = m->ids;
+  }
+  if (first)
+    *first = m->first;
+  if (nrows)
+    *nrows = m->nr;
+}
+
+void *spm_partial(const char *op, distrt_spmat *m, int64_t k) {
+  if (k < 1)
+    distrt_fatal_collective(op, "k is %lld; expected >= 1", (long long)k);
+  int64_t bytes = distrt_mul(
+      op, "the bytes of the partial sums",
+      distrt_mul(op, "the elements of the partial sums", m->nr, k), m->esize);
+  if (!m->partial || m->partial_cap < bytes) {
+    free(m->partial);
+    m->partial = spm_alloc(op, bytes);
+    m->partial_cap = bytes;
+  }
+  memset(m->partial, 0, (size_t)bytes);
+  return m->partial;
+}
+
+void *distrt_spmat_partial(distrt_spmat *m, int64_t k) {
+  const char *op = "distrt_spmat_partial";
+  spm_check(op, m);
+  return spm_partial(op, m, k);
+}
+
+/*===-- the reduction ----------------------------------------------------===*/
+
+/* The entries with a non-zero count of n (start, count) pairs: their
+ * ranks, starts less `base`, counts, and offsets in a list packed in rank
+ * order. */
+static void rlist_from_pairs(const char *op, spm_rlist *l, int64_t P,
+                             const int64_t *pairs, int64_t base) {
+  int64_t n = 0;
+  for (int64_t q = 0; q < P; ++q)
+    n += pairs[2 * q + 1] > 0;
+  l->n = n;
+  l->peer = (int64_t *)spm_alloc(op, 4 * n * 8);
+  l->row = l->peer + n;
+  l->cnt = l->peer + 2 * n;
+  l->off = l->peer + 3 * n;
+  int64_t i = 0, off = 0;
+  for (int64_t q = 0; q < P; ++q) {
+    if (pairs[2 * q + 1] <= 0)
+      continue;
+    l->peer[i] = q;
+    l->row[i] = pairs[2 * q] - base;
+    l->cnt[i] = pairs[2 * q + 1];
+    l->off[i++] = off;
+    off += pairs[2 * q + 1];
+  }
+}
+
+/* Works out who sends which rows of the partial sums to whom (collective;
+ * once per matrix entries). */
+static void reduce_plan(const char *op, distrt_spmat *m) {
+  spm_reduce *r = &m->red;
+  if (r->built)
+    return;
+  int64_t P = m->P, B = m->B, first = m->first, end = m->first + m->nr;
+  /* This process's rows in its own block. */
+  int64_t a = max64(first, m->lo), b = min64(end, m->hi);
+  r->own_n = m->nr > 0 && a < b ? b - a : 0;
+  r->own_lo = r->own_n ? a - first : 0;
+  r->own_y = r->own_n ? a - m->lo : 0;
+  /* The owners of rows [first, end) are first / B .. (end - 1) / B. */
+  int64_t *s = (int64_t *)spm_alloc(op, 4 * P * 8), *rv = s + 2 * P;
+  memset(s, 0, (size_t)(2 * P * 8));
+  for (int64_t d = m->nr > 0 ? first / B : P; d < P && d * B < end; ++d) {
+    int64_t lo = max64(first, d * B), hi = min64(end, (d + 1) * B);
+    if (d != m->rank && lo < hi) {
+      s[2 * d] = lo;
+      s[2 * d + 1] = hi - lo;
+    }
+  }
+  distrt_g.be->alltoall(op, m->comm, s, rv, 2, DISTRT_I64);
+  for (int64_t q = 0; q < P; ++q)
+    if (rv[2 * q + 1] > 0 &&
+        (rv[2 * q] < m->lo || rv[2 * q] + rv[2 * q + 1] > m->hi))
+      distrt_fatal(op, "internal error: rank %lld sends rows %lld..%lld, "
+                       "outside this process's block %lld..%lld",
+                   (long long)q, (long long)rv[2 * q],
+                   (long long)(rv[2 * q] + rv[2 * q + 1] - 1),
+                   (long long)m->lo, (long long)m->hi - 1);
+  rlist_from_pairs(op, &r->send, P, s, first);
+  rlist_from_pairs(op, &r->recv, P, rv, m->lo);
+  free(s);
+  r->nrecv_rows = 0;
+  for (int64_t i = 0; i < r->recv.n; ++i)
+    r->nrecv_rows += r->recv.cnt[i];
+  r->reqs = (distrt_breq **)spm_alloc(
+      op, (r->send.n + r->recv.n) * (int64_t)sizeof *r->reqs);
+  r->built = 1;
+}
+
+/* y[0 .. n) += x[0 .. n) at dtype. */
+static void add_to(int64_t dtype, void *y_, const void *x_, int64_t n) {
+  if (dtype == DISTRT_F32) {
+    float *y = (float *)y_;
+    const float *x = (const float *)x_;
+    for (int64_t i = 0; i < n; ++i)
+      y[i] += x[i];
+  } else {
+    double *y = (double *)y_;
+    const double *x = (const double *)x_;
+    for (int64_t i = 0; i < n; ++i)
+      y[i] += x[i];
+  }
+}
+
+void spm_reduce_rows(const char *op, distrt_spmat *m, const void *partial,
+                     void *y, int64_t k) {
+  if (k < 1)
+    distrt_fatal_collective(op, "k is %lld; expected >= 1", (long long)k);
+  if (m->in_flight)
+    distrt_fatal(op, "an exchange is in flight (call "
+                     "distrt_spmat_exchange_end first)");
+  int64_t es = m->esize;
+  int64_t row = distrt_mul(op, "the bytes of a row of y", k, es);
+  distrt_check_buf(op, "partial", partial,
+                   distrt_mul(op, "the elements of partial", m->nr, k));
+  distrt_check_buf(op, "y", y, distrt_mul(op, "the elements of y", m->B, k));
+  distrt_reject_device(op, partial, "partial", "the row reduction");
+  distrt_reject_device(op, y, "y", "the row reduction");
+  if (m->kind == DISTRT_SPMAT_ROWS) {
+    add_to(m->dtype, y, partial, m->nr * k); /* the piece is the block */
+    return;
+  }
+  reduce_plan(op, m);
+  spm_reduce *r = &m->red;
+  int64_t bytes = distrt_mul(op, "the bytes of the rows received",
+                             r->nrecv_rows, row);
+  if (!r->buf || r->cap < bytes) {
+    free(r->buf);
+    r->buf = spm_alloc(op, bytes);
+    r->cap = bytes;
+  }
+  const struct distrt_backend *be = distrt_g.be;
+  char *buf = (char *)r->buf;
+  const char *part = (const char *)partial;
+  for (int64_t i = 0; i < r->recv.n; ++i) {
+    int64_t n = r->recv.cnt[i] * k;
+    distrt_check_count(op, "the elements from one process", n);
+    r->reqs[i] =
+        be->ipermute(op, m->comm, NULL, 0, -1, buf + r->recv.off[i] * row, n,
+                     r->recv.peer[i], m->dtype, DISTRT_TAG_SPMAT_SUM);
+  }
+  for (int64_t i = 0; i < r->send.n; ++i) {
+    int64_t n = r->send.cnt[i] * k;
+    distrt_check_count(op, "the elements to one process", n);
+    r->reqs[r->recv.n + i] = be->ipermute(
+        op, m->comm, part + r->send.row[i] * row, n, r->send.peer[i], NULL, 0,
+        -1, m->dtype, DISTRT_TAG_SPMAT_SUM);
+  }
+  /* Own rows first, then each sender's in increasing rank. */
+  char *out = (char *)y;
+  if (r->own_n > 0)
+    add_to(m->dtype, out + r->own_y * row, part + r->own_lo * row,
+           r->own_n * k);
+  for (int64_t i = 0; i < r->recv.n; ++i) {
+    be->wait(op, r->reqs[i]);
+    add_to(m->dtype, out + r->recv.row[i] * row, buf + r->recv.off[i] * row,
+           r->recv.cnt[i] * k);
+  }
+  for (int64_t i = 0; i < r->send.n; ++i)
+    be->wait(op, r->reqs[r->recv.n + i]);
+}
+
+void distrt_spmat_reduce_rows(distrt_spmat *m, const void *partial, void *y,
+                              int64_t k) {
+  const char *op = "distrt_spmat_reduce_rows";
+  spm_check(op, m);
+  spm_reduce_rows(op, m, partial, y, k);
+}
+
+/*===-- the dense gather -------------------------------------------------===*/
+
+void spm_nz_gather(const char *op, distrt_spmat *m, void *dense,
+                   int64_t root) {
+  const struct distrt_backend *be = distrt_g.be;
+  int64_t P = m->P, n = m->all.nnz, es = m->esize;
+  /* This process's entries: (global row, column) pairs and the values. */
+  distrt_check_count(op, "the coordinates of one process", 2 * n);
+  int64_t *mine = (int64_t *)spm_alloc(op, 2 * n * 8);
+  for (int64_t r = 0, p = 0; r < m->nr; ++r)
+    for (int64_t e = spm_get(m->all.pos, m->pos_bits, r + 1); p < e; ++p) {
+      mine[2 * p] = m->first + r;
+      mine[2 * p + 1] = spm_get(m->all.crd, m->crd_bits, p);
+    }
+  int64_t *sc = (int64_t *)spm_alloc(op, 4 * P * 8);
+  int64_t *rc = sc + P, *sc2 = sc + 2 * P, *rc2 = sc + 3 * P;
+  memset(sc, 0, (size_t)(4 * P * 8));
+  sc[root] = n;
+  sc2[root] = 2 * n;
+  /* Only root receives: its counts from everyone, zeros elsewhere. */
+  be->gather(op, m->comm, &n, rc, 1, DISTRT_I64, root);
+  int64_t total = 0;
+  if (m->rank == root) {
+    for (int64_t q = 0; q < P; ++q) {
+      total += rc[q];
+      rc2[q] = 2 * rc[q];
+    }
+  } else {
+    memset(rc, 0, (size_t)(P * 8));
+  }
+  distrt_check_count(op, "the coordinates gathered", 2 * total);
+  int64_t *coords = (int64_t *)spm_alloc(op, 2 * total * 8);
+  char *vals = (char *)spm_alloc(
+      op, distrt_mul(op, "the bytes of the values gathered", total, es));
+  be->alltoallv(op, m->comm, mine, sc2, coords, rc2, DISTRT_I64);
+  be->alltoallv(op, m->comm, m->all.val, sc, vals, rc, m->dtype);
+  if (m->rank == root) {
+    char *d = (char *)dense;
+    if (m->rows * m->cols > 0)
+      memset(d, 0, (size_t)(m->rows * m->cols * es));
+    for (int64_t e = 0; e < total; ++e)
+      memcpy(d + (coords[2 * e] * m->cols + coords[2 * e + 1]) * es,
+             vals + e * es, (size_t)es);
+  }
+  free(coords);
+  free(vals);
+  free(sc);
+  free(mine);
+}
