@@ -386,7 +386,8 @@ SPARSE_MATRIX_RE = re.compile(
     r"(\d+) to (\d+)\)", re.M)
 
 
-def dist_sparse_cmd(suite, kernel, matrix, ranks, k, reps, rows, cols):
+def dist_sparse_cmd(suite, kernel, matrix, ranks, k, reps, rows, cols,
+                    nonzeros=False):
     """The command that runs dist's SpMV / SpMM on `ranks` processes (a list
     for subprocess): benchmarks/sparse/dist-product.mlir instantiated in
     suite.work and run with dist-run --time (1 + reps calls; the first is
@@ -399,6 +400,8 @@ def dist_sparse_cmd(suite, kernel, matrix, ranks, k, reps, rows, cols):
               dist.load. Same row partition (blocks of ceil(rows / P)), x
               blocked by ceil(cols / P).
       rows, cols  the matrix's extents (from the baselines' output)
+      nonzeros  B stored with SpDISTAL's non-zero partition ("xy -> x~")
+              and scheduled by positions, instead of rows blocked
 
     Returns None for a matrix spec it does not know."""
     kind, _, rest = matrix.partition(":")
@@ -418,13 +421,19 @@ def dist_sparse_cmd(suite, kernel, matrix, ranks, k, reps, rows, cols):
         "YLAYOUT": '"xy -> x"' if spmm else '"x -> x"',
         "STMT": '"Y(i,k) = B(i,j) * X(j,k)"' if spmm
                 else '"Y(i) = B(i,j) * X(j)"',
-        "FILL": fill, "CALLS": str(reps + 1)}
+        "FILL": fill, "CALLS": str(reps + 1),
+        "BLAYOUT": '"xy -> x~"' if nonzeros else '"xy -> x"',
+        "SCHED": (("reorder({i, j, k}), " if spmm else "") +
+                  f"fuse(i, j, f), pos(f, fp, B), "
+                  f"distribute({{fp}}, {{fo}}, {{fi}}, Grid({ranks}))")
+                 if nonzeros else f"distribute({{i}}, {{io}}, {{ii}}, Grid({ranks}))"}
     with open(os.path.join(HERE, "sparse", "dist-product.mlir")) as f:
         text = f.read()
     for key, val in vals.items():
         text = text.replace(f"@{key}@", val)
     tag = re.sub(r"[^A-Za-z0-9]+", "_", os.path.basename(matrix))
-    path = os.path.join(suite.work, f"dist-{kernel}-{tag}-{ranks}.mlir")
+    path = os.path.join(suite.work, f"dist-{kernel}-{tag}-{ranks}"
+                                    f"{'-nz' if nonzeros else ''}.mlir")
     with open(path, "w") as f:
         f.write(text)
     return [suite.dist_run, "-np", str(ranks), "--time", "--timeout",
@@ -1138,6 +1147,9 @@ class Suite:
                 self.fail(f"verify {impl} {kernel} {name} ranks={ranks}", out)
             m = re.search(rf"^baseline: checksum {impl}-{kernel} .*: sum\(y\) = (\S+)$",
                           out, re.M)
+            if impl == "dist-nz":  # runs of ceil(nnz / P) entries
+                e = -(-nnz // ranks)
+                lo, hi = max(0, nnz - (ranks - 1) * e), e
             note = (f"{gbs:.2f} GB/s (CSR model); entries per rank {lo}..{hi}"
                     + (f"; sum(y) = {m.group(1)}" if m else ""))
             self.row(**base, **s, rate=f"{flops / s['median_s'] / 1e9:.3f}",
@@ -1199,12 +1211,15 @@ class Suite:
                 if info is None:
                     continue
                 for kernel in ("spmv", "spmm"):
-                    self.sparse_dist(kernel, arg, mname, info, ranks, reps, k,
-                                     triad.get(ranks), env)
+                    for nz in (False, True):
+                        self.sparse_dist(kernel, arg, mname, info, ranks, reps,
+                                         k, triad.get(ranks), env, nz)
 
-    def sparse_dist(self, kernel, arg, name, info, ranks, reps, k, triad, env):
+    def sparse_dist(self, kernel, arg, name, info, ranks, reps, k, triad, env,
+                    nonzeros=False):
+        """dist's product; impl "dist-nz" with the non-zero partition."""
         cmd = dist_sparse_cmd(self, kernel, arg, ranks, k, reps, info[0],
-                              info[1])
+                              info[1], nonzeros)
         if cmd is None:
             return
         rc, out, wall, other = self.run_undisturbed(cmd, env)
@@ -1215,7 +1230,8 @@ class Suite:
             t = [float(x.group(5)) for x in SPARSE_TIME_RE.finditer(out)
                  if x.group(1) == f"dist-{kernel}"]
         ok = rc == 0 and len(t) == reps
-        self.sparse_rows("dist", name, info, out, other, ranks, reps, k, triad,
+        self.sparse_rows("dist-nz" if nonzeros else "dist", name, info, out,
+                         other, ranks, reps, k, triad,
                          lambda kern: t if ok else None, kernels=(kernel,))
 
     # -- ratios -----------------------------------------------------------
@@ -1252,7 +1268,7 @@ class Suite:
                 refs.append(f"best pdgemm {best['grid']} {best['param']}")
             r["baseline_ref"] = "; ".join(refs)
         for r in ok:
-            if r["suite"] != "sparse" or r["impl"] != "dist":
+            if r["suite"] != "sparse" or r["impl"] not in ("dist", "dist-nz"):
                 continue
             refs = [r["baseline_ref"]] if r["baseline_ref"] else []
             for lib in ("petsc", "tpetra"):

@@ -143,18 +143,25 @@ def sparse_section(rows, made, table):
         gbs = ""
         if d and d.get("note"):
             gbs = d["note"].split(" GB/s")[0]
+        nz = g.get("dist-nz")
+        nz_sp = (f"{_f(g['petsc']['median_s']) / _f(nz['median_s']):.2f}"
+                 if nz and g.get("petsc") and _f(nz["median_s"]) else "-")
         body.append([k[0], k[1], str(k[2]), ms("petsc"), ms("tpetra"),
                      ms("dist"), sp("petsc"), sp("tpetra"),
+                     ms("dist-nz"), nz_sp,
                      gbs or "-",
                      f"{triad[k[2]]:.1f}" if triad.get(k[2]) else "-"])
     w(table(["matrix", "kernel", "ranks", "PETSc ms", "Tpetra ms", "dist ms",
-             "speedup vs PETSc", "vs Tpetra", "dist GB/s", "triad GB/s"],
+             "speedup vs PETSc", "vs Tpetra", "dist nz ms", "nz vs PETSc",
+             "dist GB/s", "triad GB/s"],
             body))
     w("")
     w("The R-MAT matrices are not permuted: with rows blocked, the first "
       "rank holds most entries (the per-rank counts are in results.csv's "
-      "note column), which bounds every library's scaling on them; "
-      "non-zero partitions (sparse II) address it. 4 ranks oversubscribe "
-      "this 2-core machine.")
+      "note column), which bounds every library's scaling on them. "
+      "\"dist nz\" is dist with the matrix stored with SpDISTAL's "
+      "non-zero partition (\"xy -> x~\", scheduled by positions: every "
+      "rank holds ceil(nnz / P) entries). 4 ranks oversubscribe this "
+      "2-core machine.")
     w("")
     return L

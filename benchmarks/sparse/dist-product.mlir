@@ -1,19 +1,20 @@
 // The dist side of the sparse benchmark suite (bench.py dist_sparse_cmd
 // fills the @TOKENS@): SpMV (K = 0: y(i) = B(i,j) * x(j)) or SpMM
-// (Y(i,k) = B(i,j) * X(j,k)) with B CSR, rows blocked over the ranks, the
-// dense operand blocked the same way (the exchange plan and its overlap),
+// (Y(i,k) = B(i,j) * X(j,k)) with B CSR, rows blocked over the ranks or
+// (BLAYOUT "xy -> x~", SCHED by positions) its entries split by non-zeros,
+// the dense operand blocked by rows (the exchange plan and its overlap),
 // 32-bit positions and coordinates as PETSc's. @main calls the product
 // 1 + REPS times; dist-run --time prints each call's time.
 dist.grid @m [@P@]
 #CSR = #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed),
                                 posWidth = 32, crdWidth = 32}>
 !Y = !dist.tensor<@YSHAPE@xf64, #dist.layout<@m, @YLAYOUT@>>
-!B = !dist.tensor<@ROWS@x@COLS@xf64, #dist.layout<@m, "xy -> x">, #CSR>
+!B = !dist.tensor<@ROWS@x@COLS@xf64, #dist.layout<@m, @BLAYOUT@>, #CSR>
 !X = !dist.tensor<@XSHAPE@xf64, #dist.layout<@m, @YLAYOUT@>>
 
 func.func @product(%y: !Y, %b: !B, %x: !X) {
   dist.compute @STMT@ (Y = %y, B = %b, X = %x)
-      schedule [distribute({i}, {io}, {ii}, Grid(@P@))]
+      schedule [@SCHED@]
       : !Y, !B, !X
   return
 }
