@@ -99,7 +99,12 @@ static distrt_spmat *create(const char *op, distrt_grid *g, int64_t rows,
                             (long long)rows, (long long)cols);
   int64_t v[5] = {rows, cols, pos_bits, crd_bits, dtype};
   agree_shape(op, g, v, 5);
+  return spm_new(op, g, rows, cols, pos_bits, crd_bits, dtype, kind);
+}
 
+distrt_spmat *spm_new(const char *op, distrt_grid *g, int64_t rows,
+                      int64_t cols, int64_t pos_bits, int64_t crd_bits,
+                      int64_t dtype, int64_t kind) {
   distrt_spmat *m = (distrt_spmat *)spm_alloc(op, sizeof *m);
   memset(m, 0, sizeof *m);
   m->magic = DISTRT_SPMAT_MAGIC;
@@ -156,9 +161,14 @@ void distrt_spmat_free(distrt_spmat *m) {
     distrt_fatal(op, "%p is not a live matrix (already freed, or not "
                      "created by distrt_spmat_create)",
                  (void *)m);
+  if (m->owner)
+    distrt_fatal_collective(op, "the matrix is the companion of another "
+                                "(distrt_spmat_in_partition), which owns "
+                                "and frees it");
   /* The buffers of an exchange still in flight belong to the backend. */
   if (m->in_flight)
     distrt_spmat_exchange_end(m);
+  spm_mixed_drop(m);
   spm_plan_drop(m);
   spm_share_free(op, m);
   spm_csr_free(&m->all);
@@ -167,6 +177,14 @@ void distrt_spmat_free(distrt_spmat *m) {
 }
 
 /*===-- entries ----------------------------------------------------------===*/
+
+/* A companion's entries are its owner's: they change through the owner. */
+static void check_not_companion(const char *op, const distrt_spmat *m) {
+  if (m->owner)
+    distrt_fatal_collective(op, "the matrix is the companion of another "
+                                "(distrt_spmat_in_partition); change that "
+                                "matrix's entries instead");
+}
 
 /* Records the first problem of coo (shape, then entries) in c; `src`
  * names where the entries come from ("the file"). */
@@ -270,6 +288,8 @@ static void assign_impl(const char *op, distrt_spmat *m,
                                 "fit 32-bit coordinates (crd_bits = 32)",
                             what, (long long)mx[1]);
 
+  /* New entries: the companion goes (every process is here). */
+  spm_mixed_drop(m);
   if (m->kind == DISTRT_SPMAT_NONZEROS) {
     spm_nz_assign(op, m, coo, what);
     return;
@@ -285,6 +305,7 @@ void distrt_spmat_assign(distrt_spmat *m, const distrt_coo *coo,
                          const char *what) {
   const char *op = "distrt_spmat_assign";
   spm_check(op, m);
+  check_not_companion(op, m);
   assign_impl(op, m, coo, what, "the COO");
 }
 
@@ -304,6 +325,7 @@ static void extension(const char *path, char *ext, size_t n) {
 void distrt_spmat_read(distrt_spmat *m, const char *path) {
   const char *op = "distrt_spmat_read";
   spm_check(op, m);
+  check_not_companion(op, m);
   if (!path || !*path)
     distrt_fatal_collective(op, "the file path is NULL or empty");
   static const char *const hb[] = {".rua", ".rsa", ".rra",
@@ -337,6 +359,7 @@ void distrt_spmat_generate(distrt_spmat *m, int64_t kind, int64_t param,
                            int64_t seed) {
   const char *op = "distrt_spmat_generate";
   spm_check(op, m);
+  check_not_companion(op, m);
   const char *what = kind == DISTRT_GEN_BANDED ? "the banded generator"
                      : kind == DISTRT_GEN_RMAT ? "the R-MAT generator"
                                                : "the uniform generator";

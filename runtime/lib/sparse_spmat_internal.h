@@ -5,7 +5,8 @@
  * (lifetime, entries, views, gather), sparse_plan.c (the exchange plan,
  * the exchange and the product), sparse_nonzeros.c (the non-zero
  * partition: moving entries to their owners, the partial sums and their
- * reduction), sparse_share.c, sparse_device.c and sparse_write.c.
+ * reduction), sparse_mixed.c (a companion of the other partition),
+ * sparse_share.c, sparse_device.c and sparse_write.c.
  *
  * The output rows are blocked in B = ceil(rows / P): this process's block
  * is [lo, hi).  The piece this process stores is CSR over nr rows from
@@ -121,6 +122,14 @@ struct distrt_spmat {
   int64_t partial_cap; /* bytes */
   spm_reduce red;
 
+  /* The companion of the other partition (sparse_mixed.c): made by
+   * distrt_spmat_in_partition, freed when the entries change or with m;
+   * `owner` is the matrix a companion belongs to (NULL otherwise);
+   * `moved`: the entries (global) sent to another process when the
+   * companion was made. */
+  struct distrt_spmat *companion, *owner;
+  int64_t moved;
+
   /* The exchange. */
   void *ghost_buf, *send_buf;
   int64_t ghost_cap, send_cap; /* bytes */
@@ -131,6 +140,14 @@ struct distrt_spmat {
 
 /* Frees m's node-shared arrays (collective). */
 DISTRT_HIDDEN void spm_share_free(const char *op, distrt_spmat *m);
+
+/* A matrix like distrt_spmat_create's, of partition `kind`, without the
+ * checks and the agreement (not collective): for a matrix whose shape the
+ * processes already agree on. */
+DISTRT_HIDDEN distrt_spmat *spm_new(const char *op, distrt_grid *g,
+                                    int64_t rows, int64_t cols,
+                                    int64_t pos_bits, int64_t crd_bits,
+                                    int64_t dtype, int64_t kind);
 
 /* Validates m (non-NULL, live, its grid live). */
 DISTRT_HIDDEN void spm_check(const char *op, const distrt_spmat *m);
@@ -192,5 +209,10 @@ DISTRT_HIDDEN void spm_reduce_rows(const char *op, distrt_spmat *m,
  * dense (rows x cols, zeroed here). */
 DISTRT_HIDDEN void spm_nz_gather(const char *op, distrt_spmat *m, void *dense,
                                  int64_t root);
+
+/* The companion (sparse_mixed.c): frees m's companion, if any, and zeroes
+ * the moved count (collective: every process of m's grid at the same
+ * point, as in assign and free). */
+DISTRT_HIDDEN void spm_mixed_drop(distrt_spmat *m);
 
 #endif /* DISTRT_SPARSE_SPMAT_INTERNAL_H */

@@ -23,6 +23,10 @@ void (*const distrt_sparse_check_local_rows)(distrt_spmat *, void **,
 void (*const distrt_sparse_check_reduce_rows)(distrt_spmat *, const void *,
                                               void *, int64_t) =
     distrt_spmat_reduce_rows;
+distrt_spmat *(*const distrt_sparse_check_in_partition)(
+    distrt_spmat *, int64_t) = distrt_spmat_in_partition;
+int64_t (*const distrt_sparse_check_moved_entries)(const distrt_spmat *) =
+    distrt_spmat_moved_entries;
 typedef char distrt_sparse_check_partitions[DISTRT_SPMAT_ROWS == 0 &&
                                                     DISTRT_SPMAT_NONZEROS == 1
                                                 ? 1

@@ -145,6 +145,10 @@ void distrt_coo_gen_uniform(distrt_grid *g, int64_t order,
  * output blocked by rows as above.  The plan, its parts and the exchange
  * are the same, by column; pos has one entry more than the piece's rows
  * (distrt_spmat_local_rows), B + 1 under the row partition.
+ *
+ * Mixed partitions: a matrix stored in one partition gives a product whose
+ * schedule wants the other its entries in that one
+ * (distrt_spmat_in_partition), a companion matrix it owns.
  *===----------------------------------------------------------------------===*/
 
 typedef struct distrt_spmat distrt_spmat;
@@ -178,6 +182,38 @@ distrt_spmat *distrt_spmat_create_nonzeros(distrt_grid *g, int64_t rows,
 /** DISTRT_SPMAT_ROWS (distrt_spmat_create) or DISTRT_SPMAT_NONZEROS
  *  (distrt_spmat_create_nonzeros); in distrt/abi.h. */
 int64_t distrt_spmat_partition(const distrt_spmat *m);
+
+/** m's entries in partition `partition` (DISTRT_SPMAT_ROWS or
+ *  DISTRT_SPMAT_NONZEROS): m itself when it is partitioned so; otherwise a
+ *  companion matrix of the other partition holding the same entries (same
+ *  extents, widths and dtype, m's grid), made by the first call after m's
+ *  entries change and kept, owned by m, until they change again
+ *  (distrt_spmat_assign, _read, _generate on m free it) or m is freed.
+ *  Callers never free it, nor change its entries (both fatal); everything
+ *  else a matrix does (plan, parts, exchange, local rows, partial sums,
+ *  reduce_rows, products, gather_dense, write_mm) works on it, and its own
+ *  plan and buffers are kept with it.  Asked for m's partition, the
+ *  companion returns m.  Collective over m's grid (when it makes the
+ *  companion; every process calls it at the same point).  Entries whose
+ *  owner is the same process under both partitions are copied locally;
+ *  only the others are sent: rows -> nonzeros an all-gather of P counts
+ *  (the offsets), then, both ways, one all-to-all of P counts and one
+ *  all-to-all-v of (row, column, value) triples; pos is rebuilt for the
+ *  new rows.  With DISTRT_VERBOSE set and not 0, grid rank 0 prints
+ *      distrt: distrt_spmat_in_partition: R x C matrix, rows -> nonzeros:
+ *      moved M of N entries
+ *  (on one line; or "nonzeros -> rows").  The 32-bit limits of
+ *  distrt_spmat_create_nonzeros (or of the row partition) apply to the
+ *  companion.  An unknown partition ends the job with one line. */
+distrt_spmat *distrt_spmat_in_partition(distrt_spmat *m, int64_t partition);
+
+/** The entries (global: the sum over the processes) sent to another
+ *  process when m's companion (distrt_spmat_in_partition) was made, i.e.
+ *  those whose row-block owner floor(row / B) is not their non-zero owner
+ *  floor(e / E) (e: the entry's row-major number); 0 while m has no
+ *  companion (none made since its entries last changed) and for a
+ *  companion itself. */
+int64_t distrt_spmat_moved_entries(const distrt_spmat *m);
 
 /** The rows of this process's piece: the global number of its first row
  *  and the number of CSR rows of its parts (pos has *nrows + 1 entries):
@@ -213,8 +249,9 @@ void *distrt_spmat_partial(distrt_spmat *m, int64_t k);
 void distrt_spmat_reduce_rows(distrt_spmat *m, const void *partial, void *y,
                               int64_t k);
 
-/** Frees m, its plan and its buffers.  Collective over m's grid.  NULL is a
- *  no-op. */
+/** Frees m, its plan, its buffers and its companion
+ *  (distrt_spmat_in_partition).  Collective over m's grid.  NULL is a
+ *  no-op.  Fatal on a companion (its matrix frees it). */
 void distrt_spmat_free(distrt_spmat *m);
 
 /** Replaces m's entries with `coo` (this process's share as the readers
@@ -223,8 +260,10 @@ void distrt_spmat_free(distrt_spmat *m);
  *  (e.g. the file) when coo's extents differ from m's, when an entry lies
  *  outside this process's rows or out of order, or when a count or a
  *  column does not fit 32-bit positions / coordinates.  Drops the plan
- *  (and the exchange buffers).  Under the non-zero partition the entries
- *  then move to their owners (distrt_spmat_create_nonzeros). */
+ *  (and the exchange buffers) and frees m's companion
+ *  (distrt_spmat_in_partition).  Under the non-zero partition the entries
+ *  then move to their owners (distrt_spmat_create_nonzeros).  Fatal on a
+ *  companion. */
 void distrt_spmat_assign(distrt_spmat *m, const distrt_coo *coo,
                          const char *what);
 
