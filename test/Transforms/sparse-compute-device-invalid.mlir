@@ -9,7 +9,7 @@ dist.grid @m [2]
 !B = !dist.tensor<5x6xf64, #dist.layout<@m, "xy -> x~">, #CSR>
 !c = !dist.tensor<6xf64, #dist.layout<@m, "x -> *">>
 func.func @dev(%a: !a, %b: !B, %c: !c) {
-  // expected-error @+1 {{sparse computation cannot be lowered: a matrix stored with a non-zero partition ('B') on device tiles is not supported yet}}
+  // expected-error @+1 {{sparse computation cannot be lowered: a matrix stored or scheduled with a non-zero partition ('B') on device tiles is not supported yet}}
   dist.compute "a(i) = B(i,j) * c(j)" (a = %a, B = %b, c = %c)
       schedule [fuse(i, j, f), pos(f, fp, B),
                 distribute({fp}, {fo}, {fi}, Grid(2))]

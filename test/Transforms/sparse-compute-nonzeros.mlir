@@ -75,3 +75,51 @@ func.func @spmm(%a: !A, %b: !B, %c: !C) {
       : !A, !B, !C
   return
 }
+
+// -----
+
+// Mixed partitions (SpDISTAL): B stored with its rows blocked and scheduled
+// by positions computes on B's entries moved to the non-zero partition
+// (made once per entries by the runtime); the parts are those of the
+// non-zero partition.
+dist.grid @m [4]
+#CSR = #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed), posWidth = 32, crdWidth = 32}>
+!a = !dist.tensor<10xf64, #dist.layout<@m, "x -> x">>
+!B = !dist.tensor<10x10xf64, #dist.layout<@m, "xy -> x">, #CSR>
+!c = !dist.tensor<10xf64, #dist.layout<@m, "x -> *">>
+
+// CHECK-LABEL: func.func @rows_as_nonzeros(
+// CHECK-SAME: %[[A:.*]]: memref<?xf64>, %[[H:.*]]: !dist.sparse_tile, %[[C:.*]]: memref<?xf64>)
+// CHECK: %[[N:.*]] = dist.sparse_in_partition %[[H]] nonzeros : !dist.sparse_tile
+// CHECK: dist.sparse_local_rows %[[N]] of !dist.tensor<10x10xf64, #dist.layout<@m, [(0) nonzeros, ()]>
+// CHECK: dist.sparse_part %[[N]] all
+// CHECK: dist.sparse_reduce_rows %[[N]]
+func.func @rows_as_nonzeros(%a: !a, %b: !B, %c: !c) {
+  dist.compute "a(i) = B(i,j) * c(j)" (a = %a, B = %b, c = %c)
+      schedule [fuse(i, j, f), pos(f, fp, B),
+                distribute({fp}, {fo}, {fi}, Grid(4))]
+      : !a, !B, !c
+  return
+}
+
+// -----
+
+// And the other way: stored by non-zeros, scheduled by rows.
+dist.grid @m [4]
+#CSR = #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed), posWidth = 32, crdWidth = 32}>
+!a = !dist.tensor<10xf64, #dist.layout<@m, "x -> x">>
+!B = !dist.tensor<10x10xf64, #dist.layout<@m, "xy -> x~">, #CSR>
+!c = !dist.tensor<10xf64, #dist.layout<@m, "x -> x">>
+
+// CHECK-LABEL: func.func @nonzeros_as_rows(
+// CHECK-SAME: %[[A:.*]]: memref<?xf64>, %[[H:.*]]: !dist.sparse_tile, %[[C:.*]]: memref<?xf64>)
+// CHECK: %[[R:.*]] = dist.sparse_in_partition %[[H]] rows : !dist.sparse_tile
+// CHECK: dist.sparse_share_x %[[R]], %[[C]]
+// CHECK: dist.sparse_plan %[[R]]
+// CHECK-NOT: dist.sparse_reduce_rows
+func.func @nonzeros_as_rows(%a: !a, %b: !B, %c: !c) {
+  dist.compute "a(i) = B(i,j) * c(j)" (a = %a, B = %b, c = %c)
+      schedule [distribute({i}, {io}, {ii}, Grid(4))]
+      : !a, !B, !c
+  return
+}

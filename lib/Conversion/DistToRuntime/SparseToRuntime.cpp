@@ -285,6 +285,21 @@ static LogicalResult lowerPartial(RuntimeLowering &rt, SparsePartialOp op,
   return success();
 }
 
+static LogicalResult lowerInPartition(RuntimeLowering &rt,
+                                      SparseInPartitionOp op,
+                                      SparseInPartitionOp::Adaptor a,
+                                      ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  // DISTRT_SPMAT_ROWS = 0, DISTRT_SPMAT_NONZEROS = 1 (distrt/abi.h).
+  FailureOr<Value> h = rt.call(
+      rewriter, loc, "distrt_spmat_in_partition",
+      {a.getTile(), rt.i64(rewriter, loc, op.getNonzeros() ? 1 : 0)});
+  if (failed(h))
+    return failure();
+  rewriter.replaceOp(op, *h);
+  return success();
+}
+
 static LogicalResult lowerReduceRows(RuntimeLowering &rt,
                                      SparseReduceRowsOp op,
                                      SparseReduceRowsOp::Adaptor a,
@@ -378,6 +393,7 @@ void rt::populateSparseToRuntimePatterns(RewritePatternSet &patterns,
   add(lowerLocalRows);
   add(lowerPartial);
   add(lowerReduceRows);
+  add(lowerInPartition);
   add(lowerExchangeBegin);
   add(lowerExchangeEnd);
   add(lowerShareX);

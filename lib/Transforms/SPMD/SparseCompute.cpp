@@ -11,7 +11,11 @@
 //                  run time): X whole in node-shared memory, each process
 //                  copying its block in; Y_local (+)= B_local * X with
 //                  global columns, reading X in place;
-//   B stored with a non-zero partition (SpDISTAL's coordinate fusion): as
+//   B stored in one partition and scheduled by the other (SpDISTAL's mixed
+//                  partitions): B's entries in the schedule's partition
+//                  (dist.sparse_in_partition, made once per entries), then
+//                  as for that partition;
+//   B scheduled by non-zeros (SpDISTAL's coordinate fusion): as
 //                  below (or with X replicated, the ALL part), every part
 //                  multiplied as compressed rows into the partial sums of
 //                  the process's rows (dist.sparse_partial), then
@@ -239,6 +243,23 @@ static void callLeaf(SPMDBuilder &rt, OpBuilder &b, Location loc,
       ValueRange{p.getPos(), p.getCrd(), p.getValues(), x, xRows, y});
 }
 
+/// `t` with its rows blocked, or its entries split by non-zeros.
+static DistTensorType withPartition(DistTensorType t, bool nonzeros) {
+  MLIRContext *ctx = t.getContext();
+  LevelLayoutAttr level = t.getLayout().getOuter();
+  SmallVector<DimDistAttr> dims(level.getDims());
+  dims[0] = DimDistAttr::get(ctx, dims[0].getAxes(),
+                             nonzeros ? PartitionKind::nonzeros
+                                      : PartitionKind::blocked,
+                             0);
+  auto layout = LayoutAttr::get(
+      ctx, t.getLayout().getGrid(),
+      {LevelLayoutAttr::get(ctx, dims, level.getFixedAxes(),
+                            level.getFixedCoords())});
+  return DistTensorType::get(ctx, t.getShape(), t.getElementType(), layout,
+                             t.getEncoding());
+}
+
 /// A product over a matrix stored with a non-zero partition: every part
 /// of the process's piece (its rows, the first and last possibly shared
 /// with its neighbours) is multiplied as compressed rows into the partial
@@ -335,12 +356,18 @@ LogicalResult spmd::lowerSparseCompute(SPMDBuilder &rt, ComputeOp op) {
   // Device tiles: the runtime runs the whole product (cuSPARSE on the
   // NCCL backend); the sparsifier's leaves would be host code.
   int64_t xcols = prod->denseIsMatrix ? prod->cols : 1;
-  if (rt.options.deviceTiles && prod->nonzeros)
+  if (rt.options.deviceTiles && (prod->nonzeros || prod->storedNonzeros))
     return op.emitOpError("sparse computation cannot be lowered: a matrix "
-                          "stored with a non-zero partition ('")
+                          "stored or scheduled with a non-zero partition ('")
            << prod->matrix
            << "') on device tiles is not supported yet (store it with "
-              "its rows blocked, \"xy -> x\")";
+              "its rows blocked, \"xy -> x\", and distribute the rows)";
+  // A mixed partition: the product runs on B's entries in the schedule's
+  // partition, which the runtime makes once per entries.
+  if (prod->nonzeros != prod->storedNonzeros) {
+    h = SparseInPartitionOp::create(b, loc, h.getType(), h, prod->nonzeros);
+    bt = withPartition(bt, prod->nonzeros);
+  }
   if (rt.options.deviceTiles) {
     auto mul = SparseMulAddOp::create(b, loc, h, x, y, xcols);
     if (prod->denseReplicated)

@@ -129,7 +129,7 @@ dist.grid @m [4]
 !B = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> x">, #CSR>
 !V = !dist.tensor<8xf64, #dist.layout<@m, "x -> x">>
 func.func @f(%a: !V, %b: !B, %c: !V) {
-  // expected-error @+1 {{loop 'jo' distributes a column or reduction variable; sparse products distribute the rows ('i') only}}
+  // expected-error @+1 {{loop 'jo' distributes a column or reduction variable; sparse products distribute the rows ('i') or the positions of the matrix (fuse(i, j, f), pos(f, fp, B), distribute({fp}, {fo}, {fi}, Grid(4)))}}
   dist.compute "a(i) = B(i,j) * c(j)" (a = %a, B = %b, c = %c)
       schedule [distribute({j}, {jo}, {ji}, Grid(4)), reorder({jo, i, ji})] : !V, !B, !V
   return
@@ -307,34 +307,6 @@ func.func @f(%h: !dist.sparse_tile, %x: memref<?xi32>, %y: memref<?xi32>) {
 
 // -----
 
-// A matrix stored with a non-zero partition is computed by positions: a
-// row schedule would need a mixed partition (not supported yet).
-dist.grid @m [4]
-#CSR = #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed)}>
-!B = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> x~">, #CSR>
-!V = !dist.tensor<8xf64, #dist.layout<@m, "x -> x">>
-func.func @f(%a: !V, %b: !B, %c: !V) {
-  // expected-error @+1 {{sparse computation cannot be lowered: 'B' is stored with a non-zero partition, so the schedule distributes the positions of its fused rows and columns: fuse(i, j, f), pos(f, fp, B), distribute({fp}, {fo}, {fi}, Grid(4)) (a schedule whose partition differs from the storage's, a mixed partition, is not supported yet)}}
-  dist.compute "a(i) = B(i,j) * c(j)" (a = %a, B = %b, c = %c)
-      schedule [distribute({i}, {io}, {ii}, Grid(4))] : !V, !B, !V
-  return
-}
-
-// -----
-
-dist.grid @m [4]
-#CSR = #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed)}>
-!B = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> x">, #CSR>
-!V = !dist.tensor<8xf64, #dist.layout<@m, "x -> x">>
-func.func @f(%a: !V, %b: !B, %c: !V) {
-  // expected-error @+1 {{sparse computation cannot be lowered: loop 'fo' distributes the positions of 'B', but 'B' is stored with its rows blocked; store it with a non-zero partition (#dist.layout<@m, "xy -> x~">) for this schedule}}
-  dist.compute "a(i) = B(i,j) * c(j)" (a = %a, B = %b, c = %c)
-      schedule [fuse(i, j, f), pos(f, fp, B), distribute({fp}, {fo}, {fi}, Grid(4))] : !V, !B, !V
-  return
-}
-
-// -----
-
 // pos over the dense operand, and positions of something other than the
 // fused rows and columns.
 dist.grid @m [4]
@@ -355,7 +327,7 @@ dist.grid @m [4]
 !B = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> x~">, #CSR>
 !V = !dist.tensor<8xf64, #dist.layout<@m, "x -> x">>
 func.func @f(%a: !V, %b: !B, %c: !V) {
-  // expected-error @+1 {{sparse computation cannot be lowered: 'B' is stored with a non-zero partition, so the schedule distributes the positions of its fused rows and columns}}
+  // expected-error @+1 {{sparse computation cannot be lowered: loop 'io' distributes positions other than those of 'B''s fused rows and columns; a non-zero partition is scheduled fuse(i, j, f), pos(f, fp, B), distribute({fp}, {fo}, {fi}, Grid(4))}}
   dist.compute "a(i) = B(i,j) * c(j)" (a = %a, B = %b, c = %c)
       schedule [pos(i, ip, B), distribute({ip}, {io}, {ii}, Grid(4))] : !V, !B, !V
   return

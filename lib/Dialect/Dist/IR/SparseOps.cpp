@@ -121,13 +121,15 @@ static bool isFusedPositionOf(const LoopNest &nest, StringRef var,
 }
 
 /// The loops of `nest` must only block the rows over the grid: one
-/// distributed loop, from the row variable, over all `procs` processes; or,
-/// for a matrix stored with a non-zero partition (`nonzeros`), one
-/// distributed loop over the positions of the fused rows and columns.
+/// distributed loop, from the row variable, over all `procs` processes; or
+/// one distributed loop over the positions of the matrix's fused rows and
+/// columns (SpDISTAL's non-zero partition), which sets `positions`. The
+/// matrix may be stored either way (`storedNonzeros`): a schedule that
+/// differs is a mixed partition, which the lowering reshapes.
 static std::string checkSparseSchedule(const LoopNest &nest,
                                        StringRef matrix, StringRef rowVar,
-                                       StringRef colVar, bool nonzeros,
-                                       int64_t procs) {
+                                       StringRef colVar, bool storedNonzeros,
+                                       int64_t procs, bool &positions) {
   std::string fusedSchedule = "fuse(" + rowVar.str() + ", " + colVar.str() +
                               ", f), pos(f, fp, " + matrix.str() +
                               "), distribute({fp}, {fo}, {fi}, Grid(" +
@@ -137,6 +139,7 @@ static std::string checkSparseSchedule(const LoopNest &nest,
            "substitute(..., " +
            nest.kernel + ") does not apply";
   int distributed = 0;
+  positions = false;
   for (const Loop &l : nest.loops) {
     if (l.parallel)
       return "parallelize is not supported on sparse products yet";
@@ -145,21 +148,15 @@ static std::string checkSparseSchedule(const LoopNest &nest,
     if (!l.distributed)
       continue;
     ++distributed;
-    bool positions = !nest.positionTensorOf(l.name).empty();
-    if (nonzeros && !isFusedPositionOf(nest, l.name, matrix, rowVar, colVar))
-      return "'" + matrix.str() +
-             "' is stored with a non-zero partition, so the schedule "
-             "distributes the positions of its fused rows and columns: " +
-             fusedSchedule +
-             " (a schedule whose partition differs from the storage's, a "
-             "mixed partition, is not supported yet)";
-    if (!nonzeros && positions)
-      return "loop '" + l.name + "' distributes the positions of '" +
-             nest.positionTensorOf(l.name) + "', but '" + matrix.str() +
-             "' is stored with its rows blocked; store it with a non-zero "
-             "partition (#dist.layout<@m, \"xy -> x~\">) for this schedule "
-             "(a mixed partition is not supported yet)";
-    if (nonzeros) {
+    if (!nest.positionTensorOf(l.name).empty()) {
+      if (!isFusedPositionOf(nest, l.name, matrix, rowVar, colVar))
+        return "loop '" + l.name +
+               "' distributes positions other than those of '" +
+               matrix.str() +
+               "''s fused rows and columns; a non-zero partition is "
+               "scheduled " +
+               fusedSchedule;
+      positions = true;
       if (l.extent != procs)
         return "the positions are distributed over " +
                std::to_string(l.extent) + " parts, but the grid has " +
@@ -170,20 +167,19 @@ static std::string checkSparseSchedule(const LoopNest &nest,
       return "loop '" + l.name +
              "' distributes a column or reduction variable; sparse "
              "products distribute the rows ('" +
-             rowVar.str() +
-             "') only, or the positions of a matrix stored with a non-zero "
-             "partition";
+             rowVar.str() + "') or the positions of the matrix (" +
+             fusedSchedule + ")";
     if (l.extent != procs)
       return "the rows are distributed over " + std::to_string(l.extent) +
              " parts, but the grid has " + std::to_string(procs) +
              " processes";
   }
   if (distributed != 1)
-    return nonzeros ? "distribute the positions of '" + matrix.str() +
-                          "' over the grid (one distributed loop): " +
-                          fusedSchedule
-                    : "distribute the row variable '" + rowVar.str() +
-                          "' over the grid (one distributed loop)";
+    return storedNonzeros ? "distribute the positions of '" + matrix.str() +
+                                "' over the grid (one distributed loop): " +
+                                fusedSchedule
+                          : "distribute the row variable '" + rowVar.str() +
+                                "' over the grid (one distributed loop)";
   return "";
 }
 
@@ -263,7 +259,7 @@ dist::matchSparseProduct(const IndexStatement &stmt,
     p.cols = xt.getShape()[1];
 
   int64_t procs = gridShape.empty() ? 1 : gridShape[0];
-  p.nonzeros = hasNonzeroPartition(bt);
+  p.storedNonzeros = hasNonzeroPartition(bt);
   for (const auto &entry : nest.derivations) {
     const Derivation &d = entry.getValue();
     if (d.kind == Derivation::Kind::Position && d.positionOf != p.matrix)
@@ -272,8 +268,9 @@ dist::matchSparseProduct(const IndexStatement &stmt,
                   d.positionOf + "' is dense (the positions are those of '" +
                   p.matrix + "')");
   }
-  std::string sched = checkSparseSchedule(nest, p.matrix, b->indices[0],
-                                          b->indices[1], p.nonzeros, procs);
+  std::string sched =
+      checkSparseSchedule(nest, p.matrix, b->indices[0], b->indices[1],
+                          p.storedNonzeros, procs, p.nonzeros);
   if (!sched.empty())
     return fail(sched);
   return p;

@@ -240,6 +240,30 @@ def Dist_SparseLocalRowsOp : Dist_RuntimeQueryOp<"sparse_local_rows"> {
   let hasVerifier = 1;
 }
 
+def Dist_SparseInPartitionOp : Dist_RuntimeOp<"sparse_in_partition"> {
+  let summary = "a sparse matrix's entries in another partition (mixed partitions)";
+  let description = [{
+    Collective (`distrt_spmat_in_partition`): the matrix `tile` stored with
+    one partition, as the computation's schedule wants the other: with
+    `nonzeros`, its entries split by non-zeros; otherwise its rows blocked.
+    The result is `tile` itself when it is already so partitioned, or a
+    companion matrix owned by the runtime, made when first asked for after
+    the entries change (only the entries whose owner differs move, and pos
+    is rebuilt) and kept until they change again: SpDISTAL's mixed
+    partitions. It is never freed by the program.
+
+    ```mlir
+    %n = dist.sparse_in_partition %h nonzeros : !dist.sparse_tile
+    ```
+  }];
+  let arguments = (ins Arg<Dist_SparseTileType, "", [MemWrite]>:$tile,
+                       UnitAttr:$nonzeros);
+  let results = (outs Dist_SparseTileType:$result);
+  let assemblyFormat = [{
+    $tile (`nonzeros` $nonzeros^):(`rows`)? attr-dict `:` qualified(type($tile))
+  }];
+}
+
 def Dist_SparsePartialOp : Dist_RuntimeOp<"sparse_partial"> {
   let summary = "a zeroed buffer for the partial sums of a process's rows";
   let description = [{

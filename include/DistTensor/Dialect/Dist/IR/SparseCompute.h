@@ -34,10 +34,14 @@ struct SparseProduct {
   /// Whether X is replicated on every process (no exchange needed) rather
   /// than blocked like B's rows.
   bool denseReplicated = false;
-  /// Whether B's entries are split by non-zeros (`"xy -> x~"`, scheduled
-  /// with fuse / pos / distribute): a process's rows may overlap its
-  /// neighbours', and the partial sums of a row are reduced into Y's owner.
+  /// Whether the schedule splits B's entries by non-zeros (fuse / pos /
+  /// distribute): a process's rows may overlap its neighbours', and the
+  /// partial sums of a row are reduced into Y's owner.
   bool nonzeros = false;
+  /// Whether B is stored so (`"xy -> x~"`). When it differs from
+  /// `nonzeros` (SpDISTAL's mixed partitions) the product runs on B's
+  /// entries moved to the schedule's partition (dist.sparse_in_partition).
+  bool storedNonzeros = false;
 };
 
 /// Recognizes `stmt` over `types` (scheduled as `nest` on a grid of
