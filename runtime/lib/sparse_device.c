@@ -130,7 +130,7 @@ static void *grow(const char *op, void **buf, int64_t *cap, int64_t bytes,
  * or ALL times the whole of x), then their reduction into y. */
 static void host_nonzeros(const char *op, distrt_spmat *m, const void *x,
                           void *y, int64_t k, int64_t x_whole) {
-  void *partial = spm_partial(op, m, k);
+  void *partial = spm_partial(op, m, k, 0);
   if (x_whole) {
     spm_spmm(m, &m->all, x, partial, k, 0);
   } else {
@@ -141,7 +141,7 @@ static void host_nonzeros(const char *op, distrt_spmat *m, const void *x,
     if (m->off.nnz > 0)
       spm_spmm(m, &m->off, ghost, partial, k, 1);
   }
-  spm_reduce_rows(op, m, partial, y, k);
+  spm_reduce_rows(op, m, partial, y, k, 0);
 }
 
 void distrt_spmat_mul_add(distrt_spmat *m, const void *x, void *y, int64_t k,

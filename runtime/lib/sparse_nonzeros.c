@@ -24,6 +24,13 @@
  *     (a destination's rows are contiguous in it); the owner adds its own
  *     rows first, then each sender's in increasing rank, so the sums do not
  *     depend on the arrival order.
+ *   - Own rows straight into the output: the rows of the piece in this
+ *     process's output block are a contiguous range of its local rows, so
+ *     a product may write them into y directly (distrt_spmat_row_targets
+ *     maps each row, or each OFFDIAG compressed row, to its row of y or of
+ *     the partial sums); only the others go through the partial sums
+ *     (distrt_spmat_partial_foreign zeroes just those) and
+ *     distrt_spmat_reduce_foreign sends them without adding the own ones.
  *   - The dense gather sends root the entries, not dense panels, so a
  *     process's memory stays proportional to its piece.
  *
@@ -120,6 +127,9 @@ static void rlist_free(spm_rlist *l) {
 void spm_nz_drop(distrt_spmat *m) {
   free(m->ids);
   m->ids = NULL;
+  free(m->tgt);
+  free(m->tgt_off);
+  m->tgt = m->tgt_off = NULL;
   free(m->partial);
   m->partial = NULL;
   m->partial_cap = 0;
@@ -149,7 +159,14 @@ void distrt_spmat_local_rows(distrt_spmat *m, void **ids, int64_t *first,
     *nrows = m->nr;
 }
 
-void *spm_partial(const char *op, distrt_spmat *m, int64_t k) {
+/* The piece's local rows in this process's output block: [*a, *b), the
+ * rows whose global number lies in [lo, hi) (0 <= *a <= *b <= nr). */
+static void own_rows(const distrt_spmat *m, int64_t *a, int64_t *b) {
+  *a = min64(max64(m->lo - m->first, 0), m->nr);
+  *b = max64(*a, min64(max64(m->hi - m->first, 0), m->nr));
+}
+
+void *spm_partial(const char *op, distrt_spmat *m, int64_t k, int foreign) {
   if (k < 1)
     distrt_fatal_collective(op, "k is %lld; expected >= 1", (long long)k);
   int64_t bytes = distrt_mul(
@@ -160,14 +177,91 @@ void *spm_partial(const char *op, distrt_spmat *m, int64_t k) {
     m->partial = spm_alloc(op, bytes);
     m->partial_cap = bytes;
   }
-  memset(m->partial, 0, (size_t)bytes);
+  if (!foreign) {
+    memset(m->partial, 0, (size_t)bytes);
+    return m->partial;
+  }
+  /* Only the rows before and after the own ones. */
+  int64_t a, b, row = k * m->esize;
+  own_rows(m, &a, &b);
+  memset(m->partial, 0, (size_t)(a * row));
+  memset((char *)m->partial + b * row, 0, (size_t)((m->nr - b) * row));
   return m->partial;
 }
 
 void *distrt_spmat_partial(distrt_spmat *m, int64_t k) {
   const char *op = "distrt_spmat_partial";
   spm_check(op, m);
-  return spm_partial(op, m, k);
+  return spm_partial(op, m, k, 0);
+}
+
+void *distrt_spmat_partial_foreign(distrt_spmat *m, int64_t k) {
+  const char *op = "distrt_spmat_partial_foreign";
+  spm_check(op, m);
+  return spm_partial(op, m, k, 1);
+}
+
+/* The targets of n rows with local numbers rows[i] (crd width; NULL: the
+ * local rows 0 .. n - 1) into a new array of the crd width; own[0..2) gets
+ * the range of those in [a, b), the own rows. */
+static void *make_targets(const char *op, const distrt_spmat *m,
+                          const void *rows, int64_t n, int64_t *own) {
+  int64_t cb = m->crd_bits, a, b;
+  own_rows(m, &a, &b);
+  void *t = spm_alloc(op, (n > 0 ? n : 1) * (cb / 8));
+  own[0] = own[1] = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t r = rows ? spm_get(rows, cb, i) : i;
+    int64_t v = r >= a && r < b ? m->first + r - m->lo : r;
+    if (cb == 32 && v > INT32_MAX)
+      distrt_fatal(op, "the target row %lld does not fit 32-bit "
+                       "coordinates (crd_bits = 32)",
+                   (long long)v);
+    spm_put(t, cb, i, v);
+    own[0] += r < a;
+    own[1] += r < b;
+  }
+  return t;
+}
+
+void distrt_spmat_row_targets(distrt_spmat *m, int64_t part, void **targets,
+                              int64_t *own_begin, int64_t *own_end,
+                              int64_t *count) {
+  const char *op = "distrt_spmat_row_targets";
+  spm_check(op, m);
+  void *t;
+  const int64_t *own;
+  int64_t n;
+  if (part == DISTRT_SPMAT_ALL || part == DISTRT_SPMAT_DIAG) {
+    if (!m->tgt)
+      m->tgt = make_targets(op, m, NULL, m->nr, m->tgt_own);
+    t = m->tgt;
+    own = m->tgt_own;
+    n = m->nr;
+  } else if (part == DISTRT_SPMAT_OFFDIAG) {
+    if (!m->planned)
+      distrt_fatal_collective(op, "the OFFDIAG part needs the plan (call "
+                                  "distrt_spmat_plan first)");
+    if (!m->tgt_off)
+      m->tgt_off =
+          make_targets(op, m, m->off_rows, m->off_nrows, m->tgt_off_own);
+    t = m->tgt_off;
+    own = m->tgt_off_own;
+    n = m->off_nrows;
+  } else {
+    distrt_fatal_collective(op, "unknown part %lld (expected "
+                                "DISTRT_SPMAT_ALL=0, DISTRT_SPMAT_DIAG=1 or "
+                                "DISTRT_SPMAT_OFFDIAG=2)",
+                            (long long)part);
+  }
+  if (targets)
+    *targets = t;
+  if (own_begin)
+    *own_begin = own[0];
+  if (own_end)
+    *own_end = own[1];
+  if (count)
+    *count = n;
 }
 
 /*===-- the reduction ----------------------------------------------------===*/
@@ -255,7 +349,7 @@ static void add_to(int64_t dtype, void *y_, const void *x_, int64_t n) {
 }
 
 void spm_reduce_rows(const char *op, distrt_spmat *m, const void *partial,
-                     void *y, int64_t k) {
+                     void *y, int64_t k, int foreign) {
   if (k < 1)
     distrt_fatal_collective(op, "k is %lld; expected >= 1", (long long)k);
   if (m->in_flight)
@@ -269,7 +363,8 @@ void spm_reduce_rows(const char *op, distrt_spmat *m, const void *partial,
   distrt_reject_device(op, partial, "partial", "the row reduction");
   distrt_reject_device(op, y, "y", "the row reduction");
   if (m->kind == DISTRT_SPMAT_ROWS) {
-    add_to(m->dtype, y, partial, m->nr * k); /* the piece is the block */
+    if (!foreign) /* the piece is the block: no row is foreign */
+      add_to(m->dtype, y, partial, m->nr * k);
     return;
   }
   reduce_plan(op, m);
@@ -300,7 +395,7 @@ void spm_reduce_rows(const char *op, distrt_spmat *m, const void *partial,
   }
   /* Own rows first, then each sender's in increasing rank. */
   char *out = (char *)y;
-  if (r->own_n > 0)
+  if (r->own_n > 0 && !foreign)
     add_to(m->dtype, out + r->own_y * row, part + r->own_lo * row,
            r->own_n * k);
   for (int64_t i = 0; i < r->recv.n; ++i) {
@@ -316,7 +411,14 @@ void distrt_spmat_reduce_rows(distrt_spmat *m, const void *partial, void *y,
                               int64_t k) {
   const char *op = "distrt_spmat_reduce_rows";
   spm_check(op, m);
-  spm_reduce_rows(op, m, partial, y, k);
+  spm_reduce_rows(op, m, partial, y, k, 0);
+}
+
+void distrt_spmat_reduce_foreign(distrt_spmat *m, const void *partial,
+                                 void *y, int64_t k) {
+  const char *op = "distrt_spmat_reduce_foreign";
+  spm_check(op, m);
+  spm_reduce_rows(op, m, partial, y, k, 1);
 }
 
 /*===-- the dense gather -------------------------------------------------===*/

@@ -406,7 +406,7 @@ void distrt_spmat_mul(distrt_spmat *m, const void *x, void *y, int64_t k) {
   /* The non-zero partition multiplies into the partial sums of its rows,
    * then adds them into y. */
   int nz = m->kind == DISTRT_SPMAT_NONZEROS;
-  void *out = nz ? spm_partial(op, m, k) : y;
+  void *out = nz ? spm_partial(op, m, k, 0) : y;
   const void *ghost = spm_begin(op, m, x, k);
   spmm_fn f = kernel_for(m);
   f(m->nr, m->diag.pos, m->diag.crd, m->diag.val, x, out, k, 0);
@@ -416,6 +416,6 @@ void distrt_spmat_mul(distrt_spmat *m, const void *x, void *y, int64_t k) {
   if (nz) {
     if (ny > 0)
       memset(y, 0, (size_t)(ny * m->esize));
-    spm_reduce_rows(op, m, out, y, k);
+    spm_reduce_rows(op, m, out, y, k, 0);
   }
 }

@@ -121,6 +121,14 @@ struct distrt_spmat {
   void *partial;
   int64_t partial_cap; /* bytes */
   spm_reduce red;
+  /* The row targets (distrt_spmat_row_targets; crd width, made on
+   * demand): tgt over the piece's nr rows (ALL and DIAG), tgt_off over
+   * OFFDIAG's off_nrows compressed rows (made once per plan); both freed
+   * with the partial sums (spm_nz_drop, which the plan's drop calls).
+   * tgt_own and tgt_off_own: their own ranges [begin, end), the entries
+   * whose rows lie in [lo, hi). */
+  void *tgt, *tgt_off;
+  int64_t tgt_own[2], tgt_off_own[2];
 
   /* The companion of the other partition (sparse_mixed.c): made by
    * distrt_spmat_in_partition, freed when the entries change or with m;
@@ -196,14 +204,19 @@ DISTRT_HIDDEN void spm_nz_assign(const char *op, distrt_spmat *m,
  * order, all in [first, first + nr). */
 DISTRT_HIDDEN void spm_fill_csr(const char *op, distrt_spmat *m, int64_t n,
                                 const int64_t *coords, const double *values);
-/* Frees the ids, the partial buffer and the reduction's plan. */
+/* Frees the ids, the row targets, the partial buffer and the reduction's
+ * plan. */
 DISTRT_HIDDEN void spm_nz_drop(distrt_spmat *m);
-/* The zeroed partial buffer of nr x k elements (host). */
-DISTRT_HIDDEN void *spm_partial(const char *op, distrt_spmat *m, int64_t k);
-/* y (the output block, B rows of k) += partial (nr rows of k); collective
- * under the non-zero partition. */
+/* The partial buffer of nr x k elements (host): zeroed, or with `foreign`
+ * only its rows outside the output block [lo, hi). */
+DISTRT_HIDDEN void *spm_partial(const char *op, distrt_spmat *m, int64_t k,
+                                int foreign);
+/* y (the output block, B rows of k) += partial (nr rows of k), or with
+ * `foreign` only partial's rows outside the block (their owners add them);
+ * collective under the non-zero partition. */
 DISTRT_HIDDEN void spm_reduce_rows(const char *op, distrt_spmat *m,
-                                   const void *partial, void *y, int64_t k);
+                                   const void *partial, void *y, int64_t k,
+                                   int foreign);
 /* The dense gather of a non-zero partition: every process sends its
  * entries (coordinates and values) to root, which scatters them into
  * dense (rows x cols, zeroed here). */

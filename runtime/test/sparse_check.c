@@ -23,6 +23,16 @@ void (*const distrt_sparse_check_local_rows)(distrt_spmat *, void **,
 void (*const distrt_sparse_check_reduce_rows)(distrt_spmat *, const void *,
                                               void *, int64_t) =
     distrt_spmat_reduce_rows;
+void (*const distrt_sparse_check_row_targets)(distrt_spmat *, int64_t,
+                                              void **, int64_t *, int64_t *,
+                                              int64_t *) =
+    distrt_spmat_row_targets;
+void *(*const distrt_sparse_check_partial_foreign)(distrt_spmat *, int64_t) =
+    distrt_spmat_partial_foreign;
+void (*const distrt_sparse_check_reduce_foreign)(distrt_spmat *,
+                                                 const void *, void *,
+                                                 int64_t) =
+    distrt_spmat_reduce_foreign;
 distrt_spmat *(*const distrt_sparse_check_in_partition)(
     distrt_spmat *, int64_t) = distrt_spmat_in_partition;
 int64_t (*const distrt_sparse_check_moved_entries)(const distrt_spmat *) =

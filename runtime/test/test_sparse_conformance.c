@@ -29,11 +29,19 @@
  *     rank 0 and 51 on rank 1, row 4 = 32 on rank 1 and 278 on rank 2;
  *   - after distrt_spmat_reduce_rows, and from distrt_spmat_mul and
  *     distrt_spmat_mul_add (x blocked and whole), exactly this rank's rows
- *     of a; through the shared c too when distrt_spmat_share_x shares. */
+ *     of a; through the shared c too when distrt_spmat_share_x shares;
+ *   - own rows straight into y (both partitions): distrt_spmat_row_targets
+ *     against the test's own (own iff the row lies in the rank's block: its
+ *     row of y, else its local row; on 4 ranks written out: own ranges
+ *     [0,2), [0,2), [0,1), [1,3), targets [0,1,2], [0,1,2], [0], [0,0,1]),
+ *     and ALL times c with the own rows into y, the others into
+ *     distrt_spmat_partial_foreign (own rows NaN), then
+ *     distrt_spmat_reduce_foreign: exactly a. */
 #include "test_util.h"
 
 #include "distrt/sparse.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +72,10 @@ static int64_t at(const void *a, int64_t bits, int64_t i) {
   return bits == 32 ? (int64_t)((const int32_t *)a)[i]
                     : ((const int64_t *)a)[i];
 }
+
+static int64_t bad_rows(const double *y, int64_t lo, int64_t hi);
+static int64_t bad_direct(distrt_spmat *m, int64_t bits, int64_t first,
+                          int64_t nr, int64_t lo, int64_t hi, int nz4);
 
 static void run(const char *path, int64_t bits) {
   int64_t P = tu_size(), r = tu_rank();
@@ -130,6 +142,11 @@ static void run(const char *path, int64_t bits) {
            "it differs in %lld places", (long long)bits, (long long)r,
            (long long)bad);
   }
+  /* Own rows straight into y: all this rank's real rows. */
+  bad = bad_direct(m, bits, lo, R, lo, hi, 0);
+  EXPECT(bad == 0, "p%lld: rank %lld: %lld row targets, own ranges or rows "
+         "of a written straight into y differ", (long long)bits,
+         (long long)r, (long long)bad);
   distrt_spmat_free(m);
 }
 
@@ -154,6 +171,48 @@ static int64_t bad_rows(const double *y, int64_t lo, int64_t hi) {
   for (int64_t i = lo; i < hi; ++i)
     bad += y[i - lo] != fx_a[i];
   return bad;
+}
+
+/* The digest's rows on 4 ranks written straight into y: own ranges (rows
+ * in the rank's block [2r, 2r + 2)) and the targets (row - 2r inside, the
+ * local row outside). */
+static const int64_t nz4_own[4][2] = {{0, 2}, {0, 2}, {0, 1}, {1, 3}};
+static const int64_t nz4_tgt[4][3] = {{0, 1, 2}, {0, 1, 2}, {0}, {0, 0, 1}};
+
+/* distrt_spmat_row_targets (ALL) of m, whose piece is nr rows from
+ * `first`, against the test's own; then ALL times the whole c with the own
+ * rows straight into y, the others into distrt_spmat_partial_foreign (own
+ * rows poisoned with NaN) and distrt_spmat_reduce_foreign: exactly a. */
+static int64_t bad_direct(distrt_spmat *m, int64_t bits, int64_t first,
+                          int64_t nr, int64_t lo, int64_t hi, int nz4) {
+  void *t = NULL, *pos, *crd, *val;
+  int64_t ob = -1, oe = -1, n = -1, bad = 0, r = tu_rank();
+  distrt_spmat_row_targets(m, DISTRT_SPMAT_ALL, &t, &ob, &oe, &n);
+  if (n != nr || ob < 0 || ob > oe || oe > n)
+    return 1;
+  for (int64_t i = 0; i < nr; ++i) {
+    int own = first + i >= lo && first + i < hi;
+    bad += own != (i >= ob && i < oe) ||
+           at(t, bits, i) != (own ? first + i - lo : i);
+    bad += nz4 && at(t, bits, i) != nz4_tgt[r][i];
+  }
+  bad += nz4 && (ob != nz4_own[r][0] || oe != nz4_own[r][1]);
+  double y[8], *part = (double *)distrt_spmat_partial_foreign(m, 1);
+  for (int64_t i = 0; i < nr; ++i)
+    bad += !(i >= ob && i < oe) && part[i] != 0;
+  for (int64_t i = ob; i < oe; ++i)
+    part[i] = NAN;
+  for (int64_t i = 0; i < 8; ++i)
+    y[i] = 0;
+  distrt_spmat_part(m, DISTRT_SPMAT_ALL, &pos, &crd, &val, NULL, NULL);
+  for (int64_t i = 0; i < nr; ++i) {
+    double *dst = i >= ob && i < oe ? y : part;
+    for (int64_t p = at(pos, bits, i); p < at(pos, bits, i + 1); ++p)
+      dst[at(t, bits, i)] +=
+          ((const double *)val)[p] * (double)(at(crd, bits, p) + 1);
+  }
+  distrt_spmat_reduce_foreign(m, part, y, 1);
+  return bad + bad_rows(y, lo, hi);
 }
 
 static void run_nonzeros(const char *path, int64_t bits) {
@@ -258,6 +317,10 @@ static void run_nonzeros(const char *path, int64_t bits) {
     EXPECT(bad_rows(y, lo, hi) == 0, "p%lld: rank %lld: the product over "
            "the shared c differs from a", (long long)bits, (long long)r);
   }
+  bad = bad_direct(m, bits, first, nr, lo, hi, P == 4);
+  EXPECT(bad == 0, "p%lld: rank %lld: %lld row targets, own ranges or rows "
+         "of a written straight into y differ", (long long)bits,
+         (long long)r, (long long)bad);
   distrt_spmat_free(m);
 }
 

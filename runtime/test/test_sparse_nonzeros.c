@@ -31,6 +31,16 @@
  *   - distrt_spmat_gather_dense equal to D bitwise; distrt_spmat_write_mm
  *     byte-identical to the twin's file, and read back into a non-zero
  *     matrix, D again;
+ *   - own rows straight into y (distrt_spmat_row_targets, on this matrix,
+ *     its row-partitioned twin and each one's companion of the other
+ *     partition): the targets and own ranges of ALL, DIAG and OFFDIAG's
+ *     compressed rows against the test's own (own iff the row lies in
+ *     [lo, hi): its row of y, else its local row); products the compiler's
+ *     way, own rows into y and the others into
+ *     distrt_spmat_partial_foreign (its own rows poisoned with NaN), then
+ *     distrt_spmat_reduce_foreign: ALL over the whole x into y = 0 (against
+ *     D x and distrt_spmat_mul), and DIAG + exchange + OFFDIAG's compressed
+ *     rows over x's block into y = 1;
  *   - a second fill with other values (the plan and the reduction's plan
  *     are dropped).
  * Widths (pos, crd) 32/32, 64/64 and 64/32; f32 and f64. */
@@ -294,7 +304,7 @@ static int64_t check_y(const ctx *c, const void *y, double y0, int64_t k,
       if (i >= c->hi)
         want = y0;
       double got = tu_get(y, c->dtype, r * k + j);
-      if (fabs(got - want) > tol * (1 + mag) && bad++ < 3)
+      if (!(fabs(got - want) <= tol * (1 + mag)) && bad++ < 3)
         EXPECT(0, "%s %s: %s k=%lld: y(%lld, %lld) = %.17g, expected %.17g",
                c->nc->name, c->tag, what, (long long)k, (long long)i,
                (long long)j, got, want);
@@ -396,6 +406,187 @@ static void check_products(const ctx *c, distrt_spmat *m, int64_t k) {
   free(whole);
 }
 
+/*===-- own rows straight into y ----------------------------------------===*/
+
+/* The row partition's piece as a ctx: rows [lo, lo + B), the entries of
+ * rows [lo, hi). */
+static ctx rows_ctx(const ctx *c) {
+  ctx r = *c;
+  r.first = c->lo;
+  r.nr = c->B;
+  r.e0 = 0;
+  while (r.e0 < c->nnz && c->er[r.e0] < c->lo)
+    ++r.e0;
+  r.e1 = r.e0;
+  while (r.e1 < c->nnz && c->er[r.e1] < c->hi)
+    ++r.e1;
+  return r;
+}
+
+/* n rows with local numbers rows[i]: targets t and own range [ob, oe)
+ * against the test's own: own iff first + rows[i] in [lo, hi), then
+ * first + rows[i] - lo, else rows[i]. */
+static int64_t bad_targets(const ctx *c, const void *t, int64_t ob,
+                           int64_t oe, int64_t n, const int64_t *rows) {
+  if (!t || ob < 0 || ob > oe || oe > n)
+    return 1;
+  int64_t bad = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t g = c->first + rows[i];
+    int own = g >= c->lo && g < c->hi;
+    bad += own != (i >= ob && i < oe) ||
+           idx(t, c->cb, i) != (own ? g - c->lo : rows[i]);
+  }
+  return bad;
+}
+
+/* distrt_spmat_row_targets for ALL, DIAG and OFFDIAG (the test's own
+ * compressed rows: the local rows with an entry outside x's block). */
+static void check_targets(const ctx *c, distrt_spmat *m, const char *who) {
+  distrt_spmat_plan(m);
+  int64_t *rows = (int64_t *)malloc((size_t)(c->nr + 1) * 8), no = 0;
+  for (int64_t i = 0; i < c->nr; ++i)
+    rows[i] = i;
+  void *t = NULL, *td = NULL, *t2 = NULL, *to = NULL;
+  int64_t ob = -1, oe = -1, n = -1, ob2, oe2, n2, bad = 0;
+  distrt_spmat_row_targets(m, DISTRT_SPMAT_ALL, &t, &ob, &oe, &n);
+  distrt_spmat_row_targets(m, DISTRT_SPMAT_DIAG, &td, &ob2, &oe2, &n2);
+  bad += n != c->nr || td != t || ob2 != ob || oe2 != oe || n2 != n;
+  if (!bad)
+    bad += bad_targets(c, t, ob, oe, n, rows);
+  for (int64_t i = 0; i < c->nr; ++i) {
+    int off = 0;
+    for (int64_t e = c->e0; e < c->e1; ++e)
+      off |= c->er[e] == c->first + i &&
+             (c->ec[e] < c->xlo || c->ec[e] >= c->xhi);
+    if (off)
+      rows[no++] = i;
+  }
+  distrt_spmat_row_targets(m, DISTRT_SPMAT_OFFDIAG, &to, &ob, &oe, &n);
+  distrt_spmat_row_targets(m, DISTRT_SPMAT_OFFDIAG, &t2, NULL, NULL, NULL);
+  bad += n != no || t2 != to;
+  if (n == no)
+    bad += bad_targets(c, to, ob, oe, n, rows);
+  EXPECT(bad == 0, "%s %s %s: %lld wrong row targets or own ranges "
+         "(OFFDIAG: %lld rows, own [%lld, %lld); expected %lld rows)",
+         c->nc->name, c->tag, who, (long long)bad, (long long)n,
+         (long long)ob, (long long)oe, (long long)no);
+  free(rows);
+}
+
+/* distrt_spmat_partial_foreign: its rows outside [ob, oe) zeroed, those
+ * inside untouched (set to 777 first); then the own rows poisoned (NaN),
+ * which distrt_spmat_reduce_foreign must not read. */
+static void *foreign_partial(const ctx *c, distrt_spmat *m, int64_t k,
+                             int64_t ob, int64_t oe) {
+  void *p = distrt_spmat_partial_foreign(m, k);
+  for (int64_t e = 0; e < c->nr * k; ++e)
+    tu_set(p, c->dtype, e, 777.0);
+  void *q = distrt_spmat_partial_foreign(m, k);
+  int64_t bad = q != p;
+  for (int64_t e = 0; !bad && e < c->nr * k; ++e) {
+    int own = e / k >= ob && e / k < oe;
+    bad += tu_get(q, c->dtype, e) != (own ? 777.0 : 0.0);
+    if (own)
+      tu_set(q, c->dtype, e, NAN);
+  }
+  EXPECT(bad == 0, "%s %s: partial_foreign k=%lld: %lld rows wrongly "
+         "zeroed or not", c->nc->name, c->tag, (long long)k, (long long)bad);
+  return q;
+}
+
+/* dst rows targets[i] (y for i in [ob, oe), partial otherwise) += the
+ * CSR rows i of (pos, crd, val) (n of them) times src. */
+static void direct_leaf(const ctx *c, const void *pos, const void *crd,
+                        const void *val, int64_t n, const void *t,
+                        int64_t ob, int64_t oe, const void *src, void *y,
+                        void *partial, int64_t k) {
+  for (int64_t i = 0; i < n; ++i) {
+    void *dst = i >= ob && i < oe ? y : partial;
+    int64_t ti = idx(t, c->cb, i);
+    for (int64_t p = idx(pos, c->pb, i); p < idx(pos, c->pb, i + 1); ++p)
+      for (int64_t j = 0; j < k; ++j)
+        tu_set(dst, c->dtype, ti * k + j,
+               tu_get(dst, c->dtype, ti * k + j) +
+                   tu_get(val, c->dtype, p) *
+                       tu_get(src, c->dtype, idx(crd, c->cb, p) * k + j));
+  }
+}
+
+/* The compiler's way: own rows straight into y, the others into
+ * distrt_spmat_partial_foreign, then distrt_spmat_reduce_foreign; ALL
+ * over the whole x into y = 0 (against D x and distrt_spmat_mul), and
+ * DIAG + the exchange + OFFDIAG's compressed rows over x's block into
+ * y = 1. */
+static void check_direct(const ctx *c, distrt_spmat *m, int64_t k,
+                         const char *who) {
+  int64_t cols = c->nc->cols, ny = c->B * k, bad = 0;
+  double tol = c->dtype == DISTRT_F32 ? 1e-5 : 1e-12;
+  void *x = malloc((size_t)((c->xhi - c->xlo) * k + 1) * 8);
+  void *whole = malloc((size_t)(cols * k + 1) * 8);
+  void *y = malloc((size_t)(ny + 1) * 8), *ym = malloc((size_t)(ny + 1) * 8);
+  for (int64_t r = 0; r < cols; ++r)
+    for (int64_t j = 0; j < k; ++j) {
+      tu_set(whole, c->dtype, r * k + j, xval(r, j));
+      if (r >= c->xlo && r < c->xhi)
+        tu_set(x, c->dtype, (r - c->xlo) * k + j, xval(r, j));
+    }
+  distrt_spmat_mul(m, x, ym, k);
+  void *t, *pos, *crd, *val, *ghost;
+  int64_t ob, oe, n;
+  distrt_spmat_row_targets(m, DISTRT_SPMAT_ALL, &t, &ob, &oe, &n);
+  for (int64_t e = 0; e < ny; ++e)
+    tu_set(y, c->dtype, e, 0.0);
+  void *partial = foreign_partial(c, m, k, ob, oe);
+  distrt_spmat_part(m, DISTRT_SPMAT_ALL, &pos, &crd, &val, NULL, NULL);
+  direct_leaf(c, pos, crd, val, n, t, ob, oe, whole, y, partial, k);
+  distrt_spmat_reduce_foreign(m, partial, y, k);
+  bad += check_y(c, y, 0, k, "direct ALL");
+  for (int64_t e = 0; e < ny; ++e)
+    bad += !(fabs(tu_get(y, c->dtype, e) - tu_get(ym, c->dtype, e)) <=
+             tol * (1 + fabs(tu_get(ym, c->dtype, e))));
+
+  distrt_spmat_plan(m);
+  for (int64_t e = 0; e < ny; ++e)
+    tu_set(y, c->dtype, e, 1.0);
+  partial = foreign_partial(c, m, k, ob, oe);
+  ghost = distrt_spmat_exchange_begin(m, x, k);
+  distrt_spmat_part(m, DISTRT_SPMAT_DIAG, &pos, &crd, &val, NULL, NULL);
+  direct_leaf(c, pos, crd, val, n, t, ob, oe, x, y, partial, k);
+  distrt_spmat_exchange_end(m);
+  distrt_spmat_row_targets(m, DISTRT_SPMAT_OFFDIAG, &t, &ob, &oe, &n);
+  distrt_spmat_offdiag_rows(m, NULL, &pos, NULL);
+  distrt_spmat_part(m, DISTRT_SPMAT_OFFDIAG, NULL, &crd, &val, NULL, NULL);
+  direct_leaf(c, pos, crd, val, n, t, ob, oe, ghost, y, partial, k);
+  distrt_spmat_reduce_foreign(m, partial, y, k);
+  bad += check_y(c, y, 1, k, "direct DIAG + OFFDIAG");
+  EXPECT(bad == 0, "%s %s %s: k=%lld: %lld wrong elements with the own "
+         "rows written straight into y", c->nc->name, c->tag, who,
+         (long long)k, (long long)bad);
+  free(x);
+  free(whole);
+  free(y);
+  free(ym);
+}
+
+/* Row targets and the direct products on m, on the row-partitioned twin
+ * and on each one's companion of the other partition. */
+static void check_own_rows(const ctx *c, distrt_spmat *m, distrt_spmat *twin) {
+  ctx rc = rows_ctx(c);
+  distrt_spmat *mc = distrt_spmat_in_partition(m, DISTRT_SPMAT_ROWS);
+  distrt_spmat *tc = distrt_spmat_in_partition(twin, DISTRT_SPMAT_NONZEROS);
+  check_targets(c, m, "nonzeros");
+  check_targets(&rc, twin, "rows");
+  check_targets(&rc, mc, "rows companion");
+  check_targets(c, tc, "nonzeros companion");
+  for (int64_t k = 1; k <= 3; k += 2) {
+    check_direct(c, m, k, "nonzeros");
+    check_direct(&rc, twin, k, "rows");
+    check_direct(&rc, mc, k, "rows companion");
+    check_direct(c, tc, k, "nonzeros companion");
+  }
+}
+
 /* The dense gather, the file (against the twin's) and its read-back. */
 static void check_files(const ctx *c, distrt_spmat *m, distrt_spmat *twin,
                         const char *dir) {
@@ -476,6 +667,7 @@ static void run_case(const ncase *nc, const char *dir) {
         check_parts(&c, m);
         check_products(&c, m, 1);
         check_products(&c, m, 3);
+        check_own_rows(&c, m, twin);
         if (w == 0 && seed == 7)
           check_files(&c, m, twin, dir);
         free(d);
@@ -507,6 +699,23 @@ static int error_case(const char *name) {
     distrt_spmat_partial(m, 0);
   } else if (strcmp(name, "reduce-k") == 0) {
     distrt_spmat_reduce_rows(m, p, y, -1);
+  } else if (strcmp(name, "targets-null") == 0) {
+    distrt_spmat_row_targets(NULL, DISTRT_SPMAT_ALL, NULL, NULL, NULL, NULL);
+  } else if (strcmp(name, "targets-part") == 0) {
+    distrt_spmat_row_targets(m, 3, NULL, NULL, NULL, NULL);
+  } else if (strcmp(name, "targets-plan") == 0) {
+    distrt_spmat_row_targets(m, DISTRT_SPMAT_OFFDIAG, NULL, NULL, NULL, NULL);
+  } else if (strcmp(name, "foreign-freed") == 0) {
+    distrt_spmat *f =
+        distrt_spmat_create_nonzeros(tu_world(), 4, 4, 64, 64, DISTRT_F32);
+    distrt_spmat_free(f);
+    distrt_spmat_partial_foreign(f, 1);
+  } else if (strcmp(name, "foreign-k") == 0) {
+    distrt_spmat_partial_foreign(m, 0);
+  } else if (strcmp(name, "reduce-foreign-null") == 0) {
+    distrt_spmat_reduce_foreign(NULL, p, y, 1);
+  } else if (strcmp(name, "reduce-foreign-k") == 0) {
+    distrt_spmat_reduce_foreign(m, p, y, 0);
   } else if (strcmp(name, "device") == 0) {
     /* Device tiles (the NCCL backend) are refused, collectively. */
     void *dx = distrt_device_alloc(8 * 8), *dy = distrt_device_alloc(8 * 8);

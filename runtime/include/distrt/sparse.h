@@ -249,6 +249,46 @@ void *distrt_spmat_partial(distrt_spmat *m, int64_t k);
 void distrt_spmat_reduce_rows(distrt_spmat *m, const void *partial, void *y,
                               int64_t k);
 
+/** Where the sums of this process's rows go when the rows of its own
+ *  output block are written straight into the output (y, B rows of k,
+ *  blocked as for distrt_spmat_reduce_rows: this process's block is rows
+ *  [lo, hi), lo = min(rank B, rows)).  For part DISTRT_SPMAT_ALL or
+ *  DISTRT_SPMAT_DIAG: over the piece's local rows (*count = nrows of
+ *  distrt_spmat_local_rows); for DISTRT_SPMAT_OFFDIAG: over the OFFDIAG
+ *  part's compressed rows (distrt_spmat_offdiag_rows; *count = their
+ *  number; needs the plan, fatal without).  *targets (*count
+ *  entries of the crd width, owned by m, made by the first call and valid
+ *  while the entries (ALL, DIAG) or the plan (OFFDIAG) are): for an entry
+ *  in [*own_begin, *own_end) the row of the process's output block its row
+ *  is (global row - lo), for the others its local row (its place in the
+ *  partial sums).  The entries in [*own_begin, *own_end) are exactly those
+ *  whose global row lies in [lo, hi); they are contiguous (0 <= own_begin
+ *  <= own_end <= count).  So a product y += A x writes the sums of rows in
+ *  [*own_begin, *own_end) into y[targets[i]], the others into
+ *  partial[targets[i]] (distrt_spmat_partial_foreign), then
+ *  distrt_spmat_reduce_foreign.  Works for both partitions (for the row
+ *  partition the own range is the process's real rows, targets the local
+ *  rows).  Any pointer may be NULL; an unknown part ends the job with one
+ *  line. */
+void distrt_spmat_row_targets(distrt_spmat *m, int64_t part, void **targets,
+                              int64_t *own_begin, int64_t *own_end,
+                              int64_t *count);
+
+/** Like distrt_spmat_partial, but only the rows outside this process's
+ *  output block are zeroed (the others are written to the output
+ *  directly, distrt_spmat_row_targets, and their partial sums are not
+ *  read).  The same buffer, valid as long; fatal for k < 1. */
+void *distrt_spmat_partial_foreign(distrt_spmat *m, int64_t k);
+
+/** Like distrt_spmat_reduce_rows, but the partial sums of rows inside this
+ *  process's output block are ignored (already in y,
+ *  distrt_spmat_row_targets): only the rows of other blocks travel, and
+ *  their owners add them (in increasing sender rank).  Under the row
+ *  partition nothing is added.  Collective; every process passes the same
+ *  k >= 1. */
+void distrt_spmat_reduce_foreign(distrt_spmat *m, const void *partial,
+                                 void *y, int64_t k);
+
 /** Frees m, its plan, its buffers and its companion
  *  (distrt_spmat_in_partition).  Collective over m's grid.  NULL is a
  *  no-op.  Fatal on a companion (its matrix frees it). */
