@@ -5,7 +5,9 @@
 // with its neighbours, so every part is multiplied as compressed rows
 // (DCSR, over the row ids of dist.sparse_local_rows) into the partial sums
 // of its rows, and dist.sparse_reduce_rows adds them into the output's
-// owners. No node-shared operand: the exchange plan moves X.
+// owners; the rows of the process's own output block go straight into it
+// (dist.sparse_row_targets). No node-shared operand: the exchange plan
+// moves X.
 
 dist.grid @m [4]
 #CSR = #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed), posWidth = 32, crdWidth = 32}>
@@ -17,17 +19,27 @@ dist.grid @m [4]
 // CHECK-SAME: %[[A:.*]]: memref<?xf64>, %[[H:.*]]: !dist.sparse_tile, %[[C:.*]]: memref<?xf64>)
 // CHECK: dist.zero_tile %[[A]]
 // CHECK-NOT: dist.sparse_share_x
-// CHECK: %[[IDS:.*]], %{{.*}}, %[[NR:.*]] = dist.sparse_local_rows %[[H]] of {{.*}} -> memref<?xi32>
-// CHECK: %[[YP:.*]] = dist.sparse_partial %[[H]] rows %[[NR]] cols 1 : !dist.sparse_tile -> memref<?xf64>
+// CHECK: %{{.*}}, %{{.*}}, %[[NR:.*]] = dist.sparse_local_rows %[[H]] of {{.*}} -> memref<?xi32>
+// CHECK: %[[YP:.*]] = dist.sparse_partial %[[H]] rows %[[NR]] cols 1 foreign : !dist.sparse_tile -> memref<?xf64>
 // CHECK: dist.sparse_plan %[[H]]
 // CHECK: %[[OP:.*]], %[[OC:.*]], %[[OV:.*]], %[[ON:.*]] = dist.sparse_part %[[H]] offdiag
 // CHECK: %[[G:.*]] = dist.sparse_exchange_begin %[[H]], %[[C]] ghosts %[[ON]] cols 1
 // CHECK: %[[DP:.*]], %[[DC:.*]], %[[DV:.*]], %[[DN:.*]] = dist.sparse_part %[[H]] diag
-// CHECK: call @[[DIAG:__dist_sparse_spmv_10x3_k0_p32_c32_f64_dcsr]](%[[DP]], %[[DC]], %[[DV]], %[[C]], %[[DN]], %[[YP]], %[[IDS]], %[[NR]])
+// The diag part in three runs: the rows before the process's own output
+// block into the partial sums, its own rows straight into a, the rows
+// after it into the partial sums.
+// CHECK: %[[T:.*]], %[[OB:.*]], %[[OE:.*]], %[[TN:.*]] = dist.sparse_row_targets %[[H]] diag of {{.*}} -> memref<?xi32>
+// CHECK: %[[Z:.*]] = arith.constant 0 : index
+// CHECK: call @[[DIAG:__dist_sparse_spmv_10x3_k0_p32_c32_f64_dcsr]](%[[DP]], %[[DC]], %[[DV]], %[[C]], %[[DN]], %[[YP]], %[[T]], %[[Z]], %[[OB]])
+// CHECK: call @[[DIAG]](%[[DP]], %[[DC]], %[[DV]], %[[C]], %[[DN]], %[[A]], %[[T]], %[[OB]], %[[OE]])
+// CHECK: call @[[DIAG]](%[[DP]], %[[DC]], %[[DV]], %[[C]], %[[DN]], %[[YP]], %[[T]], %[[OE]], %[[TN]])
 // CHECK: dist.sparse_exchange_end %[[H]]
 // CHECK: %[[RR:.*]], %[[RP:.*]], %[[RN:.*]] = dist.sparse_offdiag_rows %[[H]]
-// CHECK: call @[[OFF:__dist_sparse_spmv_10x10_k0_p32_c32_f64_dcsr]](%[[RP]], %[[OC]], %[[OV]], %[[G]], %[[ON]], %[[YP]], %[[RR]], %[[RN]])
-// CHECK: dist.sparse_reduce_rows %[[H]], %[[YP]], %[[A]] cols 1
+// CHECK: %[[U:.*]], %[[UB:.*]], %[[UE:.*]], %[[UN:.*]] = dist.sparse_row_targets %[[H]] offdiag
+// CHECK: call @[[OFF:__dist_sparse_spmv_10x10_k0_p32_c32_f64_dcsr]](%[[RP]], %[[OC]], %[[OV]], %[[G]], %[[ON]], %[[YP]], %[[U]], %{{.*}}, %[[UB]])
+// CHECK: call @[[OFF]](%[[RP]], %[[OC]], %[[OV]], %[[G]], %[[ON]], %[[A]], %[[U]], %[[UB]], %[[UE]])
+// CHECK: call @[[OFF]](%[[RP]], %[[OC]], %[[OV]], %[[G]], %[[ON]], %[[YP]], %[[U]], %[[UE]], %[[UN]])
+// CHECK: dist.sparse_reduce_rows %[[H]], %[[YP]], %[[A]] cols 1 foreign
 // CHECK-NEXT: return
 func.func @spmv(%a: !a, %b: !B, %c: !c) {
   dist.compute "a(i) = B(i,j) * c(j)" (a = %a, B = %b, c = %c)
@@ -57,12 +69,15 @@ dist.grid @m [2]
 
 // CHECK-LABEL: func.func @spmm(
 // CHECK-NOT: dist.zero_tile
-// CHECK: %[[IDS:.*]], %{{.*}}, %[[NR:.*]] = dist.sparse_local_rows %[[H:.*]] of {{.*}} -> memref<?xindex>
-// CHECK: %[[YP:.*]] = dist.sparse_partial %[[H]] rows %[[NR]] cols 4 : !dist.sparse_tile -> memref<?xf32>
+// CHECK: %{{.*}}, %{{.*}}, %[[NR:.*]] = dist.sparse_local_rows %[[H:.*]] of {{.*}} -> memref<?xindex>
+// CHECK: %[[YP:.*]] = dist.sparse_partial %[[H]] rows %[[NR]] cols 4 foreign : !dist.sparse_tile -> memref<?xf32>
 // CHECK-NOT: dist.sparse_plan
 // CHECK: %[[P:.*]], %[[Cr:.*]], %[[V:.*]], %{{.*}} = dist.sparse_part %[[H]] all
-// CHECK: call @[[LEAF:__dist_sparse_spmm_5x6_k4_p0_c0_f32_dcsr]](%[[P]], %[[Cr]], %[[V]], %{{.*}}, %{{.*}}, %[[YP]], %[[IDS]], %[[NR]])
-// CHECK: dist.sparse_reduce_rows %[[H]], %[[YP]], %{{.*}} cols 4
+// CHECK: %[[T:.*]], %[[OB:.*]], %[[OE:.*]], %[[TN:.*]] = dist.sparse_row_targets %[[H]] all
+// CHECK: call @[[LEAF:__dist_sparse_spmm_5x6_k4_p0_c0_f32_dcsr]](%[[P]], %[[Cr]], %[[V]], %{{.*}}, %{{.*}}, %[[YP]], %[[T]], %{{.*}}, %[[OB]])
+// CHECK: call @[[LEAF]](
+// CHECK: call @[[LEAF]](
+// CHECK: dist.sparse_reduce_rows %[[H]], %[[YP]], %{{.*}} cols 4 foreign
 // CHECK: func.func private @[[LEAF]](
 // CHECK: sparse_tensor.assemble {{.*}} to tensor<5x6xf32, #sparse{{[0-9]*}}>
 // CHECK: memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [%{{.*}}, 4], strides: [4, 1] : memref<?xf32> to memref<?x4xf32>
@@ -93,6 +108,7 @@ dist.grid @m [4]
 // CHECK: %[[N:.*]] = dist.sparse_in_partition %[[H]] nonzeros : !dist.sparse_tile
 // CHECK: dist.sparse_local_rows %[[N]] of !dist.tensor<10x10xf64, #dist.layout<@m, [(0) nonzeros, ()]>
 // CHECK: dist.sparse_part %[[N]] all
+// CHECK: dist.sparse_row_targets %[[N]] all
 // CHECK: dist.sparse_reduce_rows %[[N]]
 func.func @rows_as_nonzeros(%a: !a, %b: !B, %c: !c) {
   dist.compute "a(i) = B(i,j) * c(j)" (a = %a, B = %b, c = %c)

@@ -33,7 +33,7 @@ dist.grid @m [4]
 // CHECK: dist.sparse_exchange_end %[[H]]
 // The offdiag product runs over the rows that hold ghosts (DCSR).
 // CHECK: %[[RR:.*]], %[[RP:.*]], %[[RN:.*]] = dist.sparse_offdiag_rows %[[H]] of {{.*}} -> memref<?xi32>, memref<?xi32>
-// CHECK: call @[[OFF:__dist_sparse_spmv_3x10_k0_p32_c32_f64_dcsr]](%[[RP]], %[[OC]], %[[OV]], %[[G]], %[[ON]], %[[A]], %[[RR]], %[[RN]])
+// CHECK: call @[[OFF:__dist_sparse_spmv_3x10_k0_p32_c32_f64_dcsr]](%[[RP]], %[[OC]], %[[OV]], %[[G]], %[[ON]], %[[A]], %[[RR]], %{{.*}}, %[[RN]])
 func.func @spmv(%a: !a, %b: !B, %c: !c) {
   dist.compute "a(i) = B(i,j) * c(j)" (a = %a, B = %b, c = %c)
       schedule [distribute({i}, {io}, {ii}, Grid(4)), communicate({a, B, c}, io)]

@@ -268,13 +268,39 @@ static LogicalResult lowerLocalRows(RuntimeLowering &rt, SparseLocalRowsOp op,
   return success();
 }
 
+/// distrt_spmat_row_targets, then a memref over the targets.
+static LogicalResult lowerRowTargets(RuntimeLowering &rt,
+                                     SparseRowTargetsOp op,
+                                     SparseRowTargetsOp::Adaptor a,
+                                     ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  OpBuilder &b = rewriter;
+  FailureOr<SmallVector<Value>> out = callWithOuts(
+      rt, b, loc, "distrt_spmat_row_targets",
+      {a.getTile(), rt.i64(b, loc, (int64_t)op.getPart())},
+      {rt.ptrTy, rt.i64Ty, rt.i64Ty, rt.i64Ty});
+  if (failed(out))
+    return failure();
+  auto idx = [&](Value v) {
+    return arith::IndexCastOp::create(b, loc, b.getIndexType(), v)
+        .getResult();
+  };
+  Value count = (*out)[3];
+  rewriter.replaceOp(
+      op, {viewOf(rt, b, loc, op.getTargets().getType(), (*out)[0], count),
+           idx((*out)[1]), idx((*out)[2]), idx(count)});
+  return success();
+}
+
 static LogicalResult lowerPartial(RuntimeLowering &rt, SparsePartialOp op,
                                   SparsePartialOp::Adaptor a,
                                   ConversionPatternRewriter &rewriter) {
   Location loc = op.getLoc();
   OpBuilder &b = rewriter;
   FailureOr<Value> buf =
-      rt.call(b, loc, "distrt_spmat_partial",
+      rt.call(b, loc,
+              op.getForeign() ? "distrt_spmat_partial_foreign"
+                              : "distrt_spmat_partial",
               {a.getTile(), rt.i64(b, loc, (int64_t)op.getCols())});
   if (failed(buf))
     return failure();
@@ -305,7 +331,9 @@ static LogicalResult lowerReduceRows(RuntimeLowering &rt,
                                      SparseReduceRowsOp::Adaptor a,
                                      ConversionPatternRewriter &rewriter) {
   Location loc = op.getLoc();
-  return callOnHandle(rt, op, a.getTile(), "distrt_spmat_reduce_rows",
+  return callOnHandle(rt, op, a.getTile(),
+                      op.getForeign() ? "distrt_spmat_reduce_foreign"
+                                      : "distrt_spmat_reduce_rows",
                       {rt.ptrOf(rewriter, loc, a.getPartial()),
                        rt.ptrOf(rewriter, loc, a.getY()),
                        rt.i64(rewriter, loc, (int64_t)op.getCols())},
@@ -392,6 +420,7 @@ void rt::populateSparseToRuntimePatterns(RewritePatternSet &patterns,
   add(lowerOffdiagRows);
   add(lowerLocalRows);
   add(lowerPartial);
+  add(lowerRowTargets);
   add(lowerReduceRows);
   add(lowerInPartition);
   add(lowerExchangeBegin);

@@ -117,10 +117,11 @@ static void buildLeafBody(OpBuilder &b, Location loc, func::FuncOp f,
         tv = toTensor(val, false);
   SmallVector<Value> levels{tp, tc};
   if (s.compressedRows) {
-    // DCSR: level 0 holds the rows with entries, (0, nrows) and their
-    // numbers; level 1 the part's positions (one per such row) and
-    // coordinates.
-    Value rows = entry.getArgument(6), nrows = entry.getArgument(7);
+    // DCSR: level 0 holds the rows with entries, positions [begin, end)
+    // of `rows` (the row numbers: where in Y each sum goes); level 1 the
+    // part's positions (one per such row) and coordinates.
+    Value rows = entry.getArgument(6), begin = entry.getArgument(7),
+          end = entry.getArgument(8);
     Type posElt = indexElt(ctx, enc.getPosWidth());
     auto pos0 = memref::AllocaOp::create(b, loc, MemRefType::get({2}, posElt));
     auto asPos = [&](Value v) -> Value {
@@ -130,8 +131,8 @@ static void buildLeafBody(OpBuilder &b, Location loc, func::FuncOp f,
     };
     Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
     Value c1 = arith::ConstantIndexOp::create(b, loc, 1);
-    memref::StoreOp::create(b, loc, asPos(c0), pos0, ValueRange{c0});
-    memref::StoreOp::create(b, loc, asPos(nrows), pos0, ValueRange{c1});
+    memref::StoreOp::create(b, loc, asPos(begin), pos0, ValueRange{c0});
+    memref::StoreOp::create(b, loc, asPos(end), pos0, ValueRange{c1});
     levels = {toTensor(pos0, false), toTensor(rows, false), tp, tc};
     std::string text;
     llvm::raw_string_ostream os(text);
@@ -209,8 +210,8 @@ static func::FuncOp getOrCreateLeaf(ModuleOp module, Location loc,
                          flat(elt),
                          index,
                          flat(elt)};
-  if (s.compressedRows) // the rows with entries and their number
-    args.append({flat(indexElt(ctx, enc.getCrdWidth())), index});
+  if (s.compressedRows) // the row numbers and the range of them to run
+    args.append({flat(indexElt(ctx, enc.getCrdWidth())), index, index});
   auto type = FunctionType::get(ctx, args, {});
   auto f = func::FuncOp::create(b, loc, name, type);
   f.setPrivate();
@@ -260,10 +261,12 @@ static DistTensorType withPartition(DistTensorType t, bool nonzeros) {
                              t.getEncoding());
 }
 
-/// A product over a matrix stored with a non-zero partition: every part
-/// of the process's piece (its rows, the first and last possibly shared
-/// with its neighbours) is multiplied as compressed rows into the partial
-/// sums of its rows, which dist.sparse_reduce_rows adds into Y's owners.
+/// A product scheduled by non-zeros: every part of the process's piece
+/// (its rows, the first and last possibly shared with its neighbours) is
+/// multiplied as compressed rows in three runs (dist.sparse_row_targets):
+/// the rows of the process's own output block straight into Y, the rows
+/// before and after them into the partial sums, which
+/// dist.sparse_reduce_rows adds into their owners' blocks of Y.
 static LogicalResult lowerNonzeroProduct(SPMDBuilder &rt, OpBuilder &b,
                                          Location loc,
                                          const SparseProduct &prod,
@@ -276,22 +279,35 @@ static LogicalResult lowerNonzeroProduct(SPMDBuilder &rt, OpBuilder &b,
   auto local = SparseLocalRowsOp::create(b, loc, flat(crdElt),
                                          b.getIndexType(), b.getIndexType(),
                                          h, bt);
-  Value partial = SparsePartialOp::create(b, loc, flat(bt.getElementType()),
-                                          h, local.getNrows(), k);
-  // Row ids are below the piece's row count, at most the matrix's rows.
+  auto partialOp = SparsePartialOp::create(
+      b, loc, flat(bt.getElementType()), h, local.getNrows(), k);
+  partialOp.setForeign(true);
+  Value partial = partialOp.getBuffer();
+  // Row ids are below the piece's row count or the block's, at most the
+  // matrix's rows.
   LeafShape shape{bt, rows, cols, prod.denseIsMatrix ? prod.cols : 0,
                   /*compressedRows=*/true};
-  auto callDcsr = [&](const LeafShape &s, Value pos, Value crd, Value val,
-                      Value xBuf, Value xRows, Value ids, Value nrows) {
+  // The three runs of one part (pos, crd, val over `targets`).
+  auto callRuns = [&](const LeafShape &s, SparsePart part, Value pos,
+                      Value crd, Value val, Value xBuf, Value xRows) {
+    auto t = SparseRowTargetsOp::create(b, loc, flat(crdElt),
+                                        b.getIndexType(), b.getIndexType(),
+                                        b.getIndexType(), h, part, bt);
     func::FuncOp leaf = getOrCreateLeaf(rt.module, loc, s);
-    func::CallOp::create(
-        b, loc, leaf,
-        ValueRange{pos, crd, val, xBuf, xRows, partial, ids, nrows});
+    Value c0 = rt.idx(b, loc, 0);
+    auto run = [&](Value out, Value begin, Value end) {
+      func::CallOp::create(b, loc, leaf,
+                           ValueRange{pos, crd, val, xBuf, xRows, out,
+                                      t.getTargets(), begin, end});
+    };
+    run(partial, c0, t.getOwnBegin());
+    run(y, t.getOwnBegin(), t.getOwnEnd());
+    run(partial, t.getOwnEnd(), t.getCount());
   };
   if (prod.denseReplicated) {
     SparsePartOp all = makePart(b, loc, h, SparsePart::all, bt);
-    callDcsr(shape, all.getPos(), all.getCrd(), all.getValues(), x,
-             rt.idx(b, loc, cols), local.getIds(), local.getNrows());
+    callRuns(shape, SparsePart::all, all.getPos(), all.getCrd(),
+             all.getValues(), x, rt.idx(b, loc, cols));
   } else {
     SparsePlanOp::create(b, loc, h);
     SparsePartOp off = makePart(b, loc, h, SparsePart::offdiag, bt);
@@ -300,17 +316,18 @@ static LogicalResult lowerNonzeroProduct(SPMDBuilder &rt, OpBuilder &b,
     LeafShape diagShape = shape;
     diagShape.cols = (cols + procs - 1) / procs;
     SparsePartOp diag = makePart(b, loc, h, SparsePart::diag, bt);
-    callDcsr(diagShape, diag.getPos(), diag.getCrd(), diag.getValues(), x,
-             diag.getNcols(), local.getIds(), local.getNrows());
+    callRuns(diagShape, SparsePart::diag, diag.getPos(), diag.getCrd(),
+             diag.getValues(), x, diag.getNcols());
     SparseExchangeEndOp::create(b, loc, h);
     auto nonEmpty = SparseOffdiagRowsOp::create(
         b, loc, flat(crdElt),
         flat(indexElt(ctx, bt.getEncoding().getPosWidth())),
         b.getIndexType(), h, bt);
-    callDcsr(shape, nonEmpty.getPos(), off.getCrd(), off.getValues(), ghosts,
-             off.getNcols(), nonEmpty.getRows(), nonEmpty.getNrows());
+    callRuns(shape, SparsePart::offdiag, nonEmpty.getPos(), off.getCrd(),
+             off.getValues(), ghosts, off.getNcols());
   }
-  SparseReduceRowsOp::create(b, loc, h, partial, y, k);
+  auto reduce = SparseReduceRowsOp::create(b, loc, h, partial, y, k);
+  reduce.setForeign(true);
   return success();
 }
 
@@ -419,6 +436,6 @@ LogicalResult spmd::lowerSparseCompute(SPMDBuilder &rt, ComputeOp op) {
   func::CallOp::create(b, loc, leaf,
                        ValueRange{nonEmpty.getPos(), off.getCrd(), off.getValues(),
                                   ghosts, off.getNcols(), y, nonEmpty.getRows(),
-                                  nonEmpty.getNrows()});
+                                  rt.idx(b, loc, 0), nonEmpty.getNrows()});
   return success();
 }

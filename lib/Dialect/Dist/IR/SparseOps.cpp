@@ -401,6 +401,14 @@ LogicalResult SparseLocalRowsOp::verify() {
                      });
 }
 
+LogicalResult SparseRowTargetsOp::verify() {
+  return verifyViews(*this, getTensor(),
+                     [&](DistTensorType, Type, Type crd) {
+                       return SmallVector<std::tuple<StringRef, Type, Type>>{
+                           {"row targets", getTargets().getType(), crd}};
+                     });
+}
+
 LogicalResult SparsePartialOp::verify() {
   auto bt = cast<MemRefType>(getBuffer().getType());
   if (!bt.isDynamicDim(0) || !bt.getLayout().isIdentity())

@@ -264,6 +264,34 @@ def Dist_SparseInPartitionOp : Dist_RuntimeOp<"sparse_in_partition"> {
   }];
 }
 
+def Dist_SparseRowTargetsOp : Dist_RuntimeQueryOp<"sparse_row_targets"> {
+  let summary = "where the sums of a process's rows go: its output block or the partial sums";
+  let description = [{
+    For a product that writes the rows of the process's own output block
+    straight into the output (`distrt_spmat_row_targets`): over the local
+    rows of the piece (`all`, `diag`) or over the compressed rows of the
+    `offdiag` part, `targets[i]` is, for `i` in [`own_begin`, `own_end`),
+    the row of the output block, and otherwise the row's place in the
+    partial sums (`dist.sparse_partial`); `count` is their number. The rows
+    in [`own_begin`, `own_end`) are those of the process's block.
+
+    ```mlir
+    %t, %b, %e, %n = dist.sparse_row_targets %h diag of !B
+        : !dist.sparse_tile -> memref<?xi32>
+    ```
+  }];
+  let arguments = (ins Arg<Dist_SparseTileType, "", [MemRead]>:$tile,
+                       Dist_SparsePart:$part,
+                       Dist_DistTensorTypeAttr:$tensor);
+  let results = (outs MemRefRankOf<[AnyType], [1]>:$targets,
+                      Index:$own_begin, Index:$own_end, Index:$count);
+  let assemblyFormat = [{
+    $tile $part `of` $tensor attr-dict `:` qualified(type($tile)) `->`
+    type($targets)
+  }];
+  let hasVerifier = 1;
+}
+
 def Dist_SparsePartialOp : Dist_RuntimeOp<"sparse_partial"> {
   let summary = "a zeroed buffer for the partial sums of a process's rows";
   let description = [{
@@ -271,14 +299,16 @@ def Dist_SparsePartialOp : Dist_RuntimeOp<"sparse_partial"> {
     `dist.sparse_local_rows`), owned by the runtime and zeroed by every call
     (`distrt_spmat_partial`): a product over a non-zero partition
     accumulates there, and `dist.sparse_reduce_rows` adds it into the
-    output's owners.
+    output's owners. With `foreign` only the rows outside the process's
+    output block are zeroed (`distrt_spmat_partial_foreign`): the product
+    writes the others straight into the output.
   }];
   let arguments = (ins Arg<Dist_SparseTileType, "", [MemWrite]>:$tile,
-                       Index:$rows, I64Attr:$cols);
+                       Index:$rows, I64Attr:$cols, UnitAttr:$foreign);
   let results = (outs MemRefRankOf<[F32, F64], [1]>:$buffer);
   let assemblyFormat = [{
-    $tile `rows` $rows `cols` $cols attr-dict `:` qualified(type($tile)) `->`
-    type($buffer)
+    $tile `rows` $rows `cols` $cols (`foreign` $foreign^)? attr-dict `:`
+    qualified(type($tile)) `->` type($buffer)
   }];
   let hasVerifier = 1;
 }
@@ -292,14 +322,16 @@ def Dist_SparseReduceRowsOp : Dist_RuntimeOp<"sparse_reduce_rows"> {
     rank). Rows in the process's own block are added in place; the others
     go to the processes whose blocks hold them, which add them: a row whose
     entries are split between processes (a non-zero partition) is summed.
+    With `foreign` the rows of the process's own block are not read (the
+    product wrote them into `y` directly; `distrt_spmat_reduce_foreign`).
   }];
   let arguments = (ins Arg<Dist_SparseTileType, "", [MemWrite]>:$tile,
                        Arg<MemRefRankOf<[F32, F64], [1]>, "", [MemRead]>:$partial,
                        Arg<MemRefRankOf<[F32, F64], [1]>, "", [MemRead, MemWrite]>:$y,
-                       I64Attr:$cols);
+                       I64Attr:$cols, UnitAttr:$foreign);
   let assemblyFormat = [{
-    $tile `,` $partial `,` $y `cols` $cols attr-dict `:`
-    qualified(type($tile)) `,` type($partial) `,` type($y)
+    $tile `,` $partial `,` $y `cols` $cols (`foreign` $foreign^)? attr-dict
+    `:` qualified(type($tile)) `,` type($partial) `,` type($y)
   }];
   let hasVerifier = 1;
 }
