@@ -17,9 +17,11 @@
 //                  as for that partition;
 //   B scheduled by non-zeros (SpDISTAL's coordinate fusion): as
 //                  below (or with X replicated, the ALL part), every part
-//                  multiplied as compressed rows into the partial sums of
-//                  the process's rows (dist.sparse_partial), then
-//                  dist.sparse_reduce_rows adds them into Y's owners;
+//                  multiplied as compressed rows, the rows of the
+//                  process's own block of Y into Y, the others into
+//                  partial sums (dist.sparse_row_targets,
+//                  dist.sparse_partial), which dist.sparse_reduce_rows
+//                  adds into their owners' blocks;
 //   X blocked, otherwise: the exchange plan of B (dist.sparse_plan, built
 //                  once per matrix), then PETSc MPIAIJ's overlap:
 //                    start sending the rows of X others need
