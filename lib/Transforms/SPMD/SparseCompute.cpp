@@ -236,6 +236,19 @@ static SparsePartOp makePart(OpBuilder &b, Location loc, Value handle,
       b.getIndexType(), handle, part, matrix);
 }
 
+/// The rows of `matrix`'s offdiag part that hold entries
+/// (dist.sparse_offdiag_rows), for a compressed-rows leaf.
+static SparseOffdiagRowsOp makeOffdiagRows(OpBuilder &b, Location loc,
+                                           Value handle,
+                                           DistTensorType matrix) {
+  MLIRContext *ctx = b.getContext();
+  auto enc = matrix.getEncoding();
+  return SparseOffdiagRowsOp::create(
+      b, loc, flat(indexElt(ctx, enc.getCrdWidth())),
+      flat(indexElt(ctx, enc.getPosWidth())), b.getIndexType(), handle,
+      matrix);
+}
+
 /// One local product: the leaf of `shape` on part `p`, X of `xRows` rows.
 static void callLeaf(SPMDBuilder &rt, OpBuilder &b, Location loc,
                      const LeafShape &shape, SparsePartOp p, Value x,
@@ -321,10 +334,7 @@ static LogicalResult lowerNonzeroProduct(SPMDBuilder &rt, OpBuilder &b,
     callRuns(diagShape, SparsePart::diag, diag.getPos(), diag.getCrd(),
              diag.getValues(), x, diag.getNcols());
     SparseExchangeEndOp::create(b, loc, h);
-    auto nonEmpty = SparseOffdiagRowsOp::create(
-        b, loc, flat(crdElt),
-        flat(indexElt(ctx, bt.getEncoding().getPosWidth())),
-        b.getIndexType(), h, bt);
+    SparseOffdiagRowsOp nonEmpty = makeOffdiagRows(b, loc, h, bt);
     callRuns(shape, SparsePart::offdiag, nonEmpty.getPos(), off.getCrd(),
              off.getValues(), ghosts, off.getNcols());
   }
@@ -428,10 +438,7 @@ LogicalResult spmd::lowerSparseCompute(SPMDBuilder &rt, ComputeOp op) {
   callLeaf(rt, b, loc, diagShape, diag, x, diag.getNcols(), y);
   SparseExchangeEndOp::create(b, loc, h);
   // The offdiag product over the rows that hold ghosts only.
-  auto nonEmpty = SparseOffdiagRowsOp::create(
-      b, loc, flat(indexElt(b.getContext(), bt.getEncoding().getCrdWidth())),
-      flat(indexElt(b.getContext(), bt.getEncoding().getPosWidth())),
-      b.getIndexType(), h, bt);
+  SparseOffdiagRowsOp nonEmpty = makeOffdiagRows(b, loc, h, bt);
   LeafShape offShape = shape;
   offShape.compressedRows = true;
   func::FuncOp leaf = getOrCreateLeaf(rt.module, loc, offShape);

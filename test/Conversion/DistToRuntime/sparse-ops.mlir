@@ -56,3 +56,43 @@ func.func @ops(%x: memref<?xf32>, %whole: memref<10x12xf32>) {
   dist.sparse_free %h : !dist.sparse_tile
   return
 }
+
+// A matrix stored with the non-zero partition: created by
+// distrt_spmat_create_nonzeros; its parts' pos has the piece's rows + 1
+// entries, known at run time (distrt_spmat_local_rows); the ops of its
+// products and of mixed partitions (DISTRT_SPMAT_ROWS = 0, NONZEROS = 1).
+!N = !dist.tensor<10x12xf32, #dist.layout<@m, "xy -> x~">, #CSR>
+
+// CHECK-LABEL: func.func @nonzeros(
+// CHECK-SAME: %[[X:.*]]: memref<?xf32>, %[[Y:.*]]: memref<?xf32>)
+func.func @nonzeros(%x: memref<?xf32>, %y: memref<?xf32>) {
+  // CHECK: %[[H:.*]] = llvm.call @distrt_spmat_create_nonzeros(
+  %h = dist.sparse_new : !dist.sparse_tile of !N
+  // CHECK: %[[ONE:.*]] = llvm.mlir.constant(1 : i64)
+  // CHECK: %[[C:.*]] = llvm.call @distrt_spmat_in_partition(%[[H]], %[[ONE]]) : (!llvm.ptr, i64) -> !llvm.ptr
+  %c = dist.sparse_in_partition %h nonzeros : !dist.sparse_tile
+  // CHECK: %[[ZERO:.*]] = llvm.mlir.constant(0 : i64)
+  // CHECK: llvm.call @distrt_spmat_in_partition(%[[C]], %[[ZERO]])
+  %r = dist.sparse_in_partition %c rows : !dist.sparse_tile
+  // CHECK: llvm.call @distrt_spmat_part(%[[H]],
+  // CHECK: llvm.call @distrt_spmat_local_rows(%[[H]],
+  // CHECK: %[[L:.*]] = arith.addi %{{.*}}, %{{.*}} : i64
+  // CHECK: llvm.insertvalue %[[L]], %{{.*}}[3, 0]
+  %p, %cr, %v, %n = dist.sparse_part %h all of !N : !dist.sparse_tile -> memref<?xi32>, memref<?xindex>, memref<?xf32>
+  // CHECK: llvm.call @distrt_spmat_local_rows(%[[H]],
+  // CHECK: to memref<?xindex>
+  %ids, %first, %nrows = dist.sparse_local_rows %h of !N : !dist.sparse_tile -> memref<?xindex>
+  // CHECK: llvm.call @distrt_spmat_row_targets(%[[H]],
+  // CHECK: to memref<?xindex>
+  %t, %ob, %oe, %tn = dist.sparse_row_targets %h all of !N : !dist.sparse_tile -> memref<?xindex>
+  // CHECK: %[[P:.*]] = llvm.call @distrt_spmat_partial(%[[H]], %{{.*}}) : (!llvm.ptr, i64) -> !llvm.ptr
+  %yp = dist.sparse_partial %h rows %nrows cols 3 : !dist.sparse_tile -> memref<?xf32>
+  // CHECK: llvm.call @distrt_spmat_partial_foreign(%[[H]], %{{.*}}) : (!llvm.ptr, i64) -> !llvm.ptr
+  %yf = dist.sparse_partial %h rows %nrows cols 3 foreign : !dist.sparse_tile -> memref<?xf32>
+  // CHECK: llvm.call @distrt_spmat_reduce_rows(%[[H]], %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, i64) -> ()
+  dist.sparse_reduce_rows %h, %yp, %y cols 3 : !dist.sparse_tile, memref<?xf32>, memref<?xf32>
+  // CHECK: llvm.call @distrt_spmat_reduce_foreign(%[[H]], %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, i64) -> ()
+  dist.sparse_reduce_rows %h, %yf, %y cols 3 foreign : !dist.sparse_tile, memref<?xf32>, memref<?xf32>
+  dist.sparse_free %h : !dist.sparse_tile
+  return
+}

@@ -358,3 +358,42 @@ func.func @f(%a: !V, %b: !B, %c: !V) {
       schedule [fuse(i, j, f), pos(f, fp, Q), distribute({fp}, {fo}, {fi}, Grid(4))] : !V, !B, !V
   return
 }
+
+// -----
+
+// The non-zero partition's ops check their buffers.
+func.func @f(%h: !dist.sparse_tile, %p: memref<?xf32>, %y: memref<?xf64>) {
+  // expected-error @+1 {{the partial sums ('f32') and the output ('f64') must have one element type}}
+  dist.sparse_reduce_rows %h, %p, %y cols 1 : !dist.sparse_tile, memref<?xf32>, memref<?xf64>
+  return
+}
+
+// -----
+
+func.func @f(%h: !dist.sparse_tile, %n: index) {
+  // expected-error @+1 {{cols must be at least 1, got 0}}
+  %p = dist.sparse_partial %h rows %n cols 0 : !dist.sparse_tile -> memref<?xf64>
+  return
+}
+
+// -----
+
+dist.grid @m [4]
+#CSR = #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed), crdWidth = 32}>
+!B = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> x~">, #CSR>
+func.func @f(%h: !dist.sparse_tile) {
+  // expected-error @+1 {{the row targets must be a memref<?xi32>, got 'memref<?xi64>'}}
+  %t, %b, %e, %n = dist.sparse_row_targets %h diag of !B : !dist.sparse_tile -> memref<?xi64>
+  return
+}
+
+// -----
+
+dist.grid @m [4]
+#CSR = #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed), crdWidth = 32}>
+!B = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> x~">, #CSR>
+func.func @f(%h: !dist.sparse_tile) {
+  // expected-error @+1 {{the row ids must be a memref<?xi32>, got 'memref<?xindex>'}}
+  %i, %f, %n = dist.sparse_local_rows %h of !B : !dist.sparse_tile -> memref<?xindex>
+  return
+}

@@ -49,6 +49,23 @@ func.func @spmd(%b: !B, %x: memref<?xf64>, %whole: memref<64x64xf64>) {
   %p, %c, %v, %n = dist.sparse_part %h offdiag of !B : !dist.sparse_tile -> memref<?xi32>, memref<?xi32>, memref<?xf64>
   // CHECK: dist.sparse_offdiag_rows %[[H]] of {{.*}} -> memref<?xi32>, memref<?xi32>
   %rr, %rp, %rn = dist.sparse_offdiag_rows %h of !B : !dist.sparse_tile -> memref<?xi32>, memref<?xi32>
+  // The non-zero partition's ops (and the mixed partitions' companion).
+  // CHECK: %[[N:.*]] = dist.sparse_in_partition %[[H]] nonzeros : !dist.sparse_tile
+  %nz = dist.sparse_in_partition %h nonzeros : !dist.sparse_tile
+  // CHECK: dist.sparse_in_partition %[[N]] rows : !dist.sparse_tile
+  %rw = dist.sparse_in_partition %nz rows : !dist.sparse_tile
+  // CHECK: dist.sparse_local_rows %[[N]] of {{.*}} -> memref<?xi32>
+  %ids, %first, %nr = dist.sparse_local_rows %nz of !B : !dist.sparse_tile -> memref<?xi32>
+  // CHECK: dist.sparse_row_targets %[[N]] diag of {{.*}} -> memref<?xi32>
+  %t, %ob, %oe, %tn = dist.sparse_row_targets %nz diag of !B : !dist.sparse_tile -> memref<?xi32>
+  // CHECK: %[[YP:.*]] = dist.sparse_partial %[[N]] rows %{{.*}} cols 2 : !dist.sparse_tile -> memref<?xf64>
+  %yp = dist.sparse_partial %nz rows %nr cols 2 : !dist.sparse_tile -> memref<?xf64>
+  // CHECK: dist.sparse_partial %[[N]] rows %{{.*}} cols 2 foreign : !dist.sparse_tile -> memref<?xf64>
+  %yf = dist.sparse_partial %nz rows %nr cols 2 foreign : !dist.sparse_tile -> memref<?xf64>
+  // CHECK: dist.sparse_reduce_rows %[[N]], %[[YP]], %{{.*}} cols 2 : !dist.sparse_tile, memref<?xf64>, memref<?xf64>
+  dist.sparse_reduce_rows %nz, %yp, %x cols 2 : !dist.sparse_tile, memref<?xf64>, memref<?xf64>
+  // CHECK: dist.sparse_reduce_rows %[[N]], %{{.*}}, %{{.*}} cols 2 foreign : !dist.sparse_tile, memref<?xf64>, memref<?xf64>
+  dist.sparse_reduce_rows %nz, %yf, %x cols 2 foreign : !dist.sparse_tile, memref<?xf64>, memref<?xf64>
   // CHECK: dist.sparse_exchange_begin %[[H]], %{{.*}} ghosts %{{.*}} cols 2 : !dist.sparse_tile, memref<?xf64> -> memref<?xf64>
   %g = dist.sparse_exchange_begin %h, %x ghosts %n cols 2 : !dist.sparse_tile, memref<?xf64> -> memref<?xf64>
   // CHECK: dist.sparse_exchange_end %[[H]]
