@@ -13,7 +13,7 @@ config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.dist_obj_root, "test")
 config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py",
-                   "lit.site.cfg.py", "Inputs", "consumer"]
+                   "lit.site.cfg.py", "Inputs", "consumer", "utils"]
 
 # Never let a test hang the suite: lit's own per-test limit backs up the
 # `timeout` every mpirun line carries.
@@ -58,7 +58,9 @@ if config.dist_have_mpi and config.dist_mpirun:
     if os.geteuid() == 0:
         flags += " --allow-run-as-root"
     config.substitutions.append(
-        ("%mpirun", "timeout -k 5 %s %s %s" % (mpi_timeout, config.dist_mpirun, flags)))
+        ("%mpirun", "timeout -k 5 %s %s %s %s" % (
+            mpi_timeout, os.path.join(config.test_source_root, "utils", "mpirun-session"),
+            config.dist_mpirun, flags)))
     config.substitutions.append(
         ("%dist-run", "dist-run --timeout %s" % mpi_timeout))
     config.substitutions.append(("%mpi_timeout", mpi_timeout))
@@ -73,10 +75,13 @@ if config.dist_have_mpi and config.dist_mpirun:
     config.environment["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
     config.environment["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
     # Open MPI 4.1 makes the top of its session directory tree
-    # ($TMPDIR/ompi.HOST.UID) with a racy mkdir: two mpiruns starting at the
-    # same moment can fail with "File exists" (orte_session_dir). Give them
-    # a tree of their own, made here with that level already in place, and
-    # remove it when lit exits.
+    # ($TMPDIR/ompi.HOST.UID) with a racy mkdir, and a finishing mpirun
+    # removes it when it is empty, so concurrent runs that share it can fail
+    # ("File exists", or "No such file or directory" for pid.N). %mpirun
+    # (utils/mpirun-session) and dist-run give every run a directory of its
+    # own under this base; the programs that start mpirun in other ways (the
+    # property test, the shard scripts) use the base itself, made here with
+    # that level already in place and removed when lit exits.
     import atexit
     import socket
     import tempfile
