@@ -17,19 +17,21 @@ dist.grid @m [4]
 
 // CHECK-LABEL: func.func @spmv(
 // CHECK-SAME: %[[A:.*]]: memref<?xf64>, %[[H:.*]]: !dist.sparse_tile, %[[C:.*]]: memref<?xf64>)
-// CHECK: dist.zero_tile %[[A]]
+// '=': no zero_tile; the first leaf (ALL, or DIAG) covers every row of the
+// block and sets it (`_set`, dist.overwrite); the offdiag part adds to it.
+// CHECK-NOT: dist.zero_tile
 // On one node, the whole of C in shared memory and one product over the
 // ALL part (global columns); otherwise the exchange plan with overlap.
 // CHECK: %[[W:.*]], %[[SH:.*]] = dist.sparse_share_x %[[H]], %[[C]] rows %{{.*}} cols 1 : !dist.sparse_tile, memref<?xf64> -> memref<?xf64>
 // CHECK-NEXT: scf.if %[[SH]] {
 // CHECK-NEXT: %[[AP:.*]], %[[AC:.*]], %[[AV:.*]], %{{.*}} = dist.sparse_part %[[H]] all
-// CHECK: call @[[ALL:__dist_sparse_spmv_3x10_k0_p32_c32_f64]](%[[AP]], %[[AC]], %[[AV]], %[[W]], %{{.*}}, %[[A]])
+// CHECK: call @[[ALL:__dist_sparse_spmv_3x10_k0_p32_c32_f64_set]](%[[AP]], %[[AC]], %[[AV]], %[[W]], %{{.*}}, %[[A]])
 // CHECK-NEXT: } else {
 // CHECK-NEXT: dist.sparse_plan %[[H]]
 // CHECK: %[[OP:.*]], %[[OC:.*]], %[[OV:.*]], %[[ON:.*]] = dist.sparse_part %[[H]] offdiag
 // CHECK: %[[G:.*]] = dist.sparse_exchange_begin %[[H]], %[[C]] ghosts %[[ON]] cols 1
 // CHECK: %[[DP:.*]], %[[DC:.*]], %[[DV:.*]], %[[DN:.*]] = dist.sparse_part %[[H]] diag
-// CHECK: call @[[DIAG:__dist_sparse_spmv_3x3_k0_p32_c32_f64]](%[[DP]], %[[DC]], %[[DV]], %[[C]], %[[DN]], %[[A]])
+// CHECK: call @[[DIAG:__dist_sparse_spmv_3x3_k0_p32_c32_f64_set]](%[[DP]], %[[DC]], %[[DV]], %[[C]], %[[DN]], %[[A]])
 // CHECK: dist.sparse_exchange_end %[[H]]
 // The offdiag product runs over the rows that hold ghosts (DCSR).
 // CHECK: %[[RR:.*]], %[[RP:.*]], %[[RN:.*]] = dist.sparse_offdiag_rows %[[H]] of {{.*}} -> memref<?xi32>, memref<?xi32>
@@ -62,14 +64,17 @@ func.func @main() -> i32 {
 // The leaves: CSR of 3 rows (ceil(10 / 4)) by the part's column extent (3
 // for diag: the process's block of c; 10 for offdiag: an upper bound of
 // the ghost numbers), accumulating into the output's tile, marked for
-// dist-reassociate-leaves.
-// CHECK: func.func private @[[DIAG]](%{{.*}}: memref<?xi32>, %{{.*}}: memref<?xi32>, %{{.*}}: memref<?xf64>, %{{.*}}: memref<?xf64>, %{{.*}}: index, %[[Y:.*]]: memref<?xf64>) attributes {dist.reassociate}
+// dist-reassociate-leaves; the first leaves also for dist-overwrite-leaves
+// (argument 5, the output, is set), the offdiag leaf adds.
+// CHECK: func.func private @[[DIAG]](%{{.*}}: memref<?xi32>, %{{.*}}: memref<?xi32>, %{{.*}}: memref<?xf64>, %{{.*}}: memref<?xf64>, %{{.*}}: index, %[[Y:.*]]: memref<?xf64>) attributes {dist.overwrite = 5 : i64, dist.reassociate}
 // CHECK: sparse_tensor.assemble {{.*}} to tensor<3x3xf64, #sparse>
 // CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
 // CHECK: arith.mulf
 // CHECK: arith.addf
 // CHECK: bufferization.materialize_in_destination {{.*}} in restrict writable %[[Y]]
 // CHECK: func.func private @[[OFF]](
+// CHECK-NOT: dist.overwrite
+// CHECK-SAME: attributes {dist.reassociate}
 // CHECK: memref.alloca() : memref<2xi32>
 // CHECK: sparse_tensor.assemble {{.*}} to tensor<3x10xf64, #sparse1>
 

@@ -665,6 +665,46 @@ def DistGpuKernels : Pass<"dist-gpu-kernels", "ModuleOp"> {
                            "mlir::arith::ArithDialect"];
 }
 
+def DistOverwriteLeaves : Pass<"dist-overwrite-leaves", "ModuleOp"> {
+  let summary = "Let marked leaf functions set their output instead of "
+                "adding to it";
+  let description = [{
+    A function with the attribute `dist.overwrite = N` (an integer: the
+    index of a 1-D floating-point memref argument) promises its callers
+    that it sets that argument (`y = ...`) rather than adding to it
+    (`y += ...`), so they need not zero it first. `dist-materialize-spmd`
+    gives the attribute to the first sparse leaf of a product whose
+    statement assigns (`=`) with rows blocked (`__dist_sparse_*_set`):
+    the leaf covers every row of the process's output block.
+
+    The leaves accumulate (their `linalg.generic` adds into the output), and
+    the upstream sparsifier makes a CSR row's sum a loop that starts from
+    the loaded output element. When every access to the output has that
+    shape (one load of `y[i]` in a row loop from 0 with step 1 at the top of
+    the function, which starts the row's sum, and one store of the sum to
+    `y[i]`), this pass starts the sum from zero instead. Otherwise (SpMM's
+    loops, or anything else) it zeroes the output with a loop at the
+    function's entry. Either way the attribute is removed, and the function
+    then sets its output.
+
+    `dist-to-llvm` runs the pass after `sparsification-and-bufferization`.
+
+    ```mlir
+    func.func private @leaf(..., %y: memref<?xf64>)
+        attributes {dist.overwrite = 5 : i64} {
+      scf.for %i = %c0 to %c32 step %c1 {
+        %init = memref.load %y[%i] : memref<?xf64>   // becomes 0.0
+        %sum = scf.for ... iter_args(%acc = %init) -> (f64) { ... }
+        memref.store %sum, %y[%i] : memref<?xf64>
+      }
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def DistReassociateLeaves : Pass<"dist-reassociate-leaves", "ModuleOp"> {
   let summary = "Let the sums of marked leaf functions be reassociated";
   let description = [{

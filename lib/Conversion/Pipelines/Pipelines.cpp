@@ -36,6 +36,8 @@ static void addSparsifier(OpPassManager &pm) {
   pm.addPass(createStorageSpecifierToLLVMPass());
   // The sparsifier rebuilt the leaves' loops without fast-math flags.
   pm.addPass(dist::createDistReassociateLeaves());
+  // The first leaf of a product that assigns sets its output.
+  pm.addPass(dist::createDistOverwriteLeaves());
 }
 
 void dist::buildDistToLLVMPipeline(OpPassManager &pm,

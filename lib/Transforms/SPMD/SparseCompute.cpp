@@ -70,6 +70,9 @@ struct LeafShape {
   /// Whether the part comes as compressed rows (DCSR: only the rows that
   /// hold entries; the offdiag part, dist.sparse_offdiag_rows).
   bool compressedRows = false;
+  /// Whether the leaf sets Y (`=`, every row of it) instead of adding to
+  /// it: dist-overwrite-leaves makes it so after the sparsifier.
+  bool overwrite = false;
 };
 
 } // namespace
@@ -99,7 +102,8 @@ static Value view2d(OpBuilder &b, Location loc, Value flatBuf, Value rows,
 }
 
 /// The body of the leaf: Y (+)= B * X with B assembled from (pos, crd,
-/// values); always accumulates into Y (the caller zeroes it for '=').
+/// values); always accumulates into Y (the caller zeroes it for '=', or
+/// the leaf is marked to set it: LeafShape::overwrite).
 static void buildLeafBody(OpBuilder &b, Location loc, func::FuncOp f,
                           const LeafShape &s) {
   MLIRContext *ctx = b.getContext();
@@ -200,7 +204,8 @@ static func::FuncOp getOrCreateLeaf(ModuleOp module, Location loc,
   llvm::raw_string_ostream os(name);
   os << "__dist_sparse_" << (s.k ? "spmm" : "spmv") << "_" << s.rows << "x"
      << s.cols << "_k" << s.k << "_p" << enc.getPosWidth() << "_c"
-     << enc.getCrdWidth() << "_" << elt << (s.compressedRows ? "_dcsr" : "");
+     << enc.getCrdWidth() << "_" << elt << (s.compressedRows ? "_dcsr" : "")
+     << (s.overwrite ? "_set" : "");
   if (auto f = module.lookupSymbol<func::FuncOp>(name))
     return f;
   MLIRContext *ctx = module.getContext();
@@ -220,6 +225,8 @@ static func::FuncOp getOrCreateLeaf(ModuleOp module, Location loc,
   // A row's sum may be reassociated (dist-reassociate-leaves sets the flags
   // after the sparsifier, which drops them from the body).
   f->setAttr(kReassociateAttr, UnitAttr::get(ctx));
+  if (s.overwrite) // Y is argument 5
+    f->setAttr(kOverwriteAttr, IntegerAttr::get(IntegerType::get(ctx, 64), 5));
   OpBuilder fb = OpBuilder::atBlockBegin(f.addEntryBlock());
   buildLeafBody(fb, loc, f, s);
   return f;
@@ -379,8 +386,12 @@ LogicalResult spmd::lowerSparseCompute(SPMDBuilder &rt, ComputeOp op) {
   if (y == x)
     return op.emitOpError("sparse computation cannot be lowered: the "
                           "output and the dense operand are one tensor");
-  if (!stmt.accumulate)
-    ZeroTileOp::create(b, loc, y, TypeAttr::get(yt));
+  // '=': the output is zeroed first, except where the first leaf covers
+  // every row of the process's block and sets it (rows blocked, host).
+  auto zeroOutput = [&] {
+    if (!stmt.accumulate)
+      ZeroTileOp::create(b, loc, y, TypeAttr::get(yt));
+  };
 
   // Device tiles: the runtime runs the whole product (cuSPARSE on the
   // NCCL backend); the sparsifier's leaves would be host code.
@@ -398,21 +409,28 @@ LogicalResult spmd::lowerSparseCompute(SPMDBuilder &rt, ComputeOp op) {
     bt = withPartition(bt, prod->nonzeros);
   }
   if (rt.options.deviceTiles) {
+    zeroOutput();
     auto mul = SparseMulAddOp::create(b, loc, h, x, y, xcols);
     if (prod->denseReplicated)
       mul.setXWhole(true);
     return success();
   }
-  if (prod->nonzeros)
+  if (prod->nonzeros) {
+    zeroOutput();
     return lowerNonzeroProduct(rt, b, loc, *prod, bt, h, x, y,
                                grid.getShape()[0]);
+  }
   int64_t procs = grid.getShape()[0];
   int64_t rows = bt.getShape()[0], cols = bt.getShape()[1];
   LeafShape shape{bt, (rows + procs - 1) / procs, cols,
                   prod->denseIsMatrix ? prod->cols : 0};
+  // The first leaf (ALL, or DIAG before the offdiag part adds its sums)
+  // runs over every row of the block.
+  LeafShape first = shape;
+  first.overwrite = !stmt.accumulate;
   if (prod->denseReplicated) {
     SparsePartOp all = makePart(b, loc, h, SparsePart::all, bt);
-    callLeaf(rt, b, loc, shape, all, x, rt.idx(b, loc, cols), y);
+    callLeaf(rt, b, loc, first, all, x, rt.idx(b, loc, cols), y);
     return success();
   }
   // On one node: the whole of X in shared memory, read in place.
@@ -424,7 +442,7 @@ LogicalResult spmd::lowerSparseCompute(SPMDBuilder &rt, ComputeOp op) {
   {
     OpBuilder tb = ifShared.getThenBodyBuilder();
     SparsePartOp all = makePart(tb, loc, h, SparsePart::all, bt);
-    callLeaf(rt, tb, loc, shape, all, share.getWhole(), rt.idx(tb, loc, cols),
+    callLeaf(rt, tb, loc, first, all, share.getWhole(), rt.idx(tb, loc, cols),
              y);
   }
   b.setInsertionPoint(ifShared.elseBlock()->getTerminator());
@@ -432,7 +450,7 @@ LogicalResult spmd::lowerSparseCompute(SPMDBuilder &rt, ComputeOp op) {
   SparsePartOp off = makePart(b, loc, h, SparsePart::offdiag, bt);
   Value ghosts = SparseExchangeBeginOp::create(
       b, loc, flat(bt.getElementType()), h, x, off.getNcols(), xcols);
-  LeafShape diagShape = shape;
+  LeafShape diagShape = first;
   diagShape.cols = (cols + procs - 1) / procs;
   SparsePartOp diag = makePart(b, loc, h, SparsePart::diag, bt);
   callLeaf(rt, b, loc, diagShape, diag, x, diag.getNcols(), y);

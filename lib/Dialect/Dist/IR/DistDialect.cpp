@@ -45,7 +45,9 @@ static_assert(static_cast<int>(Stationary::A) == DISTRT_STATIONARY_A &&
 
 /// `dist.time_loop` (unit) and `dist.overlap` (bool) mark the time loops
 /// of a lowered computation for dist-double-buffer; `dist.reassociate`
-/// (unit) marks a leaf function for dist-reassociate-leaves (DistOps.h).
+/// (unit) marks a leaf function for dist-reassociate-leaves and
+/// `dist.overwrite` (the output argument's index) one for
+/// dist-overwrite-leaves (DistOps.h).
 LogicalResult DistDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
@@ -55,6 +57,28 @@ LogicalResult DistDialect::verifyOperationAttribute(Operation *op,
       return op->emitError("'") << name << "' is for leaf functions";
     if (!isa<UnitAttr>(attr.getValue()))
       return op->emitError("'") << name << "' must be a unit attribute";
+    return success();
+  }
+  if (name == kOverwriteAttr) {
+    auto f = dyn_cast<FunctionOpInterface>(op);
+    if (!f)
+      return op->emitError("'") << name << "' is for leaf functions";
+    auto index = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!index)
+      return op->emitError("'")
+             << name << "' must be an integer: the index of the output "
+             << "argument";
+    int64_t n = index.getValue().getSExtValue();
+    ArrayRef<Type> args = f.getArgumentTypes();
+    if (n < 0 || n >= static_cast<int64_t>(args.size()))
+      return op->emitError("'")
+             << name << "' names argument " << n << ", but the function has "
+             << args.size() << " argument(s)";
+    auto type = dyn_cast<MemRefType>(args[n]);
+    if (!type || type.getRank() != 1 || !isa<FloatType>(type.getElementType()))
+      return op->emitError("'")
+             << name << "' names argument " << n << " of type " << args[n]
+             << ", but the output must be a 1-D memref of floats";
     return success();
   }
   if (name != kTimeLoopAttr && name != kOverlapAttr)

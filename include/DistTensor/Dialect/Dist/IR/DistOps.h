@@ -59,6 +59,9 @@ inline constexpr llvm::StringLiteral kOverlapAttr = "dist.overlap";
 /// Marks a leaf function whose floating-point sums may be reassociated
 /// (dist-reassociate-leaves); a unit attribute on func.func.
 inline constexpr llvm::StringLiteral kReassociateAttr = "dist.reassociate";
+/// Marks a leaf function that sets (instead of adding to) its output
+/// argument, whose index the integer attribute holds (dist-overwrite-leaves).
+inline constexpr llvm::StringLiteral kOverwriteAttr = "dist.overwrite";
 } // namespace mlir::dist
 
 #endif // DISTTENSOR_DIALECT_DIST_IR_DISTOPS_H
