@@ -13,6 +13,7 @@ main; the baselines loop the same way), with the min and max.
 
 import argparse
 import json
+import math
 import os
 import platform
 import re
@@ -74,7 +75,14 @@ FULL = dict(
         ("mdual", "metis:mdual"),
     ],
     sparse_k=32,
+    # Timed calls: at least sparse_reps, more for small matrices (whose
+    # calls take tens of microseconds, where 20 calls are one disturbance
+    # away from a different median): enough for about sparse_span_s of SpMV
+    # at 4 GB/s, at most sparse_reps_max. Every implementation of a matrix
+    # gets the same count.
     sparse_reps=20,
+    sparse_reps_max=500,
+    sparse_span_s=0.25,
     sparse_verify="files",  # --verify on the file matrices only
     sparse_triad_n=1 << 25,
     # One-sided products (bench_onesided.py): n, rank counts, timed calls.
@@ -116,6 +124,8 @@ QUICK = dict(
     ],
     sparse_k=32,
     sparse_reps=3,
+    sparse_reps_max=3,
+    sparse_span_s=0.0,
     sparse_verify="all",
     sparse_triad_n=1 << 22,
     onesided_sizes=[256],
@@ -1092,6 +1102,43 @@ class Suite:
             return f"file:{mtx}", ""
         raise ValueError(spec)
 
+    @staticmethod
+    def sparse_entries(arg):
+        """About how many entries the matrix of a baselines' --matrix
+        argument has (symmetric files counted twice), from the generator's
+        parameters or the file's header; None if unknown."""
+        kind, _, rest = arg.partition(":")
+        try:
+            if kind in ("banded", "rmat"):
+                n, per_row = rest.split(":")[:2]
+                return int(n) * int(per_row)
+            if kind != "file":
+                return None
+            with open(rest, errors="replace") as f:
+                if rest.endswith(".mtx"):
+                    banner = f.readline().lower()
+                    line = banner
+                    while line.startswith("%"):
+                        line = f.readline()
+                    entries = int(line.split()[2])
+                    return entries * (2 if "symmetric" in banner else 1)
+                # Harwell-Boeing: line 3 is MXTYPE NROW NCOL NNZERO.
+                lines = [f.readline() for _ in range(3)]
+                fields = lines[2].split()
+                return int(fields[3]) * (2 if fields[0][1:2].lower() == "s" else 1)
+        except (OSError, ValueError, IndexError):
+            return None
+
+    def sparse_reps_for(self, arg):
+        """Timed calls for a matrix: cfg sparse_reps, more for a small one
+        (about sparse_span_s of SpMV at 4 GB/s), at most sparse_reps_max."""
+        lo, hi = self.cfg["sparse_reps"], self.cfg["sparse_reps_max"]
+        entries = self.sparse_entries(arg)
+        if not entries or not self.cfg["sparse_span_s"]:
+            return lo
+        per_call = entries * 12 / 4e9
+        return max(lo, min(hi, int(math.ceil(self.cfg["sparse_span_s"] / per_call))))
+
     def sparse_triad(self, ranks):
         """MPI triad bandwidth (GB/s) at this rank count, or None."""
         if "triad_mpi" not in self.exe:
@@ -1177,6 +1224,8 @@ class Suite:
                 self.row(suite="sparse", kernel="spmv", impl="", shape=name,
                          status="SKIP", note=why)
                 continue
+            reps = self.sparse_reps_for(arg)
+            log(f"  {name}: {reps} timed calls per figure")
             verify = self.cfg["sparse_verify"] == "all" or (
                 self.cfg["sparse_verify"] == "files" and arg.startswith("file:"))
             for ranks in self.cfg["ranks"]:
