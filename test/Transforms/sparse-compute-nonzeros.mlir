@@ -6,8 +6,9 @@
 // (DCSR, over the row ids of dist.sparse_local_rows) into the partial sums
 // of its rows, and dist.sparse_reduce_rows adds them into the output's
 // owners; the rows of the process's own output block go straight into it
-// (dist.sparse_row_targets). No node-shared operand: the exchange plan
-// moves X.
+// (dist.sparse_row_targets). With X blocked, on one node (as with rows
+// blocked) the ALL part reads the whole of X in node-shared memory
+// (dist.sparse_share_x); otherwise the exchange plan moves X.
 
 dist.grid @m [4]
 #CSR = #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed), posWidth = 32, crdWidth = 32}>
@@ -18,10 +19,19 @@ dist.grid @m [4]
 // CHECK-LABEL: func.func @spmv(
 // CHECK-SAME: %[[A:.*]]: memref<?xf64>, %[[H:.*]]: !dist.sparse_tile, %[[C:.*]]: memref<?xf64>)
 // CHECK: dist.zero_tile %[[A]]
-// CHECK-NOT: dist.sparse_share_x
 // CHECK: %{{.*}}, %{{.*}}, %[[NR:.*]] = dist.sparse_local_rows %[[H]] of {{.*}} -> memref<?xi32>
 // CHECK: %[[YP:.*]] = dist.sparse_partial %[[H]] rows %[[NR]] cols 1 foreign : !dist.sparse_tile -> memref<?xf64>
-// CHECK: dist.sparse_plan %[[H]]
+// CHECK: %[[W:.*]], %[[SH:.*]] = dist.sparse_share_x %[[H]], %[[C]] rows %{{.*}} cols 1
+// CHECK-NEXT: scf.if %[[SH]] {
+// CHECK-NEXT: %[[AP:.*]], %[[AC:.*]], %[[AV:.*]], %{{.*}} = dist.sparse_part %[[H]] all
+// CHECK-NEXT: arith.constant 10 : index
+// CHECK-NEXT: %[[AT:.*]], %[[AB:.*]], %[[AE:.*]], %[[AN:.*]] = dist.sparse_row_targets %[[H]] all
+// CHECK-NEXT: arith.constant 0 : index
+// CHECK-NEXT: call @[[ALL:__dist_sparse_spmv_10x10_k0_p32_c32_f64_dcsr]](%[[AP]], %[[AC]], %[[AV]], %[[W]], %{{.*}}, %[[YP]], %[[AT]], %{{.*}}, %[[AB]])
+// CHECK-NEXT: call @[[ALL]](%[[AP]], %[[AC]], %[[AV]], %[[W]], %{{.*}}, %[[A]], %[[AT]], %[[AB]], %[[AE]])
+// CHECK-NEXT: call @[[ALL]](%[[AP]], %[[AC]], %[[AV]], %[[W]], %{{.*}}, %[[YP]], %[[AT]], %[[AE]], %[[AN]])
+// CHECK-NEXT: } else {
+// CHECK-NEXT: dist.sparse_plan %[[H]]
 // CHECK: %[[OP:.*]], %[[OC:.*]], %[[OV:.*]], %[[ON:.*]] = dist.sparse_part %[[H]] offdiag
 // CHECK: %[[G:.*]] = dist.sparse_exchange_begin %[[H]], %[[C]] ghosts %[[ON]] cols 1
 // CHECK: %[[DP:.*]], %[[DC:.*]], %[[DV:.*]], %[[DN:.*]] = dist.sparse_part %[[H]] diag
@@ -36,10 +46,11 @@ dist.grid @m [4]
 // CHECK: dist.sparse_exchange_end %[[H]]
 // CHECK: %[[RR:.*]], %[[RP:.*]], %[[RN:.*]] = dist.sparse_offdiag_rows %[[H]]
 // CHECK: %[[U:.*]], %[[UB:.*]], %[[UE:.*]], %[[UN:.*]] = dist.sparse_row_targets %[[H]] offdiag
-// CHECK: call @[[OFF:__dist_sparse_spmv_10x10_k0_p32_c32_f64_dcsr]](%[[RP]], %[[OC]], %[[OV]], %[[G]], %[[ON]], %[[YP]], %[[U]], %{{.*}}, %[[UB]])
-// CHECK: call @[[OFF]](%[[RP]], %[[OC]], %[[OV]], %[[G]], %[[ON]], %[[A]], %[[U]], %[[UB]], %[[UE]])
-// CHECK: call @[[OFF]](%[[RP]], %[[OC]], %[[OV]], %[[G]], %[[ON]], %[[YP]], %[[U]], %[[UE]], %[[UN]])
-// CHECK: dist.sparse_reduce_rows %[[H]], %[[YP]], %[[A]] cols 1 foreign
+// CHECK: call @[[ALL]](%[[RP]], %[[OC]], %[[OV]], %[[G]], %[[ON]], %[[YP]], %[[U]], %{{.*}}, %[[UB]])
+// CHECK: call @[[ALL]](%[[RP]], %[[OC]], %[[OV]], %[[G]], %[[ON]], %[[A]], %[[U]], %[[UB]], %[[UE]])
+// CHECK: call @[[ALL]](%[[RP]], %[[OC]], %[[OV]], %[[G]], %[[ON]], %[[YP]], %[[U]], %[[UE]], %[[UN]])
+// CHECK-NEXT: }
+// CHECK-NEXT: dist.sparse_reduce_rows %[[H]], %[[YP]], %[[A]] cols 1 foreign
 // CHECK-NEXT: return
 func.func @spmv(%a: !a, %b: !B, %c: !c) {
   dist.compute "a(i) = B(i,j) * c(j)" (a = %a, B = %b, c = %c)
@@ -50,11 +61,12 @@ func.func @spmv(%a: !a, %b: !B, %c: !c) {
   return
 }
 
-// The leaves: compressed rows whose ids are bounded by the matrix's rows.
+// The leaves: compressed rows whose ids are bounded by the matrix's rows
+// (ALL and offdiag share one: global columns).
+// CHECK: func.func private @[[ALL]](
+// CHECK: sparse_tensor.assemble {{.*}} to tensor<10x10xf64, #sparse{{[0-9]*}}>
 // CHECK: func.func private @[[DIAG]](
 // CHECK: sparse_tensor.assemble {{.*}} to tensor<10x3xf64, #sparse{{[0-9]*}}>
-// CHECK: func.func private @[[OFF]](
-// CHECK: sparse_tensor.assemble {{.*}} to tensor<10x10xf64, #sparse{{[0-9]*}}>
 
 // -----
 

@@ -288,7 +288,10 @@ static DistTensorType withPartition(DistTensorType t, bool nonzeros) {
 /// multiplied as compressed rows in three runs (dist.sparse_row_targets):
 /// the rows of the process's own output block straight into Y, the rows
 /// before and after them into the partial sums, which
-/// dist.sparse_reduce_rows adds into their owners' blocks of Y.
+/// dist.sparse_reduce_rows adds into their owners' blocks of Y. With X
+/// blocked, on one node (dist.sparse_share_x) the ALL part reads the whole
+/// of X in shared memory; otherwise the diag part overlaps the exchange of
+/// X and the offdiag part follows.
 static LogicalResult lowerNonzeroProduct(SPMDBuilder &rt, OpBuilder &b,
                                          Location loc,
                                          const SparseProduct &prod,
@@ -331,6 +334,19 @@ static LogicalResult lowerNonzeroProduct(SPMDBuilder &rt, OpBuilder &b,
     callRuns(shape, SparsePart::all, all.getPos(), all.getCrd(),
              all.getValues(), x, rt.idx(b, loc, cols));
   } else {
+    // On one node: the whole of X in shared memory, read in place, and the
+    // ALL part in one go (as for rows blocked); otherwise the exchange.
+    auto share = SparseShareXOp::create(b, loc, flat(bt.getElementType()),
+                                        b.getI1Type(), h, x,
+                                        rt.idx(b, loc, cols), k);
+    auto ifShared = scf::IfOp::create(b, loc, share.getShared(),
+                                      /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(ifShared.thenBlock()->getTerminator());
+    SparsePartOp all = makePart(b, loc, h, SparsePart::all, bt);
+    callRuns(shape, SparsePart::all, all.getPos(), all.getCrd(),
+             all.getValues(), share.getWhole(), rt.idx(b, loc, cols));
+    b.setInsertionPoint(ifShared.elseBlock()->getTerminator());
     SparsePlanOp::create(b, loc, h);
     SparsePartOp off = makePart(b, loc, h, SparsePart::offdiag, bt);
     Value ghosts = SparseExchangeBeginOp::create(
