@@ -1346,8 +1346,35 @@ class Suite:
                     r["baseline_ref"] = f"openblas {th}t"
 
 
+def core_seconds(reps=3):
+    """Seconds a fixed single-threaded loop takes pinned to each core (the
+    best of `reps` runs), or None without taskset. Virtual machines can give
+    cores of different speeds (a vCPU sharing its physical core with another
+    guest): a P-rank figure then runs at the slowest core's pace."""
+    if not shutil.which("taskset"):
+        return None
+    code = ("import time\nt = time.perf_counter()\ns = 0\n"
+            "for i in range(2000000):\n    s += i * i\n"
+            "print(time.perf_counter() - t)")
+    out = []
+    for core in sorted(os.sched_getaffinity(0)):
+        best = None
+        for _ in range(reps):
+            p = subprocess.run(["taskset", "-c", str(core), sys.executable,
+                                "-c", code], stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, text=True)
+            try:
+                t = float(p.stdout.strip())
+            except ValueError:
+                return None
+            best = t if best is None else min(best, t)
+        out.append(round(best, 4))
+    return out
+
+
 def machine_info():
     info = {"nproc": os.cpu_count(), "kernel": platform.release()}
+    info["core_seconds"] = core_seconds()
     try:
         with open("/proc/cpuinfo") as f:
             txt = f.read()

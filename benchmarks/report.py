@@ -478,6 +478,16 @@ def legacy_split_note(rows):
             "and the generated loops are the column then called `other`.")
 
 
+def core_speed_text(secs):
+    """'core 0: 0.21 s, core 1: 0.30 s (the slowest 1.43x the fastest)'."""
+    if not secs:
+        return "not measured"
+    text = ", ".join(f"core {i}: {t:.3f} s" for i, t in enumerate(secs))
+    if len(secs) > 1 and min(secs) > 0:
+        text += f" (the slowest {max(secs) / min(secs):.2f}x the fastest)"
+    return text
+
+
 def page(rows, meta, made, doc):
     cfg = meta.get("config", {})
     mach = meta.get("machine", {})
@@ -661,6 +671,8 @@ def page(rows, meta, made, doc):
          f"{mach.get('Socket(s)', '?')}"),
         ("caches", f"L2 {mach.get('L2 cache', '?')}, L3 {mach.get('L3 cache', '?')}"),
         ("memory", f"{mach.get('mem_gib', '?')} GiB"),
+        ("core speeds at the start (a fixed Python loop pinned to each core, best of 3)",
+         core_speed_text(mach.get("core_seconds"))),
         ("kernel", mach.get("kernel", "?")),
         ("OpenBLAS / ScaLAPACK / Open MPI (Debian)",
          f"{mach.get('openblas', '?')} / {mach.get('scalapack', '?')} / {mach.get('openmpi', '?')}"),
@@ -671,6 +683,15 @@ def page(rows, meta, made, doc):
     w("")
     w("With 2 cores, 4 ranks means two ranks per core (`mpirun --oversubscribe`): "
       "the 4-rank numbers measure the algorithms' overheads, not more compute.")
+    secs = mach.get("core_seconds")
+    if secs and len(secs) > 1 and min(secs) > 0 and max(secs) / min(secs) > 1.15:
+        w("")
+        w(f"**Cores of different speeds.** At the start of the run the same loop "
+          f"took {max(secs) / min(secs):.2f}x as long on the slowest core as on "
+          "the fastest (a virtual machine's vCPUs share physical cores with other "
+          "guests, and how much varies over time). Every rank does the same share "
+          "of the work here, so a figure on several ranks runs at the slowest "
+          "core's pace, for dist and the baselines alike.")
     w("")
 
     # -- GEMM ------------------------------------------------------------
