@@ -91,7 +91,10 @@ def sparse_section(rows, made, table):
       "plan with overlap, sparsifier leaves, 32-bit indices) on the same "
       "matrices with the same row blocks, in one run. Times are medians of "
       "the timed calls after a warm-up (each call's time is the maximum "
-      "over the ranks). Speedup = baseline time / dist time (above 1: dist "
+      "over the ranks): 20 calls for the big matrices, up to 500 (about "
+      "0.25 s of SpMV) for the small ones, which are also measured in 3 "
+      "rounds with the implementations taking turns, each keeping its "
+      "lowest median (the table's rows say which). Speedup = baseline time / dist time (above 1: dist "
       "is faster). GB/s counts the CSR model (12 bytes an entry, the "
       "vectors once) against an MPI triad at the same rank count; small "
       "matrices fit in cache and can exceed it.")

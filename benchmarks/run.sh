@@ -15,7 +15,9 @@
 #   benchmarks/run.sh --quick --only sparse   PETSc / Tpetra / dist SpMV and
 #                                SpMM and an MPI triad on small matrices
 #                                (about a minute); --only sparse without
-#                                --quick: the full sizes (about 5 minutes;
+#                                --quick: the full sizes (about 20 minutes
+#                                on 2 cores: small matrices get up to 500
+#                                calls a figure, in 3 alternating rounds;
 #                                part of the default suite)
 #
 # Installs what it needs with apt-get only if it is missing:
