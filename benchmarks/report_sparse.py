@@ -94,7 +94,7 @@ def sparse_section(rows, made, table):
       "over the ranks): 20 calls for the big matrices, up to 500 (about "
       "0.25 s of SpMV) for the small ones, which are also measured in 3 "
       "rounds with the implementations taking turns, each keeping its "
-      "lowest median (the table's rows say which). Speedup = baseline time / dist time (above 1: dist "
+      "lowest median (the notes of results.csv list every round). Speedup = baseline time / dist time (above 1: dist "
       "is faster). GB/s counts the CSR model (12 bytes an entry, the "
       "vectors once) against an MPI triad at the same rank count; small "
       "matrices fit in cache and can exceed it.")
