@@ -266,6 +266,25 @@ static void callLeaf(SPMDBuilder &rt, OpBuilder &b, Location loc,
       ValueRange{p.getPos(), p.getCrd(), p.getValues(), x, xRows, y});
 }
 
+/// On one node, the whole of X in node-shared memory, read in place
+/// (dist.sparse_share_x decides at run time): `onShared(all, whole)` builds
+/// the product over the ALL part (global columns) in the then-branch; `b`
+/// is left at the end of the else-branch, for the exchange plan.
+static void branchOnSharedX(
+    SPMDBuilder &rt, OpBuilder &b, Location loc, Value h, Value x,
+    DistTensorType bt, int64_t k,
+    function_ref<void(OpBuilder &, SparsePartOp, Value)> onShared) {
+  int64_t cols = bt.getShape()[1];
+  auto share = SparseShareXOp::create(b, loc, flat(bt.getElementType()),
+                                      b.getI1Type(), h, x,
+                                      rt.idx(b, loc, cols), k);
+  auto ifShared = scf::IfOp::create(b, loc, share.getShared(),
+                                    /*withElseRegion=*/true);
+  b.setInsertionPoint(ifShared.thenBlock()->getTerminator());
+  onShared(b, makePart(b, loc, h, SparsePart::all, bt), share.getWhole());
+  b.setInsertionPoint(ifShared.elseBlock()->getTerminator());
+}
+
 /// `t` with its rows blocked, or its entries split by non-zeros.
 static DistTensorType withPartition(DistTensorType t, bool nonzeros) {
   MLIRContext *ctx = t.getContext();
@@ -334,19 +353,15 @@ static LogicalResult lowerNonzeroProduct(SPMDBuilder &rt, OpBuilder &b,
     callRuns(shape, SparsePart::all, all.getPos(), all.getCrd(),
              all.getValues(), x, rt.idx(b, loc, cols));
   } else {
-    // On one node: the whole of X in shared memory, read in place, and the
-    // ALL part in one go (as for rows blocked); otherwise the exchange.
-    auto share = SparseShareXOp::create(b, loc, flat(bt.getElementType()),
-                                        b.getI1Type(), h, x,
-                                        rt.idx(b, loc, cols), k);
-    auto ifShared = scf::IfOp::create(b, loc, share.getShared(),
-                                      /*withElseRegion=*/true);
+    // On one node the ALL part in one go (as for rows blocked); otherwise
+    // the exchange.
     OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(ifShared.thenBlock()->getTerminator());
-    SparsePartOp all = makePart(b, loc, h, SparsePart::all, bt);
-    callRuns(shape, SparsePart::all, all.getPos(), all.getCrd(),
-             all.getValues(), share.getWhole(), rt.idx(b, loc, cols));
-    b.setInsertionPoint(ifShared.elseBlock()->getTerminator());
+    branchOnSharedX(rt, b, loc, h, x, bt, k,
+                    [&](OpBuilder &, SparsePartOp all, Value whole) {
+                      callRuns(shape, SparsePart::all, all.getPos(),
+                               all.getCrd(), all.getValues(), whole,
+                               rt.idx(b, loc, cols));
+                    });
     SparsePlanOp::create(b, loc, h);
     SparsePartOp off = makePart(b, loc, h, SparsePart::offdiag, bt);
     Value ghosts = SparseExchangeBeginOp::create(
@@ -449,19 +464,11 @@ LogicalResult spmd::lowerSparseCompute(SPMDBuilder &rt, ComputeOp op) {
     callLeaf(rt, b, loc, first, all, x, rt.idx(b, loc, cols), y);
     return success();
   }
-  // On one node: the whole of X in shared memory, read in place.
-  auto share = SparseShareXOp::create(
-      b, loc, flat(bt.getElementType()), b.getI1Type(), h, x,
-      rt.idx(b, loc, cols), xcols);
-  auto ifShared = scf::IfOp::create(b, loc, share.getShared(),
-                                    /*withElseRegion=*/true);
-  {
-    OpBuilder tb = ifShared.getThenBodyBuilder();
-    SparsePartOp all = makePart(tb, loc, h, SparsePart::all, bt);
-    callLeaf(rt, tb, loc, first, all, share.getWhole(), rt.idx(tb, loc, cols),
-             y);
-  }
-  b.setInsertionPoint(ifShared.elseBlock()->getTerminator());
+  branchOnSharedX(rt, b, loc, h, x, bt, xcols,
+                  [&](OpBuilder &tb, SparsePartOp all, Value whole) {
+                    callLeaf(rt, tb, loc, first, all, whole,
+                             rt.idx(tb, loc, cols), y);
+                  });
   SparsePlanOp::create(b, loc, h);
   SparsePartOp off = makePart(b, loc, h, SparsePart::offdiag, bt);
   Value ghosts = SparseExchangeBeginOp::create(
