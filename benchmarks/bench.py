@@ -29,6 +29,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import bench_onesided  # noqa: E402
+import bench_sparse2  # noqa: E402
 EXAMPLES = os.path.join(ROOT, "examples")
 DISTAL = os.path.join(EXAMPLES, "distal")
 
@@ -92,6 +93,14 @@ FULL = dict(
     onesided_sizes=[4096],
     onesided_ranks=[2, 4],
     onesided_reps=5,
+    # Sparse II kernels (bench_sparse2.py): SDDMM on R-MAT and uniform
+    # matrices, k columns of C, dist on these rank counts against the
+    # reference at as many threads.
+    sddmm_matrices=[("rmat", "rmat:1048576:10"),
+                    ("uniform", "uniform:1048576:10")],
+    sddmm_k=32,
+    sddmm_ranks=[1, 2],
+    sddmm_reps=10,
     compile_reps=5,
     # Seconds spent waiting for quiet and re-measuring disturbed runs, at most.
     retry_budget=900,
@@ -135,6 +144,10 @@ QUICK = dict(
     onesided_sizes=[256],
     onesided_ranks=[2, 4],
     onesided_reps=2,
+    sddmm_matrices=[("rmat", "rmat:4096:8"), ("uniform", "uniform:4096:8")],
+    sddmm_k=8,
+    sddmm_ranks=[1, 2],
+    sddmm_reps=2,
     compile_reps=1,
     retry_budget=0,
     timeout=300,
@@ -1541,12 +1554,13 @@ def main():
                     "(default: a temporary directory, removed afterwards)")
     ap.add_argument("--out", default=os.path.join(HERE, "results"),
                     help="where results.csv and meta.json go")
-    ap.add_argument("--only", default="check,gemm,kernels,matvec,compile,sparse,onesided",
+    ap.add_argument("--only", default="check,gemm,kernels,matvec,compile,sparse,sparse2,onesided",
                     help="comma-separated subset of check,gemm,kernels,"
-                    "matvec,compile,sparse,onesided (sparse: dist, PETSc and "
-                    "Tpetra SpMV / SpMM and an MPI triad; onesided: the "
-                    "one-sided product against redistribute-then-SUMMA and "
-                    "the Fig. 9 algorithms)")
+                    "matvec,compile,sparse,sparse2,onesided (sparse: dist, "
+                    "PETSc and Tpetra SpMV / SpMM and an MPI triad; sparse2: "
+                    "SDDMM against a single-process OpenMP reference; "
+                    "onesided: the one-sided product against "
+                    "redistribute-then-SUMMA and the Fig. 9 algorithms)")
     ap.add_argument("--wait-quiet", type=float, default=None,
                     help="wait at most this many seconds for other processes "
                     "to go quiet before starting (default 300 full, 0 quick)")
@@ -1597,6 +1611,8 @@ def main():
         if "sparse" in only:
             suite.build_sparse_baselines()
             suite.sparse()
+        if "sparse2" in only:
+            bench_sparse2.run(suite, log, summarize)
         if "onesided" in only:
             bench_onesided.run(suite, log, summarize)
     finally:

@@ -18,6 +18,7 @@ import sys
 
 import report_onesided
 import report_sparse
+import report_sparse2
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -946,6 +947,8 @@ def page(rows, meta, made, doc):
 
     # -- compile ---------------------------------------------------------
     for line in report_sparse.sparse_section(rows, made, table):
+        w(line)
+    for line in report_sparse2.sparse2_section(rows, table):
         w(line)
     for line in report_onesided.onesided_section(rows, table):
         w(line)

@@ -47,7 +47,16 @@ struct DistReportCommunicationPass
       // A sparse product moves what its matrix's exchange plan says, which
       // is known only at run time (the columns each process's rows use).
       if (isSparseCompute(op)) {
-        if (!generalOnly)
+        // SDDMM is the one with two sparse tensors (B and its output).
+        bool sddmm = llvm::count_if(op.getTensors().getTypes(), [](Type t) {
+                       return cast<DistTensorType>(t).isSparse();
+                     }) == 2;
+        if (!generalOnly && sddmm)
+          (quiet ? emitRemark(op.getLoc()) : op.emitRemark())
+              << "SDDMM: nothing moves (each process computes its own "
+                 "entries; D is replicated, C blocked like the matrix's "
+                 "rows or replicated; docs/sparse.md)";
+        else if (!generalOnly)
           (quiet ? emitRemark(op.getLoc()) : op.emitRemark())
               << "sparse product: the dense operand's rows that other "
                  "processes' columns use move through the matrix's "

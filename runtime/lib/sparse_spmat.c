@@ -62,6 +62,11 @@ void spm_csr_free(spm_csr *a) {
 
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
+int64_t spm_new_stamp(void) {
+  static int64_t next = 0;
+  return ++next;
+}
+
 /*===-- lifetime ---------------------------------------------------------===*/
 
 /* Every process must describe the same matrix: MIN of (v, -v) all-reduced
@@ -290,6 +295,8 @@ static void assign_impl(const char *op, distrt_spmat *m,
 
   /* New entries: the companion goes (every process is here). */
   spm_mixed_drop(m);
+  m->stamp = spm_new_stamp();
+  m->pattern_src = NULL;
   if (m->kind == DISTRT_SPMAT_NONZEROS) {
     spm_nz_assign(op, m, coo, what);
     return;

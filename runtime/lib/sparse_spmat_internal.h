@@ -79,6 +79,12 @@ struct distrt_spmat {
 
   spm_csr all;  /* global column numbers */
   int64_t gnnz; /* entries of the whole matrix */
+  /* Which entries m holds: a stamp, new (spm_new_stamp) whenever they
+   * change; and, when they are another matrix's pattern
+   * (distrt_spmat_pattern_of), that matrix and its stamp then. */
+  int64_t stamp;
+  const struct distrt_spmat *pattern_src;
+  int64_t pattern_stamp;
 
   /* The plan (valid while planned is 1; assign drops it). */
   int planned;
@@ -156,6 +162,9 @@ DISTRT_HIDDEN distrt_spmat *spm_new(const char *op, distrt_grid *g,
                                     int64_t rows, int64_t cols,
                                     int64_t pos_bits, int64_t crd_bits,
                                     int64_t dtype, int64_t kind);
+
+/* A stamp no matrix's entries had before (m->stamp). */
+DISTRT_HIDDEN int64_t spm_new_stamp(void);
 
 /* Validates m (non-NULL, live, its grid live). */
 DISTRT_HIDDEN void spm_check(const char *op, const distrt_spmat *m);

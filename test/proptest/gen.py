@@ -1449,6 +1449,9 @@ def generate_onesided(seed, index):
 # --- one computation ------------------------------------------------------------
 
 def generate(seed, index):
+    import gen_sddmm  # SDDMM programs (gen_sddmm.py), which use this module
+    if random.Random("dist-proptest-sddmm:%d:%d" % (seed, index)).random() < gen_sddmm.SDDMM_FRACTION:
+        return gen_sddmm.generate_sddmm(seed, index)
     if random.Random("dist-proptest-sparse:%d:%d" % (seed, index)).random() < SPARSE_FRACTION:
         return generate_sparse(seed, index)
     if random.Random("dist-proptest-onesided:%d:%d" % (seed, index)).random() < ONESIDED_FRACTION:

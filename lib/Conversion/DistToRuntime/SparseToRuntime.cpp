@@ -166,6 +166,26 @@ static LogicalResult lowerGather(RuntimeLowering &rt, SparseGatherOp op,
                       rewriter);
 }
 
+static LogicalResult lowerPatternOf(RuntimeLowering &rt, SparsePatternOfOp op,
+                                    SparsePatternOfOp::Adaptor a,
+                                    ConversionPatternRewriter &rewriter) {
+  return callOnHandle(rt, op, a.getTile(), "distrt_spmat_pattern_of",
+                      {a.getSource()}, rewriter);
+}
+
+static LogicalResult lowerCheckResult(RuntimeLowering &rt,
+                                      SparseCheckResultOp op,
+                                      SparseCheckResultOp::Adaptor a,
+                                      ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  return callOnHandle(
+      rt, op, a.getTile(), "distrt_spmat_check_result",
+      {rt.constString(rewriter, loc, op.getLabel()),
+       rt.ptrOf(rewriter, loc, a.getReference()),
+       rt.f64(rewriter, loc, op.getTolerance().convertToDouble())},
+      rewriter);
+}
+
 /// A call of runtime function `fn` with `args` followed by one out-pointer
 /// per type of `outs` (stack slots, live for the call only: the op may sit
 /// in a loop); what the function stored there.
@@ -428,4 +448,6 @@ void rt::populateSparseToRuntimePatterns(RewritePatternSet &patterns,
   add(lowerShareX);
   add(lowerMulAdd);
   add(lowerGather);
+  add(lowerPatternOf);
+  add(lowerCheckResult);
 }

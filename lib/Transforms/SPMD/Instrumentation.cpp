@@ -87,10 +87,11 @@ llvm::StringMap<Value> spmd::gatherForCheck(
     DistTensorType type = types[t];
     Value whole = allocWhole(b, loc, type);
     globals[t] = whole;
-    if (type.isSparse())
+    bool readsOut = t != stmt.lhs.tensor || stmt.accumulate;
+    if (type.isSparse() && readsOut)
       SparseGatherOp::create(b, loc, tileOf(rt, values[t]), whole,
                              /*root=*/0);
-    else if (t != stmt.lhs.tensor || stmt.accumulate)
+    else if (!type.isSparse() && readsOut)
       GatherTileOp::create(b, loc, tileOf(rt, values[t]), type, whole,
                            /*root=*/0);
   }
@@ -130,8 +131,15 @@ void spmd::emitCheck(SPMDBuilder &rt, OpBuilder &b, ComputeOp op,
   });
   auto tileOfT = [&](StringRef t) { return tileOf(rt, values[t]); };
   const std::string &out = stmt.lhs.tensor;
-  CheckResultOp::create(b, loc, tileOfT(out), types[out], globals[out], text,
-                        llvm::APFloat(checkTolerance(rt.options, elt)));
+  llvm::APFloat tol(checkTolerance(rt.options, elt));
+  // A sparse output (SDDMM's) is gathered dense on rank 0 and compared
+  // there, every element, stored or not.
+  if (types[out].isSparse())
+    SparseCheckResultOp::create(b, loc, tileOfT(out), globals[out], text,
+                                tol);
+  else
+    CheckResultOp::create(b, loc, tileOfT(out), types[out], globals[out],
+                          text, tol);
   // A sparse input is not compared: no SPMD op writes a sparse tile's
   // entries (the exchange plan beside them is not part of its value).
   for (const std::string &t : names)

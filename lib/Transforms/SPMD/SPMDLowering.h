@@ -13,6 +13,10 @@
 
 #include "SPMDBuilder.h"
 
+#include "DistTensor/Dialect/Dist/IR/SparseCompute.h"
+
+#include "llvm/ADT/StringMap.h"
+
 namespace mlir {
 namespace dist {
 namespace spmd {
@@ -24,6 +28,13 @@ LogicalResult lowerCompute(SPMDBuilder &rt, ComputeOp op);
 /// dist.compute with a sparse operand: the exchange plan and sparsifier
 /// leaves (SparseCompute.cpp).
 LogicalResult lowerSparseCompute(SPMDBuilder &rt, ComputeOp op);
+
+/// The SDDMM `prod` of `op` (SparseSddmm.cpp), on a grid of `procs`
+/// processes; `types` and `values` by the statement's tensor names.
+LogicalResult lowerSparseSddmm(SPMDBuilder &rt, ComputeOp op,
+                               const SparseProduct &prod,
+                               llvm::StringMap<DistTensorType> &types,
+                               llvm::StringMap<Value> &values, int64_t procs);
 
 /// A computation as the runtime's messages name it: "FILE:LINE:COL: " (when
 /// `loc` has one) and the statement.

@@ -38,6 +38,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SPMDLowering.h"
+#include "SparseLeaves.h"
 
 #include "DistTensor/Dialect/Dist/IR/SparseCompute.h"
 
@@ -48,7 +49,6 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SparseTensor/IR/SparseTensor.h"
-#include "mlir/AsmParser/AsmParser.h"
 
 using namespace mlir;
 using namespace mlir::dist;
@@ -77,14 +77,11 @@ struct LeafShape {
 
 } // namespace
 
-/// The element type of a pos / crd buffer of width `w` (0: index).
 static Type indexElt(MLIRContext *ctx, unsigned w) {
-  return w == 0 ? Type(IndexType::get(ctx)) : IntegerType::get(ctx, w);
+  return sparseIndexElt(ctx, w);
 }
 
-static MemRefType flat(Type elt) {
-  return MemRefType::get({ShapedType::kDynamic}, elt);
-}
+static MemRefType flat(Type elt) { return flatMemRef(elt); }
 
 /// A 2-D row-major view (rows x k) of a flat buffer.
 static Value view2d(OpBuilder &b, Location loc, Value flatBuf, Value rows,
@@ -140,13 +137,7 @@ static void buildLeafBody(OpBuilder &b, Location loc, func::FuncOp f,
     memref::StoreOp::create(b, loc, asPos(begin), pos0, ValueRange{c0});
     memref::StoreOp::create(b, loc, asPos(end), pos0, ValueRange{c1});
     levels = {toTensor(pos0, false), toTensor(rows, false), tp, tc};
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    os << "#sparse_tensor.encoding<{map = (i, j) -> (i : compressed, j : "
-          "compressed), posWidth = "
-       << enc.getPosWidth() << ", crdWidth = " << enc.getCrdWidth() << "}>";
-    enc = cast<sparse_tensor::SparseTensorEncodingAttr>(
-        parseAttribute(text, ctx));
+    enc = dcsrEncoding(ctx, enc);
   }
   auto csrType = RankedTensorType::get({s.rows, s.cols}, elt, enc);
   Value csr =
@@ -232,15 +223,9 @@ static func::FuncOp getOrCreateLeaf(ModuleOp module, Location loc,
   return f;
 }
 
-/// The view of one part of `matrix`'s piece (dist.sparse_part).
 static SparsePartOp makePart(OpBuilder &b, Location loc, Value handle,
                              SparsePart part, DistTensorType matrix) {
-  MLIRContext *ctx = b.getContext();
-  auto enc = matrix.getEncoding();
-  return SparsePartOp::create(
-      b, loc, flat(indexElt(ctx, enc.getPosWidth())),
-      flat(indexElt(ctx, enc.getCrdWidth())), flat(matrix.getElementType()),
-      b.getIndexType(), handle, part, matrix);
+  return makeSparsePart(b, loc, handle, part, matrix);
 }
 
 /// The rows of `matrix`'s offdiag part that hold entries
@@ -406,6 +391,9 @@ LogicalResult spmd::lowerSparseCompute(SPMDBuilder &rt, ComputeOp op) {
     if (failed(rt.checkTensorType(op, t, /*allowSparse=*/true)))
       return failure();
 
+  if (prod->kind == SparseKernel::Sddmm)
+    return lowerSparseSddmm(rt, op, *prod, types, values,
+                            grid.getShape()[0]);
   Location loc = op.getLoc();
   OpBuilder b(op);
   DistTensorType bt = types[prod->matrix], yt = types[prod->out];

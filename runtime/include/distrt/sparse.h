@@ -401,6 +401,28 @@ void distrt_spmat_mul_add(distrt_spmat *m, const void *x, void *y, int64_t k,
  *  proportional to its piece; root also holds the matrix's entries). */
 void distrt_spmat_gather_dense(distrt_spmat *m, void *dense, int64_t root);
 
+/** Collective: a's entries become b's pattern (the same piece on every
+ *  process: rows, positions and coordinates; values 0), for the output of
+ *  an SDDMM, which has its matrix's pattern and its own values.  Does
+ *  nothing when a already has the pattern of b's current entries (the
+ *  pattern is copied again after b's entries, or a's, change).  a and b
+ *  must be different matrices of one grid, shape, partition, index widths
+ *  and dtype, and a no companion (distrt_spmat_in_partition); otherwise
+ *  every process stops with one line. */
+void distrt_spmat_pattern_of(distrt_spmat *a, distrt_spmat *b);
+
+/** Collective check of a sparse result: m is gathered dense on grid rank
+ *  0 (distrt_spmat_gather_dense) and compared there with `ref` (rows x
+ *  cols of m's dtype, row-major, read on rank 0 only): every element,
+ *  stored or not, within relative error `tol` (of the largest |ref|).
+ *  Rank 0 prints "dist: check <name>: max relative error <e> (tolerance
+ *  <tol>) on <P> rank(s): PASS|FAIL (checksum <h>)" and, on failure, the
+ *  first mismatching element; a failure counts towards the exit status as
+ *  distrt_check_result's do.  Returns 1 when it passes, on every
+ *  process. */
+int64_t distrt_spmat_check_result(distrt_spmat *m, const char *name,
+                                  const void *ref, double tol);
+
 /** Writes m to `path` as a MatrixMarket "coordinate real general" file
  *  (1-based, row-major order, values printed so that they read back
  *  exactly: %.17g for f64, %.9g for f32).  Collective: every process

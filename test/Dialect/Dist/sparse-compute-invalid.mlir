@@ -22,7 +22,7 @@ dist.grid @m [4]
 !B = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> x">, #CSR>
 !V = !dist.tensor<8xf64, #dist.layout<@m, "x -> x">>
 func.func @f(%a: !B, %b: !B, %c: !V) {
-  // expected-error @+1 {{sparse computation cannot be lowered: sparse outputs are not supported yet (sparse II)}}
+  // expected-error @+1 {{sparse computation cannot be lowered: a sparse output is supported for SDDMM only (A(i,j) = B(i,j) * C(i,k) * D(k,j)); a product's output is dense}}
   dist.compute "A(i,j) = B(i,j) * c(j)" (A = %a, B = %b, c = %c)
       schedule [distribute({i}, {io}, {ii}, Grid(4))] : !B, !B, !V
   return

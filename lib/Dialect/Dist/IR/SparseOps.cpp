@@ -183,6 +183,141 @@ static std::string checkSparseSchedule(const LoopNest &nest,
   return "";
 }
 
+/// Appends the factors of `e` to `out` when it is a product of accesses
+/// only (no constants, signs or sums).
+static bool productOfAccesses(const IndexExpr *e,
+                              SmallVectorImpl<const Access *> &out) {
+  if (!e)
+    return false;
+  if (e->kind == IndexExpr::Kind::Access) {
+    out.push_back(&e->access);
+    return true;
+  }
+  return e->kind == IndexExpr::Kind::Mul &&
+         productOfAccesses(e->lhs.get(), out) &&
+         productOfAccesses(e->rhs.get(), out);
+}
+
+/// SDDMM: `A(i,j) = B(i,j) * C(i,k) * D(k,j)` with B sparse (its factors
+/// in any order), A sparse of B's type (it gets B's pattern), C's rows
+/// blocked like B's or replicated, D replicated.
+static FailureOr<SparseProduct>
+matchSddmm(const IndexStatement &stmt,
+           const llvm::StringMap<DistTensorType> &types, const LoopNest &nest,
+           ArrayRef<int64_t> gridShape, ArrayRef<const Access *> factors,
+           std::string &error) {
+  auto fail = [&](const Twine &why) {
+    error = why.str();
+    return failure();
+  };
+  const char *form = "SDDMM reads A(i,j) = B(i,j) * C(i,k) * D(k,j) with B "
+                     "and A sparse, C and D dense";
+  const Access &a = stmt.lhs;
+  const Access *b = nullptr, *c = nullptr, *d = nullptr;
+  for (const Access *f : factors) {
+    if (!types.lookup(f->tensor).isSparse())
+      continue;
+    if (b)
+      return fail(Twine("exactly one factor of an SDDMM is sparse; ") + form);
+    b = f;
+  }
+  if (!b || b->indices.size() != 2 || a.indices.size() != 2 ||
+      a.indices != b->indices || a.indices[0] == a.indices[1])
+    return fail(form);
+  StringRef i = a.indices[0], j = a.indices[1];
+  for (const Access *f : factors) {
+    if (f == b || f->indices.size() != 2)
+      continue;
+    if (f->indices[0] == i && f->indices[1] != j && f->indices[1] != i)
+      c = f;
+    else if (f->indices[1] == j && f->indices[0] != i && f->indices[0] != j)
+      d = f;
+  }
+  if (!c || !d || c == d || c->indices[1] != d->indices[0] ||
+      llvm::any_of(factors, [&](const Access *f) {
+        return f->indices.size() != 2;
+      }))
+    return fail(form);
+  if (c->tensor == d->tensor || c->tensor == b->tensor ||
+      d->tensor == b->tensor || a.tensor == b->tensor ||
+      a.tensor == c->tensor || a.tensor == d->tensor)
+    return fail("the four tensors of an SDDMM must be different tensors");
+  if (stmt.accumulate)
+    return fail("an SDDMM's sparse output is assigned ('='): '+=' would "
+                "add B's pattern to the output's own, which needs sparse "
+                "assembly (not supported yet)");
+  DistTensorType at = types.lookup(a.tensor), bt = types.lookup(b->tensor),
+                 ct = types.lookup(c->tensor), dt = types.lookup(d->tensor);
+  if (!at.isSparse())
+    return fail("an SDDMM's output has the matrix's pattern: give '" +
+                a.tensor + "' the type of '" + b->tensor + "' (sparse)");
+  std::string storage = sparseStorageError(bt, gridShape);
+  if (!storage.empty())
+    return fail(storage);
+  if (at != bt)
+    return fail("an SDDMM's output gets the matrix's pattern, so it must "
+                "have the matrix's type: '" +
+                a.tensor + "' is " + typeStr(at) + ", '" + b->tensor + "' " +
+                typeStr(bt));
+  if (ct.getElementType() != bt.getElementType() ||
+      dt.getElementType() != bt.getElementType())
+    return fail("the operands of an SDDMM must have one element type");
+  FlatSymbolRefAttr grid = bt.getLayout().getGrid();
+  for (DistTensorType t : {ct, dt})
+    if (t.getLayout().getGrid() != grid ||
+        t.getLayout().getLevels().size() != 1 ||
+        !t.getLayout().getOuter().getFixedAxes().empty())
+      return fail("the dense operands of an SDDMM must be on the matrix's "
+                  "grid " +
+                  grid.getValue() + ", on one level, not fixed to a face");
+  if (!whole(dt, 0) || !whole(dt, 1))
+    return fail("'" + d->tensor + "' (D in A(i,j) = B(i,j) * C(i,k) * "
+                "D(k,j)) must be replicated (\"xy -> *\"): every process "
+                "reads the columns its entries name");
+  if (!whole(ct, 1))
+    return fail("the columns of '" + c->tensor + "' must not be partitioned");
+
+  SparseProduct p;
+  p.kind = SparseKernel::Sddmm;
+  p.out = a.tensor;
+  p.matrix = b->tensor;
+  p.dense = c->tensor;
+  p.dense2 = d->tensor;
+  p.cols = ct.getShape()[1];
+  p.denseIsMatrix = true;
+  p.denseReplicated = whole(ct, 0);
+  p.storedNonzeros = hasNonzeroPartition(bt);
+  int64_t procs = gridShape.empty() ? 1 : gridShape[0];
+  for (const auto &entry : nest.derivations) {
+    const Derivation &dv = entry.getValue();
+    if (dv.kind == Derivation::Kind::Position && dv.positionOf != p.matrix)
+      return fail("pos(" + dv.parents.front() + ", " + entry.getKey().str() +
+                  ", " + dv.positionOf + ") needs the sparse matrix '" +
+                  p.matrix + "'");
+  }
+  std::string sched = checkSparseSchedule(nest, p.matrix, i, j,
+                                          p.storedNonzeros, procs,
+                                          p.nonzeros);
+  if (!sched.empty())
+    return fail(sched);
+  if (p.nonzeros != p.storedNonzeros)
+    return fail(Twine("an SDDMM runs in the partition its matrix is stored "
+                      "in: '") +
+                p.matrix + "' is stored " +
+                (p.storedNonzeros ? "by non-zeros" : "with its rows blocked") +
+                " and scheduled " +
+                (p.nonzeros ? "by non-zeros" : "by rows") +
+                " (mixed partitions are supported for SpMV and SpMM)");
+  if (!p.denseReplicated && (p.nonzeros || !blockedOnAxis0(ct, 0)))
+    return fail("'" + c->tensor + "' (C in A(i,j) = B(i,j) * C(i,k) * "
+                "D(k,j)) must be replicated (\"xy -> *\")" +
+                (p.nonzeros ? std::string(" when the matrix is split by "
+                                          "non-zeros")
+                            : std::string(" or have its rows blocked like "
+                                          "the matrix's (\"xy -> x\")")));
+  return p;
+}
+
 FailureOr<SparseProduct>
 dist::matchSparseProduct(const IndexStatement &stmt,
                          const llvm::StringMap<DistTensorType> &types,
@@ -192,6 +327,9 @@ dist::matchSparseProduct(const IndexStatement &stmt,
     error = why.str();
     return failure();
   };
+  SmallVector<const Access *> factors;
+  if (productOfAccesses(stmt.rhs.get(), factors) && factors.size() == 3)
+    return matchSddmm(stmt, types, nest, gridShape, factors, error);
   SparseProduct p;
   p.out = stmt.lhs.tensor;
   SmallVector<const Access *> rhs = stmt.rhsAccesses();
@@ -202,15 +340,17 @@ dist::matchSparseProduct(const IndexStatement &stmt,
                      e->rhs && e->lhs->kind == IndexExpr::Kind::Access &&
                      e->rhs->kind == IndexExpr::Kind::Access;
   if (!twoAccesses || rhs.size() != 2)
-    return fail("sparse products are Y(i) = B(i,j) * X(j) or Y(i,k) = "
-                "B(i,j) * X(j,k) with B sparse (SpMV, SpMM), without "
-                "constant factors or signs; other statements with sparse "
-                "tensors are sparse II");
+    return fail("sparse computations are Y(i) = B(i,j) * X(j) or Y(i,k) = "
+                "B(i,j) * X(j,k) (SpMV, SpMM) or A(i,j) = B(i,j) * C(i,k) * "
+                "D(k,j) (SDDMM) with B sparse, without constant factors or "
+                "signs; other statements with sparse tensors are not "
+                "supported yet");
   const Access *b = rhs[0], *x = rhs[1];
   if (!types.lookup(b->tensor).isSparse())
     std::swap(b, x);
   if (types.lookup(stmt.lhs.tensor).isSparse())
-    return fail("sparse outputs are not supported yet (sparse II)");
+    return fail("a sparse output is supported for SDDMM only (A(i,j) = "
+                "B(i,j) * C(i,k) * D(k,j)); a product's output is dense");
   if (!types.lookup(b->tensor).isSparse() ||
       types.lookup(x->tensor).isSparse() || b->tensor == x->tensor)
     return fail("exactly one operand of a sparse product is sparse");

@@ -435,4 +435,51 @@ def Dist_SparseGatherOp : Dist_RuntimeOp<"sparse_gather"> {
   }];
 }
 
+def Dist_SparsePatternOfOp : Dist_RuntimeOp<"sparse_pattern_of"> {
+  let summary = "gives a sparse matrix another's pattern (SDDMM's output)";
+  let description = [{
+    Collective (`distrt_spmat_pattern_of`): `tile`'s entries become those
+    of `source` (the same rows on every process, the same positions and
+    coordinates, values 0), unless `tile` already has that pattern: the
+    pattern is copied when `source`'s entries change (or `tile`'s), not at
+    every call. The two must have one shape, partition, index widths and
+    element type. The output of an SDDMM, `A(i,j) = B(i,j) * C(i,k) *
+    D(k,j)`, has B's pattern and its own values.
+
+    ```mlir
+    dist.sparse_pattern_of %a from %b : !dist.sparse_tile, !dist.sparse_tile
+    ```
+  }];
+  let arguments = (ins Arg<Dist_SparseTileType, "", [MemWrite]>:$tile,
+                       Arg<Dist_SparseTileType, "", [MemRead]>:$source);
+  let assemblyFormat = [{
+    $tile `from` $source attr-dict `:` qualified(type($tile)) `,`
+    qualified(type($source))
+  }];
+}
+
+def Dist_SparseCheckResultOp : Dist_RuntimeOp<"sparse_check_result"> {
+  let summary = "compares a sparse tensor with a dense reference (check)";
+  let description = [{
+    Collective (`distrt_spmat_check_result`): the sparse matrix `tile` is
+    gathered dense on rank 0 of its grid and compared there with
+    `reference` (the whole matrix, row-major, read on rank 0 only): every
+    element, stored or not, within relative error `tolerance`. Rank 0
+    prints one PASS or FAIL line with `label`, as `dist.check_result`
+    does for dense tensors.
+
+    ```mlir
+    dist.sparse_check_result %h against %ref label "A(i,j) = ..."
+        tolerance 1.0e-12 : !dist.sparse_tile, memref<8x8xf64>
+    ```
+  }];
+  let arguments = (ins Arg<Dist_SparseTileType, "", [MemRead]>:$tile,
+                       Arg<AnyMemRef, "", [MemRead]>:$reference,
+                       StrAttr:$label, F64Attr:$tolerance);
+  let assemblyFormat = [{
+    $tile `against` $reference `label` $label `tolerance` $tolerance attr-dict
+    `:` qualified(type($tile)) `,` type($reference)
+  }];
+}
+
 #endif // DIST_SPARSE_OPS_TD

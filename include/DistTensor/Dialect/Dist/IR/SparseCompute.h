@@ -23,16 +23,29 @@
 namespace mlir {
 namespace dist {
 
-/// A recognized sparse product `Y(i[,k]) (+)= B(i,j) * X(j[,k])`: B sparse
-/// (CSR, rows blocked over a 1-D grid), X and Y dense.
+/// The sparse computations dist lowers.
+enum class SparseKernel {
+  /// SpMV / SpMM: `Y(i[,k]) (+)= B(i,j) * X(j[,k])`, Y and X dense.
+  Product,
+  /// SDDMM: `A(i,j) = B(i,j) * C(i,k) * D(k,j)`, A sparse with B's
+  /// pattern (a sparse output of B's type), C and D dense.
+  Sddmm,
+};
+
+/// A recognized sparse computation: a product `Y(i[,k]) (+)= B(i,j) *
+/// X(j[,k])` (B sparse: CSR, rows blocked or split by non-zeros over a 1-D
+/// grid; X and Y dense), or an SDDMM `A(i,j) = B(i,j) * C(i,k) * D(k,j)`
+/// (`dense` names C, `dense2` D; A sparse, of B's type).
 struct SparseProduct {
-  std::string out, matrix, dense;
-  /// Columns of X and Y (1 for SpMV).
+  SparseKernel kind = SparseKernel::Product;
+  std::string out, matrix, dense, dense2;
+  /// Columns of X and Y (1 for SpMV); for SDDMM the extent of k (C's
+  /// columns, D's rows).
   int64_t cols = 1;
   /// Whether X is a matrix (SpMM) rather than a vector.
   bool denseIsMatrix = false;
-  /// Whether X is replicated on every process (no exchange needed) rather
-  /// than blocked like B's rows.
+  /// Whether X (SDDMM: C) is replicated on every process (no exchange
+  /// needed) rather than blocked like B's rows.
   bool denseReplicated = false;
   /// Whether the schedule splits B's entries by non-zeros (fuse / pos /
   /// distribute): a process's rows may overlap its neighbours', and the

@@ -1,0 +1,62 @@
+"""The sparse II section of docs/performance.md (report.py), from the rows
+bench_sparse2.py writes (suite "sparse2"): SDDMM against the
+single-process reference."""
+
+
+def _num(x):
+    try:
+        return float(x)
+    except (TypeError, ValueError):
+        return None
+
+
+def sparse2_section(rows, table):
+    """The lines of the section (empty without sparse2 rows)."""
+    srows = [r for r in rows if r["suite"] == "sparse2"]
+    if not srows:
+        return []
+    L = []
+    w = L.append
+    w("## Sparse II: SDDMM")
+    w("")
+    w("`bench.py --only sparse2` (benchmarks/bench_sparse2.py): A(i,j) = "
+      "B(i,j) * C(i,k) * D(k,j), f64, B and A CSR with 32-bit indices, on "
+      "generated matrices (dist.generate and the reference build the same "
+      "matrix from the same seed). *dist*: rows blocked, C blocked like "
+      "them, D replicated; *dist-nz*: B and A split by non-zeros, C "
+      "replicated. *ref-sddmm* (benchmarks/baselines/sddmm_ref.c): one "
+      "process, a hand CSR loop over OpenMP threads (dynamic chunks of "
+      "rows), D transposed inside each call as dist's leaf does; PETSc has "
+      "no SDDMM. Times are medians of the timed calls after a warm-up. "
+      "Speedup = the reference's time at as many threads as dist has ranks "
+      "/ dist's time.")
+    w("")
+    body = []
+    for r in sorted(srows, key=lambda r: (r["shape"], _num(r["ranks"]) or 0,
+                                          r["impl"])):
+        med = _num(r["median_s"])
+        ratio = _num(r["ratio_blas"])
+        load = _num(r["other_load"])
+        body.append((r["shape"], r["param"], r["impl"], str(r["ranks"]),
+                     str(r["threads"]),
+                     f"{med * 1e3:.1f}" if med is not None else "",
+                     f"{ratio:.2f}" if ratio is not None else "",
+                     r["status"], f"{load:.2f}" if load is not None else ""))
+    w(table(["matrix", "parameters", "implementation", "ranks", "threads",
+             "median ms", "speedup", "status", "other load"], body))
+    w("")
+    verdicts = []
+    for r in srows:
+        ratio = _num(r["ratio_blas"])
+        if ratio is None or str(r["ranks"]) != "2":
+            continue
+        verdicts.append(f"- {r['shape']}, {r['impl']} on 2 ranks: "
+                        f"{ratio:.2f}x the reference with 2 threads "
+                        f"(target 0.8x: {'met' if ratio >= 0.8 else 'not met'}).")
+    if verdicts:
+        w("Issue 15's target, SDDMM on 2 ranks at least 0.8x the "
+          "single-process reference with 2 threads:")
+        w("")
+        L.extend(sorted(verdicts))
+        w("")
+    return L
