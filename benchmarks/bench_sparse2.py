@@ -6,8 +6,9 @@ and seed in dist and the reference):
 
   ref-sddmm   benchmarks/baselines/sddmm_ref.c: one process, a hand CSR
               loop with OpenMP threads (dynamic chunks of rows), D
-              transposed inside each call; PETSc has no SDDMM. Run with 1
-              thread and with as many threads as dist has ranks.
+              transposed inside each call (blocked), the sum over k
+              vectorized; PETSc has no SDDMM. Run with 1 thread and with
+              as many threads as dist has ranks, not bound to one core.
   dist        benchmarks/sparse/dist-sddmm.mlir: B and A rows blocked, C
               blocked like them, D replicated, on 1 and 2 ranks.
   dist-nz     the same with B and A split by non-zeros and C replicated.
@@ -98,7 +99,9 @@ def run(suite, log, summarize):
                 env = {"OMP_NUM_THREADS": str(threads),
                        "OPENBLAS_NUM_THREADS": "1"}
                 if impl == "ref-sddmm":
-                    cmd = suite.mpirun(1) + cmd
+                    # one process, its threads on every core (mpirun
+                    # would bind it to one)
+                    cmd = suite.mpirun(1) + ["--bind-to", "none"] + cmd
                 rc, out, _, other = suite.run_undisturbed(cmd, env)
                 if impl == "ref-sddmm":
                     times = [float(t) for t in REF_RE.findall(out)]

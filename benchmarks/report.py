@@ -489,6 +489,27 @@ def core_speed_text(secs):
     return text
 
 
+def subrun_note(meta, suite):
+    """A sentence for a section whose rows come from a run of its own
+    (results/SUITE/), naming its date and machine when it differs from the
+    main run's; else ''."""
+    sub = meta.get("_subruns", {}).get(suite)
+    if not sub:
+        return ""
+    def desc(m):
+        mach = m.get("machine", {})
+        return (f"{mach.get('cpu', '?')}, {mach.get('nproc', '?')} cores, "
+                f"L3 {mach.get('L3 cache', '?')}")
+    main, here = desc(meta), desc(sub)
+    text = (f"Measured in a run of its own (`bench.py --only {suite} --out "
+            f"benchmarks/results/{suite}`) on {sub.get('started', '?')}")
+    if here != main:
+        text += (f", on another machine than the sections above: {here} "
+                 f"(above: {main}). Ratios compare implementations measured "
+                 "in the same run, on the same machine")
+    return text + "."
+
+
 def page(rows, meta, made, doc):
     cfg = meta.get("config", {})
     mach = meta.get("machine", {})
@@ -946,12 +967,15 @@ def page(rows, meta, made, doc):
         w("")
 
     # -- compile ---------------------------------------------------------
-    for line in report_sparse.sparse_section(rows, made, table):
-        w(line)
-    for line in report_sparse2.sparse2_section(rows, table):
-        w(line)
-    for line in report_onesided.onesided_section(rows, table):
-        w(line)
+    for suite, lines in (
+            ("sparse", report_sparse.sparse_section(rows, made, table)),
+            ("sparse2", report_sparse2.sparse2_section(rows, table)),
+            ("onesided", report_onesided.onesided_section(rows, table))):
+        note = subrun_note(meta, suite)
+        if lines and note:
+            lines[2:2] = [note, ""]
+        for line in lines:
+            w(line)
 
     comp = sel(rows, suite="compile")
     w("## Compile time")
@@ -1304,14 +1328,23 @@ def main():
                     help="default: docs/performance/ next to the page")
     args = ap.parse_args()
     rows, meta = load(args.results)
-    # The sparse and one-sided suites may have their own runs (bench.py
-    # --only sparse --out results/sparse, and likewise onesided): their rows
-    # join the page when the main run has none.
-    for suite in ("sparse", "onesided"):
+    # The sparse, sparse II and one-sided suites may have their own runs
+    # (bench.py --only sparse --out results/sparse, and likewise): their
+    # rows join the page when the main run has none of that suite, or
+    # replace the main run's when they were measured later (the page shows
+    # each suite's newest run; "started" is "%Y-%m-%d %H:%M:%S %Z").
+    meta["_subruns"] = {}
+    for suite in ("sparse", "sparse2", "onesided"):
         sub = os.path.join(args.results, suite)
-        if (not any(r["suite"] == suite for r in rows)
-                and os.path.exists(os.path.join(sub, "results.csv"))):
-            rows += load(sub)[0]
+        if not os.path.exists(os.path.join(sub, "results.csv")):
+            continue
+        srows, smeta = load(sub)
+        mine = any(r["suite"] == suite for r in rows)
+        if mine and smeta.get("started", "") <= meta.get("started", ""):
+            continue
+        rows = [r for r in rows if r["suite"] != suite] + \
+            [r for r in srows if r["suite"] == suite]
+        meta["_subruns"][suite] = smeta
     meta["_results"] = os.path.abspath(args.results)
     docdir = os.path.dirname(os.path.abspath(args.doc))
     plotdir = args.plots or os.path.join(docdir, os.path.splitext(os.path.basename(args.doc))[0])
