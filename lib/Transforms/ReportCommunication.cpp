@@ -47,11 +47,19 @@ struct DistReportCommunicationPass
       // A sparse product moves what its matrix's exchange plan says, which
       // is known only at run time (the columns each process's rows use).
       if (isSparseCompute(op)) {
-        // SDDMM is the one with two sparse tensors (B and its output).
-        bool sddmm = llvm::count_if(op.getTensors().getTypes(), [](Type t) {
-                       return cast<DistTensorType>(t).isSparse();
-                     }) == 2;
-        if (!generalOnly && sddmm)
+        // SDDMM has two sparse tensors (B and its output), a sum of sparse
+        // matrices only sparse ones.
+        auto types = op.getTensors().getTypes();
+        int64_t sparse = llvm::count_if(types, [](Type t) {
+          return cast<DistTensorType>(t).isSparse();
+        });
+        bool sum = sparse == (int64_t)llvm::size(types);
+        bool sddmm = !sum && sparse == 2;
+        if (!generalOnly && sum)
+          (quiet ? emitRemark(op.getLoc()) : op.emitRemark())
+              << "sum of sparse matrices: nothing moves (the terms' rows "
+                 "are blocked alike; docs/sparse.md)";
+        else if (!generalOnly && sddmm)
           (quiet ? emitRemark(op.getLoc()) : op.emitRemark())
               << "SDDMM: nothing moves (each process computes its own "
                  "entries; D is replicated, C blocked like the matrix's "

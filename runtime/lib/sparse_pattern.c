@@ -3,7 +3,10 @@
  * A sparse output that has another matrix's pattern (SDDMM's A(i,j) =
  * B(i,j) * C(i,k) * D(k,j) has B's): distrt_spmat_pattern_of copies B's
  * rows, positions and coordinates into A once per B's entries, and the
- * compiled product writes A's values.  And the --check of a sparse result,
+ * compiled product writes A's values.  A matrix whose entries the program
+ * writes (a sum's output, whose pattern is the union of the terms'):
+ * distrt_spmat_reserve and distrt_spmat_commit.  And the --check of a
+ * sparse result,
  * distrt_spmat_check_result: the matrix gathered dense on rank 0 against
  * the reference evaluator's dense result, element by element.
  *===----------------------------------------------------------------------===*/
@@ -76,6 +79,56 @@ void distrt_spmat_pattern_of(distrt_spmat *a, distrt_spmat *b) {
   a->stamp = spm_new_stamp();
   a->pattern_src = b;
   a->pattern_stamp = b->stamp;
+  a->reserved = -1;
+}
+
+/*===-- entries written by the program (a sum's output) -------------------===*/
+
+void distrt_spmat_reserve(distrt_spmat *a, const distrt_spmat *like,
+                          int64_t capacity, void **pos, void **crd,
+                          void **values) {
+  const char *op = "distrt_spmat_reserve";
+  spm_check(op, a);
+  spm_check(op, like);
+  check_alike(op, a, like);
+  if (capacity < 0)
+    distrt_fatal(op, "negative capacity %lld", (long long)capacity);
+  spm_mixed_drop(a);
+  spm_plan_drop(a);
+  spm_csr_free(&a->all);
+  a->first = like->first;
+  a->nr = like->nr;
+  spm_csr_alloc(op, a, &a->all, capacity);
+  a->all.nnz = 0;
+  a->reserved = capacity;
+  a->gnnz = 0;
+  a->stamp = spm_new_stamp();
+  a->pattern_src = NULL;
+  if (pos)
+    *pos = a->all.pos;
+  if (crd)
+    *crd = a->all.crd;
+  if (values)
+    *values = a->all.val;
+}
+
+void distrt_spmat_commit(distrt_spmat *a, int64_t count) {
+  const char *op = "distrt_spmat_commit";
+  spm_check(op, a);
+  if (a->reserved < 0)
+    distrt_fatal(op, "no room was reserved (call distrt_spmat_reserve "
+                     "first)");
+  if (count < 0 || count > a->reserved)
+    distrt_fatal(op, "%lld entries, but room for %lld was reserved",
+                 (long long)count, (long long)a->reserved);
+  int64_t last = spm_get(a->all.pos, a->pos_bits, a->nr);
+  if (last != count)
+    distrt_fatal(op, "%lld entries, but the positions end at %lld",
+                 (long long)count, (long long)last);
+  a->all.nnz = count;
+  a->reserved = -1;
+  a->gnnz = count;
+  distrt_g.be->allreduce(op, a->comm, &a->gnnz, 1, DISTRT_I64, DISTRT_SUM);
 }
 
 /*===-- the check --------------------------------------------------------===*/

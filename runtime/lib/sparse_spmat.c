@@ -135,6 +135,7 @@ distrt_spmat *spm_new(const char *op, distrt_grid *g, int64_t rows,
   m->dtype = dtype;
   m->esize = distrt_dtype_size(op, dtype);
   m->shared = -1;
+  m->reserved = -1;
   spm_csr_alloc(op, m, &m->all, 0);
   return m;
 }
@@ -297,6 +298,7 @@ static void assign_impl(const char *op, distrt_spmat *m,
   spm_mixed_drop(m);
   m->stamp = spm_new_stamp();
   m->pattern_src = NULL;
+  m->reserved = -1;
   if (m->kind == DISTRT_SPMAT_NONZEROS) {
     spm_nz_assign(op, m, coo, what);
     return;

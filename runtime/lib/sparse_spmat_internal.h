@@ -85,6 +85,9 @@ struct distrt_spmat {
   int64_t stamp;
   const struct distrt_spmat *pattern_src;
   int64_t pattern_stamp;
+  /* Room reserved by distrt_spmat_reserve (entries), -1 when none is
+   * pending a commit. */
+  int64_t reserved;
 
   /* The plan (valid while planned is 1; assign drops it). */
   int planned;

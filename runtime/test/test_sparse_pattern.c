@@ -23,9 +23,13 @@
  *   - distrt_spmat_check_result(A, ref) with ref the dense matrix the test
  *     builds itself from B's gathered pattern and the values it wrote into
  *     A (rank 0) passes and returns 1 on every rank.
+ * distrt_spmat_reserve and distrt_spmat_commit (a sum's output): room
+ * reserved like another matrix, filled with that matrix's piece by hand,
+ * committed: counts and dense gather equal the other's.
  * The error cases: a reference off in one element (FAIL, the first
- * mismatch, a failing exit), and pattern_of on matrices of another shape,
- * partition or dtype, or on one matrix twice. */
+ * mismatch, a failing exit), pattern_of on matrices of another shape,
+ * partition or dtype, or on one matrix twice, and commits of more entries
+ * than the room, without a reserve, or disagreeing with the positions. */
 #include "test_util.h"
 
 #include "distrt/sparse.h"
@@ -140,6 +144,45 @@ static void run_one(int kind, int64_t pb, int64_t cb, int64_t dtype, int gen,
   distrt_spmat_free(b);
 }
 
+/* distrt_spmat_reserve then distrt_spmat_commit with b's own piece
+ * written into the room: a must equal b (counts, gather). */
+static void run_reserve(int64_t pb, int64_t cb, int64_t dtype) {
+  distrt_grid *g = tu_world();
+  int64_t rows = 29, cols = 17;
+  distrt_spmat *b = distrt_spmat_create(g, rows, cols, pb, cb, dtype);
+  distrt_spmat *a = distrt_spmat_create(g, rows, cols, pb, cb, dtype);
+  distrt_spmat_generate(b, DISTRT_GEN_UNIFORM, 3, 21);
+  distrt_spmat_generate(a, DISTRT_GEN_UNIFORM, 1, 22);
+  void *bp, *bc, *bv, *ap, *ac, *av;
+  int64_t nnz;
+  distrt_spmat_part(b, DISTRT_SPMAT_ALL, &bp, &bc, &bv, &nnz, NULL);
+  distrt_spmat_reserve(a, b, nnz + 5, &ap, &ac, &av);
+  void *ids;
+  int64_t first, nr;
+  distrt_spmat_local_rows(a, &ids, &first, &nr);
+  memcpy(ap, bp, (size_t)((nr + 1) * pb / 8));
+  memcpy(ac, bc, (size_t)(nnz * cb / 8));
+  memcpy(av, bv, (size_t)(nnz * tu_esize(dtype)));
+  distrt_spmat_commit(a, nnz);
+  EXPECT(distrt_spmat_local_nnz(a) == nnz, "local entries %lld, expected %lld",
+         (long long)distrt_spmat_local_nnz(a), (long long)nnz);
+  EXPECT(distrt_spmat_global_nnz(a) == distrt_spmat_global_nnz(b),
+         "global entries %lld, expected %lld",
+         (long long)distrt_spmat_global_nnz(a),
+         (long long)distrt_spmat_global_nnz(b));
+  int64_t n = rows * cols, es = tu_esize(dtype);
+  void *ga = tu_rank() == 0 ? calloc((size_t)n, (size_t)es) : NULL;
+  void *gb = tu_rank() == 0 ? calloc((size_t)n, (size_t)es) : NULL;
+  distrt_spmat_gather_dense(a, ga, 0);
+  distrt_spmat_gather_dense(b, gb, 0);
+  if (ga)
+    EXPECT(memcmp(ga, gb, (size_t)(n * es)) == 0, "gathers differ");
+  free(ga);
+  free(gb);
+  distrt_spmat_free(a);
+  distrt_spmat_free(b);
+}
+
 static int error_case(const char *name) {
   tu_init("distrt-test-sparse-pattern");
   distrt_grid *g = tu_world();
@@ -156,6 +199,16 @@ static int error_case(const char *name) {
                             b);
   } else if (!strcmp(name, "same")) {
     distrt_spmat_pattern_of(b, b);
+  } else if (!strcmp(name, "commit-room")) {
+    distrt_spmat *a = distrt_spmat_create(g, 9, 7, 32, 32, DISTRT_F64);
+    distrt_spmat_reserve(a, b, 4, NULL, NULL, NULL);
+    distrt_spmat_commit(a, 5);
+  } else if (!strcmp(name, "commit-unreserved")) {
+    distrt_spmat_commit(b, 0);
+  } else if (!strcmp(name, "commit-pos")) {
+    distrt_spmat *a = distrt_spmat_create(g, 9, 7, 32, 32, DISTRT_F64);
+    distrt_spmat_reserve(a, b, 4, NULL, NULL, NULL);
+    distrt_spmat_commit(a, 3); /* the positions (zero) end at 0 */
   } else if (!strcmp(name, "checkfail")) {
     distrt_spmat *a = distrt_spmat_create(g, 9, 7, 32, 32, DISTRT_F64);
     distrt_spmat_pattern_of(a, b);
@@ -202,5 +255,9 @@ int main(int argc, char **argv) {
                  mats[m].name, (long long)mats[m].rows,
                  (long long)mats[m].cols);
     }
+  for (int w = 0; w < 3; ++w)
+    for (int64_t dtype = DISTRT_F32; dtype <= DISTRT_F64; ++dtype)
+      run_reserve(widths[w][0], widths[w][1], dtype);
+  tu_section("reserve and commit");
   return tu_finish();
 }

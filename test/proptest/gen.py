@@ -1449,9 +1449,11 @@ def generate_onesided(seed, index):
 # --- one computation ------------------------------------------------------------
 
 def generate(seed, index):
-    import gen_sddmm  # SDDMM programs (gen_sddmm.py), which use this module
-    if random.Random("dist-proptest-sddmm:%d:%d" % (seed, index)).random() < gen_sddmm.SDDMM_FRACTION:
-        return gen_sddmm.generate_sddmm(seed, index)
+    import gen_sparse2  # SDDMM and sums of sparse matrices, which use this module
+    if random.Random("dist-proptest-sddmm:%d:%d" % (seed, index)).random() < gen_sparse2.SDDMM_FRACTION:
+        return gen_sparse2.generate_sddmm(seed, index)
+    if random.Random("dist-proptest-spadd:%d:%d" % (seed, index)).random() < gen_sparse2.SPADD_FRACTION:
+        return gen_sparse2.generate_spadd(seed, index)
     if random.Random("dist-proptest-sparse:%d:%d" % (seed, index)).random() < SPARSE_FRACTION:
         return generate_sparse(seed, index)
     if random.Random("dist-proptest-onesided:%d:%d" % (seed, index)).random() < ONESIDED_FRACTION:

@@ -248,6 +248,41 @@ static LogicalResult lowerPart(RuntimeLowering &rt, SparsePartOp op,
   return success();
 }
 
+/// distrt_spmat_reserve, then memrefs over the room it made (positions:
+/// the piece's rows + 1, from distrt_spmat_local_rows).
+static LogicalResult lowerReserve(RuntimeLowering &rt, SparseReserveOp op,
+                                  SparseReserveOp::Adaptor a,
+                                  ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  OpBuilder &b = rewriter;
+  Value cap = rt.toI64(b, loc, a.getCapacity());
+  FailureOr<SmallVector<Value>> out =
+      callWithOuts(rt, b, loc, "distrt_spmat_reserve",
+                   {a.getTile(), a.getLike(), cap},
+                   {rt.ptrTy, rt.ptrTy, rt.ptrTy});
+  if (failed(out))
+    return failure();
+  FailureOr<SmallVector<Value>> rows =
+      callWithOuts(rt, b, loc, "distrt_spmat_local_rows", {a.getTile()},
+                   {rt.ptrTy, rt.i64Ty, rt.i64Ty});
+  if (failed(rows))
+    return failure();
+  Value posLen = arith::AddIOp::create(b, loc, (*rows)[2], rt.i64(b, loc, 1));
+  rewriter.replaceOp(
+      op, {viewOf(rt, b, loc, op.getPos().getType(), (*out)[0], posLen),
+           viewOf(rt, b, loc, op.getCrd().getType(), (*out)[1], cap),
+           viewOf(rt, b, loc, op.getValues().getType(), (*out)[2], cap)});
+  return success();
+}
+
+static LogicalResult lowerCommit(RuntimeLowering &rt, SparseCommitOp op,
+                                 SparseCommitOp::Adaptor a,
+                                 ConversionPatternRewriter &rewriter) {
+  return callOnHandle(rt, op, a.getTile(), "distrt_spmat_commit",
+                      {rt.toI64(rewriter, op.getLoc(), a.getCount())},
+                      rewriter);
+}
+
 /// distrt_spmat_offdiag_rows, then memrefs over what it hands out.
 static LogicalResult lowerOffdiagRows(RuntimeLowering &rt,
                                       SparseOffdiagRowsOp op,
@@ -450,4 +485,6 @@ void rt::populateSparseToRuntimePatterns(RewritePatternSet &patterns,
   add(lowerGather);
   add(lowerPatternOf);
   add(lowerCheckResult);
+  add(lowerReserve);
+  add(lowerCommit);
 }

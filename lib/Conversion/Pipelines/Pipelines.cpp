@@ -34,6 +34,9 @@ static void addSparsifier(OpPassManager &pm) {
       /*enableSIMDIndex32=*/false, /*enableGPULibgen=*/false,
       SparseEmitStrategy::kFunctional, SparseParallelizationStrategy::kNone));
   pm.addPass(createStorageSpecifierToLLVMPass());
+  // A sparse output the leaf assembles (a sum of sparse matrices) grows
+  // its buffers with memref.realloc: alloc, copy and dealloc.
+  pm.addPass(memref::createExpandReallocPass());
   // The sparsifier rebuilt the leaves' loops without fast-math flags.
   pm.addPass(dist::createDistReassociateLeaves());
   // The first leaf of a product that assigns sets its output.

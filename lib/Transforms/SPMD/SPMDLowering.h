@@ -36,6 +36,13 @@ LogicalResult lowerSparseSddmm(SPMDBuilder &rt, ComputeOp op,
                                llvm::StringMap<DistTensorType> &types,
                                llvm::StringMap<Value> &values, int64_t procs);
 
+/// The sum of sparse matrices `prod` of `op` (SparseAdd.cpp), on a grid of
+/// `procs` processes.
+LogicalResult lowerSparseAdd(SPMDBuilder &rt, ComputeOp op,
+                             const SparseProduct &prod,
+                             llvm::StringMap<DistTensorType> &types,
+                             llvm::StringMap<Value> &values, int64_t procs);
+
 /// A computation as the runtime's messages name it: "FILE:LINE:COL: " (when
 /// `loc` has one) and the statement.
 std::string runtimeWhere(Location loc, const IndexStatement &stmt);

@@ -394,6 +394,8 @@ LogicalResult spmd::lowerSparseCompute(SPMDBuilder &rt, ComputeOp op) {
   if (prod->kind == SparseKernel::Sddmm)
     return lowerSparseSddmm(rt, op, *prod, types, values,
                             grid.getShape()[0]);
+  if (prod->kind == SparseKernel::Add)
+    return lowerSparseAdd(rt, op, *prod, types, values, grid.getShape()[0]);
   Location loc = op.getLoc();
   OpBuilder b(op);
   DistTensorType bt = types[prod->matrix], yt = types[prod->out];

@@ -411,6 +411,22 @@ void distrt_spmat_gather_dense(distrt_spmat *m, void *dense, int64_t root);
  *  every process stops with one line. */
 void distrt_spmat_pattern_of(distrt_spmat *a, distrt_spmat *b);
 
+/** Collective: room for a's new entries (the output of a sum of sparse
+ *  matrices, whose pattern is known once computed).  a's entries, plan and
+ *  companion are dropped; its piece gets the rows of `like`'s (a and like:
+ *  one grid, shape, partition, widths and dtype; different matrices) with
+ *  nr + 1 zero positions and room for `capacity` coordinates and values,
+ *  returned in *pos, *crd, *values (runtime storage).  The caller writes
+ *  the CSR piece there, then calls distrt_spmat_commit. */
+void distrt_spmat_reserve(distrt_spmat *a, const distrt_spmat *like,
+                          int64_t capacity, void **pos, void **crd,
+                          void **values);
+
+/** Collective: a (after distrt_spmat_reserve) holds `count` entries on
+ *  this process, at most the room reserved (fatal otherwise); the global
+ *  count is summed over the processes. */
+void distrt_spmat_commit(distrt_spmat *a, int64_t count);
+
 /** Collective check of a sparse result: m is gathered dense on grid rank
  *  0 (distrt_spmat_gather_dense) and compared there with `ref` (rows x
  *  cols of m's dtype, row-major, read on rank 0 only): every element,

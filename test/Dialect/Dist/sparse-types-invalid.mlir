@@ -55,7 +55,7 @@ dist.grid @m [4]
 !S = !dist.tensor<8x8xf64, #dist.layout<@m, "xy -> x">, #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed)}>>
 !V = !dist.tensor<8xf64, #dist.layout<@m, "x -> x">>
 func.func @f(%a: !V, %b: !S, %c: !V) {
-  // expected-error @+1 {{sparse computation cannot be lowered: sparse computations are Y(i) = B(i,j) * X(j) or Y(i,k) = B(i,j) * X(j,k) (SpMV, SpMM) or A(i,j) = B(i,j) * C(i,k) * D(k,j) (SDDMM) with B sparse, without constant factors or signs; other statements with sparse tensors are not supported yet}}
+  // expected-error @+1 {{sparse computation cannot be lowered: sparse computations are Y(i) = B(i,j) * X(j) or Y(i,k) = B(i,j) * X(j,k) (SpMV, SpMM), A(i,j) = B(i,j) * C(i,k) * D(k,j) (SDDMM) with B sparse, or A(i,j) = B(i,j) + C(i,j) [+ D(i,j)] (SpAdd) with all sparse, without constant factors or signs; other statements with sparse tensors are not supported yet}}
   dist.compute "a(i) = B(i,j) * c(j) + c(i)" (a = %a, B = %b, c = %c)
       schedule [distribute({i}, {io}, {ii}, Grid(4))] : !V, !S, !V
   return

@@ -13,6 +13,7 @@
 #include "DistTensor/Dialect/Dist/IR/DistOps.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -318,6 +319,90 @@ matchSddmm(const IndexStatement &stmt,
   return p;
 }
 
+/// Appends the terms of `e` to `out` when it is a sum of accesses only.
+static bool sumOfAccesses(const IndexExpr *e,
+                          SmallVectorImpl<const Access *> &out) {
+  if (!e)
+    return false;
+  if (e->kind == IndexExpr::Kind::Access) {
+    out.push_back(&e->access);
+    return true;
+  }
+  return e->kind == IndexExpr::Kind::Add && sumOfAccesses(e->lhs.get(), out) &&
+         sumOfAccesses(e->rhs.get(), out);
+}
+
+/// SpAdd: `A(i,j) = B(i,j) + C(i,j) [+ D(i,j)]`, every tensor sparse of
+/// one type, rows blocked over the grid (SpDISTAL: a union of patterns is
+/// not split by one operand's non-zeros).
+static FailureOr<SparseProduct>
+matchSparseAdd(const IndexStatement &stmt,
+               const llvm::StringMap<DistTensorType> &types,
+               const LoopNest &nest, ArrayRef<int64_t> gridShape,
+               ArrayRef<const Access *> terms, std::string &error) {
+  auto fail = [&](const Twine &why) {
+    error = why.str();
+    return failure();
+  };
+  const Access &a = stmt.lhs;
+  DistTensorType at = types.lookup(a.tensor);
+  const char *form = "a sum of sparse matrices reads A(i,j) = B(i,j) + "
+                     "C(i,j) [+ D(i,j)] with every tensor sparse";
+  if (terms.size() < 2 || terms.size() > 3)
+    return fail(Twine(form) + " (two or three terms)");
+  if (!at.isSparse())
+    return fail(Twine("the output of a sum of sparse matrices is sparse "
+                      "(the union of the terms' patterns): give '") +
+                a.tensor + "' the terms' type");
+  if (a.indices.size() != 2 || a.indices[0] == a.indices[1])
+    return fail(form);
+  llvm::StringSet<> seen{a.tensor};
+  for (const Access *t : terms) {
+    if (!types.lookup(t->tensor).isSparse())
+      return fail(Twine(form) + "; '" + t->tensor + "' is dense");
+    if (t->indices != a.indices)
+      return fail(Twine(form) + ": every term indexed as the output (" +
+                  t->tensor + " is not)");
+    if (!seen.insert(t->tensor).second)
+      return fail("the tensors of a sum of sparse matrices must be "
+                  "different tensors");
+    if (types.lookup(t->tensor) != at)
+      return fail("the terms of a sum of sparse matrices must have the "
+                  "output's type: '" +
+                  t->tensor + "' is " + typeStr(types.lookup(t->tensor)) +
+                  ", '" + a.tensor + "' " + typeStr(at));
+  }
+  if (stmt.accumulate)
+    return fail("a sum of sparse matrices is assigned ('='): add the output "
+                "as a term instead of '+='");
+  std::string storage = sparseStorageError(at, gridShape);
+  if (!storage.empty())
+    return fail(storage);
+  if (hasNonzeroPartition(at))
+    return fail("a sum of sparse matrices is computed with their rows "
+                "blocked (\"xy -> x\"): its output's pattern is the union "
+                "of the terms', which one term's non-zero partition cannot "
+                "split (SpDISTAL)");
+  SparseProduct p;
+  p.kind = SparseKernel::Add;
+  p.out = a.tensor;
+  p.matrix = terms.front()->tensor;
+  for (const Access *t : terms)
+    p.addends.push_back(t->tensor);
+  int64_t procs = gridShape.empty() ? 1 : gridShape[0];
+  for (const auto &entry : nest.derivations)
+    if (entry.getValue().kind == Derivation::Kind::Position)
+      return fail("a sum of sparse matrices is distributed by rows, not by "
+                  "positions (its output's pattern is the union of the "
+                  "terms')");
+  std::string sched = checkSparseSchedule(nest, p.matrix, a.indices[0],
+                                          a.indices[1], false, procs,
+                                          p.nonzeros);
+  if (!sched.empty())
+    return fail(sched);
+  return p;
+}
+
 FailureOr<SparseProduct>
 dist::matchSparseProduct(const IndexStatement &stmt,
                          const llvm::StringMap<DistTensorType> &types,
@@ -327,9 +412,14 @@ dist::matchSparseProduct(const IndexStatement &stmt,
     error = why.str();
     return failure();
   };
-  SmallVector<const Access *> factors;
+  SmallVector<const Access *> factors, terms;
   if (productOfAccesses(stmt.rhs.get(), factors) && factors.size() == 3)
     return matchSddmm(stmt, types, nest, gridShape, factors, error);
+  if (sumOfAccesses(stmt.rhs.get(), terms) && terms.size() > 1 &&
+      llvm::any_of(terms, [&](const Access *t) {
+        return types.lookup(t->tensor).isSparse();
+      }))
+    return matchSparseAdd(stmt, types, nest, gridShape, terms, error);
   SparseProduct p;
   p.out = stmt.lhs.tensor;
   SmallVector<const Access *> rhs = stmt.rhsAccesses();
@@ -341,10 +431,11 @@ dist::matchSparseProduct(const IndexStatement &stmt,
                      e->rhs->kind == IndexExpr::Kind::Access;
   if (!twoAccesses || rhs.size() != 2)
     return fail("sparse computations are Y(i) = B(i,j) * X(j) or Y(i,k) = "
-                "B(i,j) * X(j,k) (SpMV, SpMM) or A(i,j) = B(i,j) * C(i,k) * "
-                "D(k,j) (SDDMM) with B sparse, without constant factors or "
-                "signs; other statements with sparse tensors are not "
-                "supported yet");
+                "B(i,j) * X(j,k) (SpMV, SpMM), A(i,j) = B(i,j) * C(i,k) * "
+                "D(k,j) (SDDMM) with B sparse, or A(i,j) = B(i,j) + C(i,j) "
+                "[+ D(i,j)] (SpAdd) with all sparse, without constant "
+                "factors or signs; other statements with sparse tensors are "
+                "not supported yet");
   const Access *b = rhs[0], *x = rhs[1];
   if (!types.lookup(b->tensor).isSparse())
     std::swap(b, x);

@@ -482,4 +482,50 @@ def Dist_SparseCheckResultOp : Dist_RuntimeOp<"sparse_check_result"> {
   }];
 }
 
+def Dist_SparseReserveOp : Dist_RuntimeOp<"sparse_reserve"> {
+  let summary = "room for a sparse matrix's new entries (a sparse output)";
+  let description = [{
+    Collective (`distrt_spmat_reserve`): `tile`'s entries are dropped and
+    its piece gets the rows of `like`'s (same shape, partition, widths and
+    dtype), positions for them and room for `capacity` coordinates and
+    values, returned as memrefs into the runtime's storage, which a
+    computation fills and `dist.sparse_commit` completes. The output of a
+    sum of sparse matrices is written so.
+
+    ```mlir
+    %pos, %crd, %val = dist.sparse_reserve %a like %b capacity %n
+        : !dist.sparse_tile, !dist.sparse_tile -> memref<?xi32>, memref<?xi32>, memref<?xf64>
+    ```
+  }];
+  let arguments = (ins Arg<Dist_SparseTileType, "", [MemWrite]>:$tile,
+                       Arg<Dist_SparseTileType, "", [MemRead]>:$like,
+                       Index:$capacity);
+  let results = (outs MemRefRankOf<[AnyType], [1]>:$pos,
+                      MemRefRankOf<[AnyType], [1]>:$crd,
+                      MemRefRankOf<[AnyType], [1]>:$values);
+  let assemblyFormat = [{
+    $tile `like` $like `capacity` $capacity attr-dict `:`
+    qualified(type($tile)) `,` qualified(type($like)) `->` type($pos) `,`
+    type($crd) `,` type($values)
+  }];
+}
+
+def Dist_SparseCommitOp : Dist_RuntimeOp<"sparse_commit"> {
+  let summary = "completes a sparse matrix's entries written after reserve";
+  let description = [{
+    Collective (`distrt_spmat_commit`): the piece `dist.sparse_reserve`
+    made room for holds `count` entries (at most the room), and the matrix
+    counts its entries again across the processes.
+
+    ```mlir
+    dist.sparse_commit %a count %k : !dist.sparse_tile
+    ```
+  }];
+  let arguments = (ins Arg<Dist_SparseTileType, "", [MemWrite]>:$tile,
+                       Index:$count);
+  let assemblyFormat = [{
+    $tile `count` $count attr-dict `:` qualified(type($tile))
+  }];
+}
+
 #endif // DIST_SPARSE_OPS_TD

@@ -19,6 +19,7 @@
 #include "llvm/ADT/StringMap.h"
 
 #include <string>
+#include <vector>
 
 namespace mlir {
 namespace dist {
@@ -30,6 +31,9 @@ enum class SparseKernel {
   /// SDDMM: `A(i,j) = B(i,j) * C(i,k) * D(k,j)`, A sparse with B's
   /// pattern (a sparse output of B's type), C and D dense.
   Sddmm,
+  /// SpAdd: `A(i,j) = B(i,j) + C(i,j) [+ D(i,j)]`, all sparse of one type,
+  /// A with the union of the others' patterns (`addends`).
+  Add,
 };
 
 /// A recognized sparse computation: a product `Y(i[,k]) (+)= B(i,j) *
@@ -39,6 +43,9 @@ enum class SparseKernel {
 struct SparseProduct {
   SparseKernel kind = SparseKernel::Product;
   std::string out, matrix, dense, dense2;
+  /// SpAdd: the sparse terms, in the statement's order (`matrix` is the
+  /// first).
+  std::vector<std::string> addends;
   /// Columns of X and Y (1 for SpMV); for SDDMM the extent of k (C's
   /// columns, D's rows).
   int64_t cols = 1;

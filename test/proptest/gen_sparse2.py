@@ -1,7 +1,10 @@
-"""SDDMM programs for the property test (gen.py's generate calls this for
-about one computation in twenty, SDDMM_FRACTION, decided by a random stream
-of its own so that every other (seed, index) gives the program it gave
-before).
+"""Sparse II programs for the property test: SDDMM and sums of sparse
+matrices (gen.py's generate calls these for about one computation in
+twenty, SDDMM_FRACTION, and one in twenty-five, SPADD_FRACTION, each
+decided by a random stream of its own so that every other (seed, index)
+gives the program it gave before).
+
+SDDMM:
 
 A(r,c) = B(r,c) * C(r,k) * D(k,c) (docs/sparse.md), its three factors in
 any order and with random tensor and index names, f32 or f64, on a 1-D grid
@@ -27,6 +30,7 @@ import re
 import gen
 
 SDDMM_FRACTION = 0.05
+SPADD_FRACTION = 0.04
 
 # mistake -> the substring the rejection must contain
 SDDMM_MISTAKES = {
@@ -146,6 +150,107 @@ def generate_sddmm(seed, index):
         C.shape = [K, rows]
         factors = [acc(B), acc(C), acc(D)]
     c.stmt = acc(A) + op + " * ".join(factors)
+    c.schedule = sched
+    c.mistake = mistake
+    c.insert = rng.random() < 0.9
+    return c
+
+
+# --- sums of sparse matrices ---------------------------------------------------
+#
+# A(r,c) = B(r,c) + C(r,c) [+ D(r,c)] (docs/sparse.md), the terms in any
+# order and with random names, every tensor CSR of one type (random widths),
+# rows blocked over a 1-D grid of 1-4 ranks, f32 or f64, sizes 1-30 that do
+# or do not divide the ranks. Each term is read from a MatrixMarket file the
+# generator writes (then the independent reference judges A, stored as
+# MatrixMarket: every element, so A's pattern too) or generated; A starts
+# with entries of its own. About one in four carries a mistake.
+
+SPADD_MISTAKES = {
+    "dense-output": "the output of a sum of sparse matrices is sparse",
+    "dense-term": "with every tensor sparse; '%s' is dense",
+    "accumulate": "a sum of sparse matrices is assigned ('=')",
+    "nonzeros": "a sum of sparse matrices is computed with their rows blocked",
+    "term-type": "the terms of a sum of sparse matrices must have the output's type",
+    "transposed": "every term indexed as the output",
+}
+
+
+def generate_spadd(seed, index):
+    rng = random.Random("dist-proptest-spadd-program:%d:%d" % (seed, index))
+    c = SddmmComputation(seed, index)
+    P = gen.wchoice(rng, [(1, 2), (2, 3), (3, 3), (4, 3)])
+    c.grid = [P]
+    c.elt = rng.choice(["f64", "f32"])
+    c.sparse = "spadd"
+    mistake = rng.choice(sorted(SPADD_MISTAKES)) if rng.random() < 0.25 else ""
+    r = rng.random()
+    if r < 0.35:
+        rows = P * rng.randint(1, 8)
+    elif r < 0.5 and P > 1:
+        rows = rng.randint(1, P - 1)
+    else:
+        rows = rng.randint(1, 30)
+    cols = rows if rng.random() < 0.4 else rng.randint(1, 30)
+    rv, cv = rng.sample(gen.VARS, 2)
+    names = rng.choice([("A", "B", "C", "D"), ("S", "M", "U", "V"), ("out", "W", "X", "Y")])
+    nterms = rng.choice([2, 3])
+    tensors = [gen.Tensor(n, [rv, cv], [rows, cols]) for n in names[:nterms + 1]]
+    A, terms = tensors[0], tensors[1:]
+    c.tensors = [A] + rng.sample(terms, len(terms))
+    for k, t in enumerate(c.tensors):
+        t.seed = index * 10 + k + 1
+        t.layout = '"xy -> x"'
+    enc = gen.encoding_text(rng, gen.CSR_MAP)
+    for t in c.tensors:
+        c.encodings[t.name] = enc
+    acc = lambda t: "%s(%s)" % (t.name, ",".join(t.indices))
+    order = rng.sample(terms, len(terms))
+    for t in tensors:
+        if rng.random() < 0.7 or t is A:
+            name = "%s_%s.mtx" % (c.tag, t.name)
+            c.files[name] = gen.gen_mtx(rng, rows, cols)
+            c.init[t.name] = 'dist.load %%(v)s from "%s" : %%(ty)s' % name
+        else:
+            c.init[t.name] = "dist.generate %%(v)s uniform(%d) seed %d : %%(ty)s" % (
+                rng.randint(0, 3), rng.randint(0, 999))
+    op = " = "
+    grid = "@" + c.gname if rng.random() < 0.2 else "Grid(%d)" % P
+    ro, ri = rv + "o", rv + "i"
+    sched = ["distribute({%s}, {%s}, {%s}, %s)" % (rv, ro, ri, grid)]
+    c.expect = SPADD_MISTAKES.get(mistake, "")
+    if mistake == "dense-output":
+        del c.encodings[A.name]
+        c.init.pop(A.name)
+    elif mistake == "dense-term":
+        t = order[-1]
+        del c.encodings[t.name]
+        c.init.pop(t.name)
+        c.expect = c.expect % t.name
+    elif mistake == "accumulate":
+        op = " += "
+    elif mistake == "nonzeros":
+        for t in c.tensors:
+            t.layout = '"xy -> x~"'
+        sched = ["fuse(%s, %s, %sf)" % (rv, cv, rv),
+                 "pos(%sf, %sp, %s)" % (rv, rv, order[0].name),
+                 "distribute({%sp}, {%s}, {%s}, %s)" % (rv, ro, ri, grid)]
+    elif mistake == "term-type":
+        t = order[-1]
+        m = re.search(r"crdWidth = (\d+)", enc)
+        width = 64 if m and m.group(1) == "32" else 32
+        c.encodings[t.name] = re.sub(r", crdWidth = \d+", "", enc).replace(
+            "}>", ", crdWidth = %d}>" % width)
+    elif mistake == "transposed":
+        if rows != cols:
+            cols = rows
+            for t in tensors:
+                t.shape = [rows, cols]
+            for t in tensors:
+                if t.name in c.init and "dist.load" in c.init[t.name]:
+                    c.files["%s_%s.mtx" % (c.tag, t.name)] = gen.gen_mtx(rng, rows, cols)
+        order[-1].indices = [cv, rv]
+    c.stmt = acc(A) + op + " + ".join(acc(t) for t in order)
     c.schedule = sched
     c.mistake = mistake
     c.insert = rng.random() < 0.9
