@@ -101,6 +101,11 @@ FULL = dict(
     sddmm_k=32,
     sddmm_ranks=[1, 2],
     sddmm_reps=10,
+    # Sums of three sparse matrices (bench_sparse2.run_add) against PETSc.
+    spadd_matrices=[("rmat", "rmat:1048576:10"),
+                    ("uniform", "uniform:1048576:10")],
+    spadd_ranks=[1, 2],
+    spadd_reps=10,
     compile_reps=5,
     # Seconds spent waiting for quiet and re-measuring disturbed runs, at most.
     retry_budget=900,
@@ -148,6 +153,9 @@ QUICK = dict(
     sddmm_k=8,
     sddmm_ranks=[1, 2],
     sddmm_reps=2,
+    spadd_matrices=[("rmat", "rmat:4096:8")],
+    spadd_ranks=[1, 2],
+    spadd_reps=2,
     compile_reps=1,
     retry_budget=0,
     timeout=300,
@@ -1613,6 +1621,7 @@ def main():
             suite.sparse()
         if "sparse2" in only:
             bench_sparse2.run(suite, log, summarize)
+            bench_sparse2.run_add(suite, log, summarize)
         if "onesided" in only:
             bench_onesided.run(suite, log, summarize)
     finally:

@@ -1,6 +1,6 @@
 """The sparse II section of docs/performance.md (report.py), from the rows
 bench_sparse2.py writes (suite "sparse2"): SDDMM against the
-single-process reference."""
+single-process reference, sums of sparse matrices against PETSc."""
 
 
 def _num(x):
@@ -12,8 +12,10 @@ def _num(x):
 
 def sparse2_section(rows, table):
     """The lines of the section (empty without sparse2 rows)."""
-    srows = [r for r in rows if r["suite"] == "sparse2"]
-    if not srows:
+    allrows = [r for r in rows if r["suite"] == "sparse2"]
+    srows = [r for r in allrows if r["kernel"] == "sddmm"]
+    arows = [r for r in allrows if r["kernel"] == "spadd"]
+    if not allrows:
         return []
     L = []
     w = L.append
@@ -60,5 +62,33 @@ def sparse2_section(rows, table):
           "single-process reference with 2 threads:")
         w("")
         L.extend(sorted(verdicts))
+        w("")
+    if arows:
+        w("### Sums of sparse matrices")
+        w("")
+        w("A(i,j) = B(i,j) + C(i,j) + D(i,j), f64, three generated matrices "
+          "of one kind (seeds 1, 2, 3), rows blocked. *petsc-add* "
+          "(benchmarks/baselines/petsc_add.c): MatDuplicate(B), then "
+          "MatAXPY(A, 1, C) and MatAXPY(A, 1, D) with "
+          "DIFFERENT_NONZERO_PATTERN, and MatDestroy of the previous call's "
+          "A, in each timed call (dist's call likewise frees the old output "
+          "and assembles a new one). Speedup = PETSc's time / dist's at the "
+          "same rank count.")
+        w("")
+        body = []
+        for r in sorted(arows, key=lambda r: (r["shape"],
+                                              _num(r["ranks"]) or 0,
+                                              r["impl"])):
+            med = _num(r["median_s"])
+            ratio = _num(r["ratio_petsc"])
+            load = _num(r["other_load"])
+            body.append((r["shape"], r["param"], r["impl"], str(r["ranks"]),
+                         f"{med * 1e3:.1f}" if med is not None else "",
+                         f"{ratio:.2f}" if ratio is not None else "",
+                         r["status"],
+                         f"{load:.2f}" if load is not None else ""))
+        w(table(["matrices", "parameters", "implementation", "ranks",
+                 "median ms", "speedup vs PETSc", "status", "other load"],
+                body))
         w("")
     return L

@@ -19,6 +19,9 @@
 #                                on 2 cores: small matrices get up to 500
 #                                calls a figure, in 3 alternating rounds;
 #                                part of the default suite)
+#   benchmarks/run.sh --only sparse2   SDDMM against a single-process
+#                                OpenMP loop, sums of sparse matrices
+#                                against PETSc MatAXPY (about 8 minutes)
 #
 # Installs what it needs with apt-get only if it is missing:
 # python3-matplotlib, libscalapack-openmpi-dev, libopenblas-dev,
