@@ -44,7 +44,7 @@ for a in "$@"; do
     --only=*sparse*) sparse=1 ;;
     --only=*) sparse=0 ;;
     -h|--help)
-      sed -n '2,24p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+      sed -n '2,30p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
       exit 0 ;;
   esac
   if [ "$prev" = --only ]; then
