@@ -1064,17 +1064,7 @@ class Suite:
         lib = os.path.join(os.path.dirname(self.bindir), "lib")
         inc = os.path.join(ROOT, "runtime", "include")
         distrt = [f"-I{inc}", f"-L{lib}", "-ldistrt", f"-Wl,-rpath,{lib}"]
-        petsc = None
-        for pc in ("PETSc", "petsc"):
-            p = subprocess.run(["pkg-config", "--cflags", "--libs", pc],
-                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                               text=True)
-            if p.returncode == 0 and p.stdout.strip():
-                petsc = p.stdout.split()
-                break
-        if petsc is None:  # Debian's default PETSc without a .pc file
-            petsc = ["-I/usr/lib/petsc/include", "-L/usr/lib/petsc/lib",
-                     "-lpetsc_real", "-Wl,-rpath,/usr/lib/petsc/lib"]
+        petsc = bench_sparse2.petsc_flags()
         tpetra = ["-I/usr/include/trilinos", "-ltrilinos_tpetra",
                   "-ltrilinos_kokkoskernels", "-ltrilinos_teuchoscomm",
                   "-ltrilinos_teuchoscore", "-ltrilinos_kokkoscontainers",

@@ -59,20 +59,24 @@ def _build_ref(suite, log):
     return exe
 
 
-def _build_petsc_add(suite, log):
-    lib = os.path.join(os.path.dirname(suite.bindir), "lib")
-    inc = os.path.join(ROOT, "runtime", "include")
-    petsc = None
+def petsc_flags():
+    """The compiler flags of Debian's PETSc (pkg-config, or its default
+    place without a .pc file); the sparse baselines of bench.py use them
+    too."""
     for pc in ("PETSc", "petsc"):
         p = subprocess.run(["pkg-config", "--cflags", "--libs", pc],
                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                            text=True)
         if p.returncode == 0 and p.stdout.strip():
-            petsc = p.stdout.split()
-            break
-    if petsc is None:  # Debian's default PETSc without a .pc file
-        petsc = ["-I/usr/lib/petsc/include", "-L/usr/lib/petsc/lib",
-                 "-lpetsc_real", "-Wl,-rpath,/usr/lib/petsc/lib"]
+            return p.stdout.split()
+    return ["-I/usr/lib/petsc/include", "-L/usr/lib/petsc/lib",
+            "-lpetsc_real", "-Wl,-rpath,/usr/lib/petsc/lib"]
+
+
+def _build_petsc_add(suite, log):
+    lib = os.path.join(os.path.dirname(suite.bindir), "lib")
+    inc = os.path.join(ROOT, "runtime", "include")
+    petsc = petsc_flags()
     exe = os.path.join(suite.work, "petsc_add")
     cmd = ["mpicc", "-O2", os.path.join(HERE, "baselines", "petsc_add.c"),
            "-o", exe, f"-I{inc}", f"-L{lib}", "-ldistrt",

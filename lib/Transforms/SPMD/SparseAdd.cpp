@@ -35,13 +35,6 @@ using namespace mlir;
 using namespace mlir::dist;
 using namespace mlir::dist::spmd;
 
-/// A tensor over memref `m` (restrict: nothing else reads it as a tensor).
-static Value asTensor(OpBuilder &b, Location loc, Value m, bool writable) {
-  auto mt = cast<MemRefType>(m.getType());
-  auto tt = RankedTensorType::get(mt.getShape(), mt.getElementType());
-  return bufferization::ToTensorOp::create(b, loc, tt, m, /*restrict=*/true,
-                                           writable);
-}
 
 /// The leaf's body: arguments (pos, crd, values) of each of the `terms`
 /// terms, then A's room (pos, crd, values); returns A's entry count.
@@ -51,12 +44,12 @@ static void buildAddBody(OpBuilder &b, Location loc, func::FuncOp f,
   Block &entry = f.getBody().front();
   SmallVector<Value> ins;
   for (unsigned t = 0; t < terms; ++t) {
-    SmallVector<Value> levels{asTensor(b, loc, entry.getArgument(3 * t), false),
-                              asTensor(b, loc, entry.getArgument(3 * t + 1),
+    SmallVector<Value> levels{memrefAsTensor(b, loc, entry.getArgument(3 * t), false),
+                              memrefAsTensor(b, loc, entry.getArgument(3 * t + 1),
                                        false)};
     ins.push_back(sparse_tensor::AssembleOp::create(
         b, loc, csr, levels,
-        asTensor(b, loc, entry.getArgument(3 * t + 2), false)));
+        memrefAsTensor(b, loc, entry.getArgument(3 * t + 2), false)));
   }
   Value empty = tensor::EmptyOp::create(b, loc, csr, ValueRange{});
   AffineMap id = AffineMap::getMultiDimIdentityMap(2, ctx);
@@ -73,9 +66,9 @@ static void buildAddBody(OpBuilder &b, Location loc, func::FuncOp f,
   Value ap = entry.getArgument(3 * terms),
         ac = entry.getArgument(3 * terms + 1),
         av = entry.getArgument(3 * terms + 2);
-  SmallVector<Value> outLevels{asTensor(b, loc, ap, true),
-                               asTensor(b, loc, ac, true)};
-  Value outVals = asTensor(b, loc, av, true);
+  SmallVector<Value> outLevels{memrefAsTensor(b, loc, ap, true),
+                               memrefAsTensor(b, loc, ac, true)};
+  Value outVals = memrefAsTensor(b, loc, av, true);
   Type index = IndexType::get(ctx);
   auto dis = sparse_tensor::DisassembleOp::create(
       b, loc, TypeRange{outLevels[0].getType(), outLevels[1].getType()},

@@ -2,9 +2,9 @@
 //
 // Part of the dist project: distributed tensor algebra in MLIR.
 //
-// What the sparse products (SparseCompute.cpp) and SDDMM (SparseSddmm.cpp)
-// share: the types of the runtime's views and the view of one part of a
-// process's piece.
+// What the sparse lowerings (SparseCompute.cpp, SparseSddmm.cpp,
+// SparseAdd.cpp) share: the types of the runtime's views, the view of one
+// part of a process's piece, and tensors over memrefs for the leaves.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +14,7 @@
 #include "DistTensor/Dialect/Dist/IR/DistOps.h"
 
 #include "mlir/AsmParser/AsmParser.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/SparseTensor/IR/SparseTensor.h"
 #include "mlir/IR/Builders.h"
 
@@ -43,6 +44,16 @@ inline SparsePartOp makeSparsePart(OpBuilder &b, Location loc, Value handle,
       flatMemRef(sparseIndexElt(ctx, enc.getCrdWidth())),
       flatMemRef(matrix.getElementType()), b.getIndexType(), handle, part,
       matrix);
+}
+
+/// A tensor over memref `m` (restrict: nothing else reads it as a tensor);
+/// `writable` when the leaf writes it in place.
+inline Value memrefAsTensor(OpBuilder &b, Location loc, Value m,
+                            bool writable) {
+  auto mt = cast<MemRefType>(m.getType());
+  auto tt = RankedTensorType::get(mt.getShape(), mt.getElementType());
+  return bufferization::ToTensorOp::create(b, loc, tt, m, /*restrict=*/true,
+                                           writable);
 }
 
 /// The DCSR encoding (compressed rows, then columns) of `enc`'s widths.

@@ -56,13 +56,6 @@ struct SddmmShape {
 
 } // namespace
 
-/// A tensor over memref `m` (restrict: nothing else reads it as a tensor).
-static Value asTensor(OpBuilder &b, Location loc, Value m, bool writable) {
-  auto mt = cast<MemRefType>(m.getType());
-  auto tt = RankedTensorType::get(mt.getShape(), mt.getElementType());
-  return bufferization::ToTensorOp::create(b, loc, tt, m, /*restrict=*/true,
-                                           writable);
-}
 
 /// A row-major rows x cols view (offset 0) of a flat buffer.
 static Value view2d(OpBuilder &b, Location loc, Value flatBuf, int64_t rows,
@@ -107,15 +100,15 @@ static Value assemblePiece(OpBuilder &b, Location loc, const SddmmShape &s,
                      });
   // Every level writable (though only the values are written): the
   // sparsifier then updates the assembled tensor in place, without copies.
-  SmallVector<Value> levels{asTensor(b, loc, pos0, true),
-                            asTensor(b, loc, rowList, true),
-                            asTensor(b, loc, pos, true),
-                            asTensor(b, loc, crd, true)};
+  SmallVector<Value> levels{memrefAsTensor(b, loc, pos0, true),
+                            memrefAsTensor(b, loc, rowList, true),
+                            memrefAsTensor(b, loc, pos, true),
+                            memrefAsTensor(b, loc, crd, true)};
   auto type = RankedTensorType::get({s.rows, s.cols},
                                     s.matrix.getElementType(),
                                     dcsrEncoding(ctx, enc));
   return sparse_tensor::AssembleOp::create(b, loc, type, levels,
-                                           asTensor(b, loc, vals, true));
+                                           memrefAsTensor(b, loc, vals, true));
 }
 
 /// The leaf's body: A.vals = (C * D sampled at B's pattern) .* B.vals.
@@ -135,8 +128,8 @@ static void buildSddmmBody(OpBuilder &b, Location loc, func::FuncOp f,
       b, loc, MemRefType::get({s.cols, s.k}, elt));
   linalg::TransposeOp::create(b, loc, view2d(b, loc, d, s.k, s.cols), dt,
                               ArrayRef<int64_t>{1, 0});
-  Value tc = asTensor(b, loc, view2d(b, loc, c, s.rows, s.k), false);
-  Value tdt = asTensor(b, loc, dt, false);
+  Value tc = memrefAsTensor(b, loc, view2d(b, loc, c, s.rows, s.k), false);
+  Value tdt = memrefAsTensor(b, loc, dt, false);
 
   AffineExpr i, j, kk;
   bindDims(ctx, i, j, kk);

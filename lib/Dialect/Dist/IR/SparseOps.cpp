@@ -48,6 +48,14 @@ static bool whole(DistTensorType t, unsigned d) {
   return dimOf(t, d).getKind() == PartitionKind::none;
 }
 
+/// Whether dense operand `t` lies on `grid`, one level, not fixed to a
+/// face (what the sparse computations' dense operands must be).
+static bool onOneLevelOf(DistTensorType t, FlatSymbolRefAttr grid) {
+  return t.getLayout().getGrid() == grid &&
+         t.getLayout().getLevels().size() == 1 &&
+         t.getLayout().getOuter().getFixedAxes().empty();
+}
+
 static std::string typeStr(Type t) {
   std::string s;
   llvm::raw_string_ostream os(s);
@@ -265,9 +273,7 @@ matchSddmm(const IndexStatement &stmt,
     return fail("the operands of an SDDMM must have one element type");
   FlatSymbolRefAttr grid = bt.getLayout().getGrid();
   for (DistTensorType t : {ct, dt})
-    if (t.getLayout().getGrid() != grid ||
-        t.getLayout().getLevels().size() != 1 ||
-        !t.getLayout().getOuter().getFixedAxes().empty())
+    if (!onOneLevelOf(t, grid))
       return fail("the dense operands of an SDDMM must be on the matrix's "
                   "grid " +
                   grid.getValue() + ", on one level, not fixed to a face");
@@ -471,9 +477,7 @@ dist::matchSparseProduct(const IndexStatement &stmt,
                 "type");
   FlatSymbolRefAttr grid = bt.getLayout().getGrid();
   for (DistTensorType t : {xt, yt})
-    if (t.getLayout().getGrid() != grid ||
-        t.getLayout().getLevels().size() != 1 ||
-        !t.getLayout().getOuter().getFixedAxes().empty())
+    if (!onOneLevelOf(t, grid))
       return fail("the dense operands of a sparse product must be on the "
                   "matrix's grid " +
                   grid.getValue() + ", on one level, not fixed to a face");
