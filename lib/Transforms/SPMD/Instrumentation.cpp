@@ -140,8 +140,9 @@ void spmd::emitCheck(SPMDBuilder &rt, OpBuilder &b, ComputeOp op,
   else
     CheckResultOp::create(b, loc, tileOfT(out), types[out], globals[out],
                           text, tol);
-  // A sparse input is not compared: no SPMD op writes a sparse tile's
-  // entries (the exchange plan beside them is not part of its value).
+  // A sparse input is not compared: no SPMD op writes a sparse input's
+  // entries (SDDMM and sums write their output only; the exchange plan
+  // beside the entries is not part of the value).
   for (const std::string &t : names)
     if (t != out && !types[t].isSparse())
       CheckUnchangedOp::create(b, loc, tileOfT(t), types[t], globals[t],
