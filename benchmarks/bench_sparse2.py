@@ -73,6 +73,21 @@ def petsc_flags():
             "-lpetsc_real", "-Wl,-rpath,/usr/lib/petsc/lib"]
 
 
+def _instantiate(suite, template, vals, tag):
+    """benchmarks/sparse/TEMPLATE.mlir with its @KEY@ tokens replaced by
+    `vals`, written to the work directory as TEMPLATE-TAG.mlir (TAG made
+    file-name safe); its path."""
+    with open(os.path.join(HERE, "sparse", template + ".mlir")) as f:
+        text = f.read()
+    for key, val in vals.items():
+        text = text.replace(f"@{key}@", val)
+    tag = re.sub(r"[^A-Za-z0-9-]+", "_", tag)
+    path = os.path.join(suite.work, f"{template}-{tag}.mlir")
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
 def _build_petsc_add(suite, log):
     lib = os.path.join(os.path.dirname(suite.bindir), "lib")
     inc = os.path.join(ROOT, "runtime", "include")
@@ -97,15 +112,7 @@ def add_program(suite, spec, ranks, calls):
     kind, n, e = SHAPE_RE.match(spec).groups()
     vals = {"P": str(ranks), "ROWS": n, "COLS": n, "CALLS": str(calls),
             "GEN": f"{kind}({e})"}
-    with open(os.path.join(HERE, "sparse", "dist-add.mlir")) as f:
-        text = f.read()
-    for key, val in vals.items():
-        text = text.replace(f"@{key}@", val)
-    tag = re.sub(r"[^A-Za-z0-9]+", "_", spec)
-    path = os.path.join(suite.work, f"dist-add-{tag}-{ranks}.mlir")
-    with open(path, "w") as f:
-        f.write(text)
-    return path
+    return _instantiate(suite, "dist-add", vals, f"{spec}-{ranks}")
 
 
 def run_add(suite, log, summarize):
@@ -173,16 +180,8 @@ def dist_program(suite, spec, ranks, k, calls, nonzeros):
                  if nonzeros else
                  f"distribute({{i}}, {{io}}, {{ii}}, Grid({ranks}))",
     }
-    with open(os.path.join(HERE, "sparse", "dist-sddmm.mlir")) as f:
-        text = f.read()
-    for key, val in vals.items():
-        text = text.replace(f"@{key}@", val)
-    tag = re.sub(r"[^A-Za-z0-9]+", "_", spec)
-    path = os.path.join(suite.work, f"dist-sddmm-{tag}-{ranks}"
-                                    f"{'-nz' if nonzeros else ''}.mlir")
-    with open(path, "w") as f:
-        f.write(text)
-    return path
+    return _instantiate(suite, "dist-sddmm", vals,
+                        f"{spec}-{ranks}{'-nz' if nonzeros else ''}")
 
 
 def run(suite, log, summarize):

@@ -45,7 +45,7 @@ SDDMM_MISTAKES = {
 }
 
 
-class SddmmComputation(gen.SparseComputation):
+class Sparse2Computation(gen.SparseComputation):
     def main_block(self):
         """As for the others, but A, sparse, is stored as MatrixMarket."""
         text = gen.SparseComputation.main_block(self)
@@ -53,14 +53,18 @@ class SddmmComputation(gen.SparseComputation):
                             'to "out_%s.mtx"' % self.tag)
 
 
-def generate_sddmm(seed, index):
-    rng = random.Random("dist-proptest-sddmm-program:%d:%d" % (seed, index))
-    c = SddmmComputation(seed, index)
+def start(kind, seed, index, mistakes):
+    """What both kinds draw first, from the program's own stream: the
+    computation on a 1-D grid of 1-4 ranks, f32 or f64, a mistake (about
+    one in four) and the rows (a multiple of the ranks, fewer than the
+    ranks, or any up to 30). Returns (rng, c, P, mistake, rows)."""
+    rng = random.Random("dist-proptest-%s-program:%d:%d" % (kind, seed, index))
+    c = Sparse2Computation(seed, index)
     P = gen.wchoice(rng, [(1, 2), (2, 3), (3, 3), (4, 3)])
     c.grid = [P]
     c.elt = rng.choice(["f64", "f32"])
-    c.sparse = "sddmm"
-    mistake = rng.choice(sorted(SDDMM_MISTAKES)) if rng.random() < 0.25 else ""
+    c.sparse = kind
+    mistake = rng.choice(sorted(mistakes)) if rng.random() < 0.25 else ""
     r = rng.random()
     if r < 0.35:
         rows = P * rng.randint(1, 8)
@@ -68,6 +72,11 @@ def generate_sddmm(seed, index):
         rows = rng.randint(1, P - 1)
     else:
         rows = rng.randint(1, 30)
+    return rng, c, P, mistake, rows
+
+
+def generate_sddmm(seed, index):
+    rng, c, P, mistake, rows = start("sddmm", seed, index, SDDMM_MISTAKES)
     how = gen.wchoice(rng, [("rmat", 2), ("uniform", 2), ("mtx", 5)])
     cols = rows if how == "rmat" or rng.random() < 0.3 else rng.randint(1, 30)
     K = rng.randint(1, 6)
@@ -177,20 +186,7 @@ SPADD_MISTAKES = {
 
 
 def generate_spadd(seed, index):
-    rng = random.Random("dist-proptest-spadd-program:%d:%d" % (seed, index))
-    c = SddmmComputation(seed, index)
-    P = gen.wchoice(rng, [(1, 2), (2, 3), (3, 3), (4, 3)])
-    c.grid = [P]
-    c.elt = rng.choice(["f64", "f32"])
-    c.sparse = "spadd"
-    mistake = rng.choice(sorted(SPADD_MISTAKES)) if rng.random() < 0.25 else ""
-    r = rng.random()
-    if r < 0.35:
-        rows = P * rng.randint(1, 8)
-    elif r < 0.5 and P > 1:
-        rows = rng.randint(1, P - 1)
-    else:
-        rows = rng.randint(1, 30)
+    rng, c, P, mistake, rows = start("spadd", seed, index, SPADD_MISTAKES)
     cols = rows if rng.random() < 0.4 else rng.randint(1, 30)
     rv, cv = rng.sample(gen.VARS, 2)
     names = rng.choice([("A", "B", "C", "D"), ("S", "M", "U", "V"), ("out", "W", "X", "Y")])

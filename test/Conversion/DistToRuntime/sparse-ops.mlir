@@ -96,3 +96,35 @@ func.func @nonzeros(%x: memref<?xf32>, %y: memref<?xf32>) {
   dist.sparse_free %h : !dist.sparse_tile
   return
 }
+
+// The ops of sparse outputs (SDDMM, sums): another matrix's pattern, room
+// for entries and their count, and the check of a sparse result.
+// CHECK-LABEL: func.func @outputs(
+// CHECK-SAME: %[[REF:.*]]: memref<10x12xf32>, %[[N:.*]]: index)
+func.func @outputs(%ref: memref<10x12xf32>, %n: index) {
+  // CHECK: %[[A:.*]] = llvm.call @distrt_spmat_create(
+  // CHECK: %[[B:.*]] = llvm.call @distrt_spmat_create(
+  %a = dist.sparse_new : !dist.sparse_tile of !B
+  %b = dist.sparse_new : !dist.sparse_tile of !B
+  // CHECK: llvm.call @distrt_spmat_pattern_of(%[[A]], %[[B]]) : (!llvm.ptr, !llvm.ptr) -> ()
+  dist.sparse_pattern_of %a from %b : !dist.sparse_tile, !dist.sparse_tile
+  // The room: crd and values of `capacity` entries, pos of the piece's
+  // rows + 1 (asked at run time).
+  // CHECK: %[[CAP:.*]] = arith.index_cast %[[N]] : index to i64
+  // CHECK: llvm.call @distrt_spmat_reserve(%[[A]], %[[B]], %[[CAP]], %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr, i64, !llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
+  // CHECK: llvm.call @distrt_spmat_local_rows(%[[A]],
+  // CHECK: %[[PL:.*]] = arith.addi %{{.*}}, %{{.*}} : i64
+  // CHECK: llvm.insertvalue %[[PL]], %{{.*}}[3, 0]
+  // CHECK: llvm.insertvalue %[[CAP]], %{{.*}}[3, 0]
+  // CHECK: llvm.insertvalue %[[CAP]], %{{.*}}[3, 0]
+  %p, %c, %v = dist.sparse_reserve %a like %b capacity %n : !dist.sparse_tile, !dist.sparse_tile -> memref<?xi32>, memref<?xindex>, memref<?xf32>
+  // CHECK: %[[K:.*]] = arith.index_cast %[[N]] : index to i64
+  // CHECK: llvm.call @distrt_spmat_commit(%[[A]], %[[K]]) : (!llvm.ptr, i64) -> ()
+  dist.sparse_commit %a count %n : !dist.sparse_tile
+  // CHECK: %[[TOL:.*]] = llvm.mlir.constant(1.000000e-04 : f64)
+  // CHECK: llvm.call @distrt_spmat_check_result(%[[A]], %{{.*}}, %{{.*}}, %[[TOL]]) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, f64) -> i64
+  dist.sparse_check_result %a against %ref label "A(i,j) = B(i,j) + C(i,j)" tolerance 1.0e-4 : !dist.sparse_tile, memref<10x12xf32>
+  dist.sparse_free %a : !dist.sparse_tile
+  dist.sparse_free %b : !dist.sparse_tile
+  return
+}

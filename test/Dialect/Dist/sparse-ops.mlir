@@ -76,3 +76,23 @@ func.func @spmd(%b: !B, %x: memref<?xf64>, %whole: memref<64x64xf64>) {
   dist.sparse_free %h : !dist.sparse_tile
   return
 }
+
+// The ops of sparse outputs (SDDMM, sums of sparse matrices).
+// CHECK-LABEL: func.func @outputs
+func.func @outputs(%whole: memref<64x64xf64>, %n: index) {
+  // CHECK: %[[A:.*]] = dist.sparse_new
+  // CHECK: %[[B:.*]] = dist.sparse_new
+  %a = dist.sparse_new : !dist.sparse_tile of !B
+  %b = dist.sparse_new : !dist.sparse_tile of !B
+  // CHECK: dist.sparse_pattern_of %[[A]] from %[[B]] : !dist.sparse_tile, !dist.sparse_tile
+  dist.sparse_pattern_of %a from %b : !dist.sparse_tile, !dist.sparse_tile
+  // CHECK: %{{.*}}, %{{.*}}, %{{.*}} = dist.sparse_reserve %[[A]] like %[[B]] capacity %{{.*}} : !dist.sparse_tile, !dist.sparse_tile -> memref<?xi32>, memref<?xi32>, memref<?xf64>
+  %p, %c, %v = dist.sparse_reserve %a like %b capacity %n : !dist.sparse_tile, !dist.sparse_tile -> memref<?xi32>, memref<?xi32>, memref<?xf64>
+  // CHECK: dist.sparse_commit %[[A]] count %{{.*}} : !dist.sparse_tile
+  dist.sparse_commit %a count %n : !dist.sparse_tile
+  // CHECK: dist.sparse_check_result %[[A]] against %{{.*}} label "A(i,j) = B(i,j) * C(i,k) * D(k,j)" tolerance {{.*}} : !dist.sparse_tile, memref<64x64xf64>
+  dist.sparse_check_result %a against %whole label "A(i,j) = B(i,j) * C(i,k) * D(k,j)" tolerance 1.0e-12 : !dist.sparse_tile, memref<64x64xf64>
+  dist.sparse_free %a : !dist.sparse_tile
+  dist.sparse_free %b : !dist.sparse_tile
+  return
+}

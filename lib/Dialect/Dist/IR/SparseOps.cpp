@@ -192,19 +192,18 @@ static std::string checkSparseSchedule(const LoopNest &nest,
   return "";
 }
 
-/// Appends the factors of `e` to `out` when it is a product of accesses
-/// only (no constants, signs or sums).
-static bool productOfAccesses(const IndexExpr *e,
-                              SmallVectorImpl<const Access *> &out) {
+/// Appends the operands of `e` to `out` when it is accesses joined by
+/// `kind` only (Mul: a product without constants or signs; Add: a sum).
+static bool accessesJoinedBy(const IndexExpr *e, IndexExpr::Kind kind,
+                             SmallVectorImpl<const Access *> &out) {
   if (!e)
     return false;
   if (e->kind == IndexExpr::Kind::Access) {
     out.push_back(&e->access);
     return true;
   }
-  return e->kind == IndexExpr::Kind::Mul &&
-         productOfAccesses(e->lhs.get(), out) &&
-         productOfAccesses(e->rhs.get(), out);
+  return e->kind == kind && accessesJoinedBy(e->lhs.get(), kind, out) &&
+         accessesJoinedBy(e->rhs.get(), kind, out);
 }
 
 /// SDDMM: `A(i,j) = B(i,j) * C(i,k) * D(k,j)` with B sparse (its factors
@@ -325,19 +324,6 @@ matchSddmm(const IndexStatement &stmt,
   return p;
 }
 
-/// Appends the terms of `e` to `out` when it is a sum of accesses only.
-static bool sumOfAccesses(const IndexExpr *e,
-                          SmallVectorImpl<const Access *> &out) {
-  if (!e)
-    return false;
-  if (e->kind == IndexExpr::Kind::Access) {
-    out.push_back(&e->access);
-    return true;
-  }
-  return e->kind == IndexExpr::Kind::Add && sumOfAccesses(e->lhs.get(), out) &&
-         sumOfAccesses(e->rhs.get(), out);
-}
-
 /// SpAdd: `A(i,j) = B(i,j) + C(i,j) [+ D(i,j)]`, every tensor sparse of
 /// one type, rows blocked over the grid (SpDISTAL: a union of patterns is
 /// not split by one operand's non-zeros).
@@ -419,9 +405,11 @@ dist::matchSparseProduct(const IndexStatement &stmt,
     return failure();
   };
   SmallVector<const Access *> factors, terms;
-  if (productOfAccesses(stmt.rhs.get(), factors) && factors.size() == 3)
+  if (accessesJoinedBy(stmt.rhs.get(), IndexExpr::Kind::Mul, factors) &&
+      factors.size() == 3)
     return matchSddmm(stmt, types, nest, gridShape, factors, error);
-  if (sumOfAccesses(stmt.rhs.get(), terms) && terms.size() > 1 &&
+  if (accessesJoinedBy(stmt.rhs.get(), IndexExpr::Kind::Add, terms) &&
+      terms.size() > 1 &&
       llvm::any_of(terms, [&](const Access *t) {
         return types.lookup(t->tensor).isSparse();
       }))
