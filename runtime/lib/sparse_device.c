@@ -147,7 +147,7 @@ static void host_nonzeros(const char *op, distrt_spmat *m, const void *x,
 void distrt_spmat_mul_add(distrt_spmat *m, const void *x, void *y, int64_t k,
                           int64_t x_whole) {
   const char *op = "distrt_spmat_mul_add";
-  spm_check(op, m);
+  spm_check_matrix(op, m);
   if (k < 1)
     distrt_fatal(op, "k is %lld; expected >= 1", (long long)k);
   if (!x || !y)

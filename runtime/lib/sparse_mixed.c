@@ -268,7 +268,7 @@ static distrt_spmat *make_companion(const char *op, distrt_spmat *m) {
 
 distrt_spmat *distrt_spmat_in_partition(distrt_spmat *m, int64_t partition) {
   const char *op = "distrt_spmat_in_partition";
-  spm_check(op, m);
+  spm_check_matrix(op, m);
   if (partition != DISTRT_SPMAT_ROWS && partition != DISTRT_SPMAT_NONZEROS)
     distrt_fatal_collective(op, "unknown partition %lld (expected "
                                 "DISTRT_SPMAT_ROWS=0 or "

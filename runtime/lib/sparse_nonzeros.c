@@ -197,7 +197,7 @@ void *distrt_spmat_partial(distrt_spmat *m, int64_t k) {
 
 void *distrt_spmat_partial_foreign(distrt_spmat *m, int64_t k) {
   const char *op = "distrt_spmat_partial_foreign";
-  spm_check(op, m);
+  spm_check_matrix(op, m);
   return spm_partial(op, m, k, 1);
 }
 
@@ -228,7 +228,7 @@ void distrt_spmat_row_targets(distrt_spmat *m, int64_t part, void **targets,
                               int64_t *own_begin, int64_t *own_end,
                               int64_t *count) {
   const char *op = "distrt_spmat_row_targets";
-  spm_check(op, m);
+  spm_check_matrix(op, m);
   void *t;
   const int64_t *own;
   int64_t n;
@@ -417,7 +417,7 @@ void distrt_spmat_reduce_rows(distrt_spmat *m, const void *partial, void *y,
 void distrt_spmat_reduce_foreign(distrt_spmat *m, const void *partial,
                                  void *y, int64_t k) {
   const char *op = "distrt_spmat_reduce_foreign";
-  spm_check(op, m);
+  spm_check_matrix(op, m);
   spm_reduce_rows(op, m, partial, y, k, 1);
 }
 

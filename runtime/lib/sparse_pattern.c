@@ -57,6 +57,10 @@ void distrt_spmat_pattern_of(distrt_spmat *a, distrt_spmat *b) {
   const char *op = "distrt_spmat_pattern_of";
   spm_check(op, a);
   spm_check(op, b);
+  if (a->order == 3 || b->order == 3) { /* b's fibers (sparse_tensor3.c) */
+    spm_t3_pattern_of(op, a, b);
+    return;
+  }
   check_alike(op, a, b);
   /* Every process takes the same branch: the stamps change at the same
    * collective calls everywhere. */
@@ -88,8 +92,8 @@ void distrt_spmat_reserve(distrt_spmat *a, const distrt_spmat *like,
                           int64_t capacity, void **pos, void **crd,
                           void **values) {
   const char *op = "distrt_spmat_reserve";
-  spm_check(op, a);
-  spm_check(op, like);
+  spm_check_matrix(op, a);
+  spm_check_matrix(op, like);
   check_alike(op, a, like);
   if (capacity < 0)
     distrt_fatal(op, "negative capacity %lld", (long long)capacity);
@@ -114,7 +118,7 @@ void distrt_spmat_reserve(distrt_spmat *a, const distrt_spmat *like,
 
 void distrt_spmat_commit(distrt_spmat *a, int64_t count) {
   const char *op = "distrt_spmat_commit";
-  spm_check(op, a);
+  spm_check_matrix(op, a);
   if (a->reserved < 0)
     distrt_fatal(op, "no room was reserved (call distrt_spmat_reserve "
                      "first)");
@@ -141,7 +145,7 @@ static double value_at(const void *buf, int64_t dtype, int64_t i) {
 int64_t distrt_spmat_check_result(distrt_spmat *m, const char *name,
                                   const void *ref, double tol) {
   const char *op = "distrt_spmat_check_result";
-  spm_check(op, m);
+  spm_check_matrix(op, m);
   if (!name)
     name = "result";
   int64_t total = distrt_mul(op, "the matrix's elements", m->rows, m->cols);

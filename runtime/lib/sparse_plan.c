@@ -220,7 +220,7 @@ void spm_plan_build(const char *op, distrt_spmat *m) {
 void distrt_spmat_offdiag_rows(distrt_spmat *m, void **rows, void **pos,
                                int64_t *nrows) {
   const char *op = "distrt_spmat_offdiag_rows";
-  spm_check(op, m);
+  spm_check_matrix(op, m);
   if (!m->planned)
     distrt_fatal_collective(op, "the OFFDIAG rows need the plan (call "
                                 "distrt_spmat_plan first)");
@@ -234,7 +234,7 @@ void distrt_spmat_offdiag_rows(distrt_spmat *m, void **rows, void **pos,
 
 void distrt_spmat_plan(distrt_spmat *m) {
   const char *op = "distrt_spmat_plan";
-  spm_check(op, m);
+  spm_check_matrix(op, m);
   spm_plan_build(op, m);
 }
 
@@ -321,13 +321,13 @@ void spm_end(const char *op, distrt_spmat *m) {
 
 void *distrt_spmat_exchange_begin(distrt_spmat *m, const void *x, int64_t k) {
   const char *op = "distrt_spmat_exchange_begin";
-  spm_check(op, m);
+  spm_check_matrix(op, m);
   return spm_begin(op, m, x, k);
 }
 
 void distrt_spmat_exchange_end(distrt_spmat *m) {
   const char *op = "distrt_spmat_exchange_end";
-  spm_check(op, m);
+  spm_check_matrix(op, m);
   spm_end(op, m);
 }
 
@@ -395,7 +395,7 @@ void spm_spmm(const distrt_spmat *m, const spm_csr *a, const void *x, void *y,
 
 void distrt_spmat_mul(distrt_spmat *m, const void *x, void *y, int64_t k) {
   const char *op = "distrt_spmat_mul";
-  spm_check(op, m);
+  spm_check_matrix(op, m);
   distrt_reject_device(op, x, "x", "the sparse product");
   distrt_reject_device(op, y, "y", "the sparse product");
   if (k < 1)

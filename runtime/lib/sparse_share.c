@@ -105,7 +105,7 @@ static int reserve(const char *op, distrt_spmat *m, int64_t k) {
 
 void *distrt_spmat_share_x(distrt_spmat *m, const void *x, int64_t k) {
   const char *op = "distrt_spmat_share_x";
-  spm_check(op, m);
+  spm_check_matrix(op, m);
   if (k < 1)
     distrt_fatal(op, "k is %lld; expected >= 1", (long long)k);
   if (m->in_flight)

@@ -12,7 +12,8 @@
  * a problem (sp_agree, as the readers do: the lowest rank with an error
  * prints it and the job ends), then fill their CSR arrays in one pass.
  * Under the non-zero partition the checked entries first move to their
- * owners (sparse_nonzeros.c).
+ * owners (sparse_nonzeros.c).  An order-3 tensor's entries, read and
+ * gather are in sparse_tensor3.c; its creation and checks are here.
  *===----------------------------------------------------------------------===*/
 
 #define _POSIX_C_SOURCE 200809L
@@ -20,6 +21,7 @@
 #include "sparse_spmat_internal.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,6 +36,14 @@ void spm_check(const char *op, const distrt_spmat *m) {
                      "created by distrt_spmat_create)",
                  (const void *)m);
   distrt_grid_check(op, m->g);
+}
+
+void spm_check_matrix(const char *op, const distrt_spmat *m) {
+  spm_check(op, m);
+  if (m->order != 2)
+    distrt_fatal_collective(op, "the tensor has order %lld; this call takes "
+                                "a matrix (order 2) only",
+                            (long long)m->order);
 }
 
 void *spm_alloc(const char *op, int64_t n) {
@@ -70,10 +80,11 @@ int64_t spm_new_stamp(void) {
 /*===-- lifetime ---------------------------------------------------------===*/
 
 /* Every process must describe the same matrix: MIN of (v, -v) all-reduced
- * gives the smallest and the largest value of each field. */
+ * gives the smallest and the largest value of each field (n <= 8; the
+ * first 5 a matrix's, 7 with depth and partition an order-3 tensor's). */
 static void agree_shape(const char *op, distrt_grid *g, const int64_t *v,
                         int64_t n) {
-  int64_t a[10];
+  int64_t a[16];
   for (int64_t i = 0; i < n; ++i) {
     a[i] = v[i];
     a[n + i] = -v[i];
@@ -81,13 +92,16 @@ static void agree_shape(const char *op, distrt_grid *g, const int64_t *v,
   distrt_g.be->allreduce(op, g->icomm, a, 2 * n, DISTRT_I64, DISTRT_MIN);
   for (int64_t i = 0; i < n; ++i)
     if (a[i] != -a[n + i])
-      distrt_fatal_collective(op, "the processes disagree on the matrix "
-                                  "(rows, cols, pos_bits, crd_bits, dtype)");
+      distrt_fatal_collective(
+          op, n == 5 ? "the processes disagree on the matrix (rows, cols, "
+                       "pos_bits, crd_bits, dtype)"
+                     : "the processes disagree on the tensor (d0, d1, "
+                       "pos_bits, crd_bits, dtype, d2, partition)");
 }
 
-static distrt_spmat *create(const char *op, distrt_grid *g, int64_t rows,
-                            int64_t cols, int64_t pos_bits, int64_t crd_bits,
-                            int64_t dtype, int64_t kind) {
+distrt_spmat *spm_create(const char *op, distrt_grid *g, int64_t rows,
+                         int64_t cols, int64_t depth, int64_t pos_bits,
+                         int64_t crd_bits, int64_t dtype, int64_t kind) {
   distrt_grid_check(op, g);
   if (pos_bits != 32 && pos_bits != 64)
     distrt_fatal_collective(op, "pos_bits is %lld; expected 32 or 64",
@@ -99,11 +113,15 @@ static distrt_spmat *create(const char *op, distrt_grid *g, int64_t rows,
     distrt_fatal_collective(op, "dtype is %lld (%s); expected DISTRT_F32 or "
                                 "DISTRT_F64",
                             (long long)dtype, distrt_dtype_name(dtype));
+  if (depth >= 0 && (rows < 0 || cols < 0))
+    distrt_fatal_collective(op, "negative extent: %lld x %lld x %lld",
+                            (long long)rows, (long long)cols,
+                            (long long)depth);
   if (rows < 0 || cols < 0)
     distrt_fatal_collective(op, "negative extent: %lld x %lld",
                             (long long)rows, (long long)cols);
-  int64_t v[5] = {rows, cols, pos_bits, crd_bits, dtype};
-  agree_shape(op, g, v, 5);
+  int64_t v[7] = {rows, cols, pos_bits, crd_bits, dtype, depth, kind};
+  agree_shape(op, g, v, depth >= 0 ? 7 : 5);
   return spm_new(op, g, rows, cols, pos_bits, crd_bits, dtype, kind);
 }
 
@@ -134,6 +152,7 @@ distrt_spmat *spm_new(const char *op, distrt_grid *g, int64_t rows,
   m->crd_bits = crd_bits;
   m->dtype = dtype;
   m->esize = distrt_dtype_size(op, dtype);
+  m->order = 2;
   m->shared = -1;
   m->reserved = -1;
   spm_csr_alloc(op, m, &m->all, 0);
@@ -143,15 +162,15 @@ distrt_spmat *spm_new(const char *op, distrt_grid *g, int64_t rows,
 distrt_spmat *distrt_spmat_create(distrt_grid *g, int64_t rows, int64_t cols,
                                   int64_t pos_bits, int64_t crd_bits,
                                   int64_t dtype) {
-  return create("distrt_spmat_create", g, rows, cols, pos_bits, crd_bits,
-                dtype, DISTRT_SPMAT_ROWS);
+  return spm_create("distrt_spmat_create", g, rows, cols, -1, pos_bits,
+                    crd_bits, dtype, DISTRT_SPMAT_ROWS);
 }
 
 distrt_spmat *distrt_spmat_create_nonzeros(distrt_grid *g, int64_t rows,
                                            int64_t cols, int64_t pos_bits,
                                            int64_t crd_bits, int64_t dtype) {
-  return create("distrt_spmat_create_nonzeros", g, rows, cols, pos_bits,
-                crd_bits, dtype, DISTRT_SPMAT_NONZEROS);
+  return spm_create("distrt_spmat_create_nonzeros", g, rows, cols, -1,
+                    pos_bits, crd_bits, dtype, DISTRT_SPMAT_NONZEROS);
 }
 
 int64_t distrt_spmat_partition(const distrt_spmat *m) {
@@ -178,6 +197,7 @@ void distrt_spmat_free(distrt_spmat *m) {
   spm_plan_drop(m);
   spm_share_free(op, m);
   spm_csr_free(&m->all);
+  spm_t3_free(m);
   m->magic = 0;
   free(m);
 }
@@ -192,16 +212,43 @@ static void check_not_companion(const char *op, const distrt_spmat *m) {
                                 "matrix's entries instead");
 }
 
+/* An order-3 coo's shape against m's (order 3): the first problem in c. */
+static void check_shape3(sp_ctx *c, const distrt_spmat *m,
+                         const distrt_coo *coo, const char *src) {
+  if (coo->order != 3)
+    sp_fail(c, 0, "%s holds a tensor of order %lld; the tensor has order 3",
+            src, (long long)coo->order);
+  else if (coo->dims[0] != m->rows || coo->dims[1] != m->cols ||
+           coo->dims[2] != m->depth)
+    sp_fail(c, 0, "%s holds a %lld x %lld x %lld tensor; the tensor is "
+                  "%lld x %lld x %lld",
+            src, (long long)coo->dims[0], (long long)coo->dims[1],
+            (long long)coo->dims[2], (long long)m->rows, (long long)m->cols,
+            (long long)m->depth);
+}
+
+/* Whether entry e (order w) comes after entry e - w, lexicographically. */
+static int after(const int64_t *e, int64_t w) {
+  for (int64_t d = 0; d < w; ++d)
+    if (e[d - w] != e[d])
+      return e[d - w] < e[d];
+  return 0;
+}
+
 /* Records the first problem of coo (shape, then entries) in c; `src`
  * names where the entries come from ("the file"). */
 static void check_coo(sp_ctx *c, const distrt_spmat *m, const distrt_coo *coo,
                       const char *src) {
-  if (coo->order != 2) {
+  int64_t w = m->order, dims[3] = {m->rows, m->cols, m->depth};
+  if (w == 3) {
+    check_shape3(c, m, coo, src);
+    if (c->failed)
+      return;
+  } else if (coo->order != 2) {
     sp_fail(c, 0, "%s holds a tensor of order %lld; the tensor is a matrix",
             src, (long long)coo->order);
     return;
-  }
-  if (coo->dims[0] != m->rows || coo->dims[1] != m->cols) {
+  } else if (coo->dims[0] != m->rows || coo->dims[1] != m->cols) {
     sp_fail(c, 0, "%s holds a %lld x %lld matrix; the tensor is %lld x %lld",
             src, (long long)coo->dims[0], (long long)coo->dims[1],
             (long long)m->rows, (long long)m->cols);
@@ -212,26 +259,34 @@ static void check_coo(sp_ctx *c, const distrt_spmat *m, const distrt_coo *coo,
             (long long)coo->nnz, (void *)coo->coords, (void *)coo->values);
     return;
   }
-  char a[64], b[64];
+  char a[96], b[96], r[96];
   for (int64_t k = 0; k < coo->nnz; ++k) {
-    const int64_t *e = coo->coords + 2 * k;
-    if (e[0] < 0 || e[0] >= m->rows || e[1] < 0 || e[1] >= m->cols) {
-      sp_fail(c, 0, "entry %s out of range (1..%lld, 1..%lld)",
-              sp_coord_str(a, sizeof a, 2, e), (long long)m->rows,
-              (long long)m->cols);
+    const int64_t *e = coo->coords + w * k;
+    int in = 1;
+    for (int64_t d = 0; d < w; ++d)
+      in &= e[d] >= 0 && e[d] < dims[d];
+    if (!in) {
+      if (w == 2)
+        snprintf(r, sizeof r, "1..%lld, 1..%lld", (long long)m->rows,
+                 (long long)m->cols);
+      else
+        snprintf(r, sizeof r, "1..%lld, 1..%lld, 1..%lld",
+                 (long long)m->rows, (long long)m->cols, (long long)m->depth);
+      sp_fail(c, 0, "entry %s out of range (%s)",
+              sp_coord_str(a, sizeof a, w, e), r);
       return;
     }
     if (e[0] < m->lo || e[0] >= m->hi) {
       sp_fail(c, 0, "entry %s is not in this process's rows %lld..%lld",
-              sp_coord_str(a, sizeof a, 2, e), (long long)m->lo + 1,
+              sp_coord_str(a, sizeof a, w, e), (long long)m->lo + 1,
               (long long)m->hi);
       return;
     }
-    if (k > 0 && (e[-2] > e[0] || (e[-2] == e[0] && e[-1] >= e[1]))) {
+    if (k > 0 && !after(e, w)) {
       sp_fail(c, 0, "entries %s and %s are out of order or repeated "
                     "(expected sorted, without duplicates)",
-              sp_coord_str(a, sizeof a, 2, e - 2),
-              sp_coord_str(b, sizeof b, 2, e));
+              sp_coord_str(a, sizeof a, w, e - w),
+              sp_coord_str(b, sizeof b, w, e));
       return;
     }
   }
@@ -278,11 +333,13 @@ static void assign_impl(const char *op, distrt_spmat *m,
     check_coo(&c, m, coo, src);
   sp_agree(&c);
 
-  /* Largest local count and column: do the 32-bit arrays hold them? */
-  int64_t mx[2] = {coo->nnz, coo->nnz ? 0 : -1};
+  /* Largest local count and column (order 3: j or k): do the 32-bit
+   * arrays hold them? */
+  int64_t w = m->order, mx[2] = {coo->nnz, coo->nnz ? 0 : -1};
   for (int64_t k = 0; k < coo->nnz; ++k)
-    if (coo->coords[2 * k + 1] > mx[1])
-      mx[1] = coo->coords[2 * k + 1];
+    for (int64_t d = 1; d < w; ++d)
+      if (coo->coords[w * k + d] > mx[1])
+        mx[1] = coo->coords[w * k + d];
   distrt_g.be->allreduce(op, m->comm, mx, 2, DISTRT_I64, DISTRT_MAX);
   /* The non-zero partition checks its own counts once it knows them. */
   if (m->kind == DISTRT_SPMAT_ROWS && m->pos_bits == 32 && mx[0] > INT32_MAX)
@@ -290,15 +347,20 @@ static void assign_impl(const char *op, distrt_spmat *m,
                                 "32-bit positions (pos_bits = 32)",
                             what, (long long)mx[0]);
   if (m->crd_bits == 32 && mx[1] > INT32_MAX)
-    distrt_fatal_collective(op, "%s: column index %lld (0-based) does not "
+    distrt_fatal_collective(op, "%s: %s index %lld (0-based) does not "
                                 "fit 32-bit coordinates (crd_bits = 32)",
-                            what, (long long)mx[1]);
+                            what, w == 2 ? "column" : "coordinate",
+                            (long long)mx[1]);
 
   /* New entries: the companion goes (every process is here). */
   spm_mixed_drop(m);
   m->stamp = spm_new_stamp();
   m->pattern_src = NULL;
   m->reserved = -1;
+  if (w == 3) {
+    spm_t3_assign(op, m, coo, what);
+    return;
+  }
   if (m->kind == DISTRT_SPMAT_NONZEROS) {
     spm_nz_assign(op, m, coo, what);
     return;
@@ -345,7 +407,14 @@ void distrt_spmat_read(distrt_spmat *m, const char *path) {
   for (size_t i = 0; i < sizeof hb / sizeof hb[0]; ++i)
     is_hb |= strcmp(ext, hb[i]) == 0;
   distrt_coo coo;
-  if (strcmp(ext, ".mtx") == 0) {
+  if (m->order == 3) {
+    if (strcmp(ext, ".tns") != 0)
+      distrt_fatal_collective(op, "%s: an order-3 tensor is read from a "
+                                  "FROSTT .tns file",
+                              path);
+    int64_t dims[3] = {m->rows, m->cols, m->depth};
+    distrt_coo_read_tns(path, m->g, 3, dims, &coo);
+  } else if (strcmp(ext, ".mtx") == 0) {
     distrt_coo_read_mm(path, m->g, &coo);
   } else if (is_hb) {
     distrt_coo_read_hb(path, m->g, &coo);
@@ -377,6 +446,10 @@ void distrt_spmat_generate(distrt_spmat *m, int64_t kind, int64_t param,
                                 "DISTRT_GEN_BANDED=0, DISTRT_GEN_RMAT=1 or "
                                 "DISTRT_GEN_UNIFORM=2)",
                             (long long)kind);
+  if (kind != DISTRT_GEN_UNIFORM && m->order == 3)
+    distrt_fatal_collective(op, "%s makes matrices; the tensor has order 3 "
+                                "(only DISTRT_GEN_UNIFORM makes one)",
+                            what);
   if (kind != DISTRT_GEN_UNIFORM && m->rows != m->cols)
     distrt_fatal_collective(op, "%s makes square matrices; the tensor is "
                                 "%lld x %lld",
@@ -390,9 +463,9 @@ void distrt_spmat_generate(distrt_spmat *m, int64_t kind, int64_t param,
     if (param < 0)
       distrt_fatal_collective(op, "%s: %lld draws per row (must be >= 0)",
                               what, (long long)param);
-    int64_t dims[2] = {m->rows, m->cols};
+    int64_t dims[3] = {m->rows, m->cols, m->depth};
     int64_t draws = distrt_mul(op, "the number of draws", param, m->rows);
-    distrt_coo_gen_uniform(m->g, 2, dims, draws, seed, &coo);
+    distrt_coo_gen_uniform(m->g, m->order, dims, draws, seed, &coo);
   }
   assign_impl(op, m, &coo, what, "the generator");
   distrt_coo_free(&coo);
@@ -400,12 +473,12 @@ void distrt_spmat_generate(distrt_spmat *m, int64_t kind, int64_t param,
 
 int64_t distrt_spmat_local_nnz(const distrt_spmat *m) {
   spm_check("distrt_spmat_local_nnz", m);
-  return m->all.nnz;
+  return m->order == 3 ? m->nnz2 : m->all.nnz;
 }
 
 int64_t distrt_spmat_global_nnz(const distrt_spmat *m) {
   spm_check("distrt_spmat_global_nnz", m);
-  return m->gnnz;
+  return m->order == 3 ? m->gnnz2 : m->gnnz;
 }
 
 /*===-- views and the dense gather ---------------------------------------===*/
@@ -413,7 +486,7 @@ int64_t distrt_spmat_global_nnz(const distrt_spmat *m) {
 void distrt_spmat_part(distrt_spmat *m, int64_t part, void **pos, void **crd,
                        void **values, int64_t *nnz, int64_t *ncols) {
   const char *op = "distrt_spmat_part";
-  spm_check(op, m);
+  spm_check_matrix(op, m);
   const spm_csr *a = &m->all;
   int64_t nc = m->cols;
   if (part == DISTRT_SPMAT_DIAG || part == DISTRT_SPMAT_OFFDIAG) {
@@ -448,6 +521,10 @@ void distrt_spmat_gather_dense(distrt_spmat *m, void *dense, int64_t root) {
   if (root < 0 || root >= m->P)
     distrt_fatal_collective(op, "root %lld is not a grid rank (0 .. %lld)",
                             (long long)root, (long long)m->P - 1);
+  if (m->order == 3) {
+    spm_t3_gather(op, m, dense, root);
+    return;
+  }
   int64_t panel = distrt_mul(op, "the elements of a row panel", m->B, m->cols);
   int64_t total = distrt_mul(op, "the elements of the matrix", m->P, panel);
   if (m->rank == root)

@@ -19,6 +19,15 @@
  * pos_bits and coordinates of crd_bits bits (int32_t or int64_t), values
  * of dtype (float or double).  The dense operand x is blocked in
  * C = ceil(cols / P) rows: this process holds [xlo, xhi).
+ *
+ * An order-3 tensor (distrt_spmat_create3, sparse_tensor3.c; order = 3,
+ * rows x cols x depth) is CSF with a dense root: the piece's rows as a
+ * matrix's, then `all` is the CSR of its (i, j) fibers (all.nnz of them,
+ * gnnz in the whole tensor; all.val is NULL), then pos2 (all.nnz + 1
+ * positions of pos_bits), crd2 (k, crd_bits) and val2 (dtype) hold its
+ * nnz2 entries (gnnz2 in the whole tensor).  Under the non-zero partition
+ * the fibers are split as a matrix's entries are (E = ceil(gnnz / P)).
+ * The matrix-only calls refuse it (spm_check_matrix).
  *===----------------------------------------------------------------------===*/
 
 #ifndef DISTRT_SPARSE_SPMAT_INTERNAL_H
@@ -76,9 +85,14 @@ struct distrt_spmat {
   int64_t first, nr;   /* the piece: CSR rows [first, first + nr) */
   int64_t C, xlo, xhi; /* block of x; this process's rows of x */
   int64_t pos_bits, crd_bits, dtype, esize;
+  int64_t order, depth; /* 2, or 3 with depth = the extent of dimension 2 */
 
-  spm_csr all;  /* global column numbers */
-  int64_t gnnz; /* entries of the whole matrix */
+  spm_csr all;  /* global column numbers (order 3: the fibers, no values) */
+  int64_t gnnz; /* entries of the whole matrix (order 3: fibers) */
+  /* Order 3: level 2 of the CSF piece (all.nnz + 1 positions, nnz2
+   * coordinates k and values); gnnz2 entries in the whole tensor. */
+  void *pos2, *crd2, *val2;
+  int64_t nnz2, gnnz2;
   /* Which entries m holds: a stamp, new (spm_new_stamp) whenever they
    * change; and, when they are another matrix's pattern
    * (distrt_spmat_pattern_of), that matrix and its stamp then. */
@@ -171,6 +185,17 @@ DISTRT_HIDDEN int64_t spm_new_stamp(void);
 
 /* Validates m (non-NULL, live, its grid live). */
 DISTRT_HIDDEN void spm_check(const char *op, const distrt_spmat *m);
+/* spm_check, and m must be a matrix (order 2): one collective fatal line
+ * naming `op` for an order-3 tensor. */
+DISTRT_HIDDEN void spm_check_matrix(const char *op, const distrt_spmat *m);
+/* distrt_spmat_create's checks and agreement (collective), then spm_new;
+ * depth < 0 for a matrix, the extent of dimension 2 for an order-3 tensor
+ * (whose order and level-2 arrays the caller sets up). */
+DISTRT_HIDDEN distrt_spmat *spm_create(const char *op, distrt_grid *g,
+                                       int64_t rows, int64_t cols,
+                                       int64_t depth, int64_t pos_bits,
+                                       int64_t crd_bits, int64_t dtype,
+                                       int64_t kind);
 /* malloc(n bytes), fatal on failure. */
 DISTRT_HIDDEN void *spm_alloc(const char *op, int64_t n);
 /* A CSR piece of m's widths: nr + 1 zero positions, room for nnz
@@ -234,6 +259,21 @@ DISTRT_HIDDEN void spm_reduce_rows(const char *op, distrt_spmat *m,
  * dense (rows x cols, zeroed here). */
 DISTRT_HIDDEN void spm_nz_gather(const char *op, distrt_spmat *m, void *dense,
                                  int64_t root);
+
+/* Order-3 tensors (sparse_tensor3.c). */
+/* Fills m's CSF piece from a checked row-blocked coo of order 3 (moving
+ * the entries to their fibers' owners under the non-zero partition;
+ * collective), the 32-bit checks included; sets gnnz and gnnz2. */
+DISTRT_HIDDEN void spm_t3_assign(const char *op, distrt_spmat *m,
+                                 const distrt_coo *coo, const char *what);
+/* The dense gather of an order-3 tensor (rows x cols x depth on root). */
+DISTRT_HIDDEN void spm_t3_gather(const char *op, distrt_spmat *m, void *dense,
+                                 int64_t root);
+/* Frees the level-2 arrays. */
+DISTRT_HIDDEN void spm_t3_free(distrt_spmat *m);
+/* distrt_spmat_pattern_of(a, b) for b of order 3: a gets b's fibers. */
+DISTRT_HIDDEN void spm_t3_pattern_of(const char *op, distrt_spmat *a,
+                                     distrt_spmat *b);
 
 /* The companion (sparse_mixed.c): frees m's companion, if any, and zeroes
  * the moved count (collective: every process of m's grid at the same

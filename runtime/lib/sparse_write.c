@@ -128,7 +128,7 @@ static void agree(sp_ctx *c, const char *partial, int created) {
 
 void distrt_spmat_write_mm(distrt_spmat *m, const char *path) {
   const char *op = "distrt_spmat_write_mm";
-  spm_check(op, m);
+  spm_check_matrix(op, m);
   if (!path || !*path)
     distrt_fatal_collective(op, "the file path is NULL or empty");
   sp_ctx c;

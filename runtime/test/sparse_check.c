@@ -37,6 +37,15 @@ distrt_spmat *(*const distrt_sparse_check_in_partition)(
     distrt_spmat *, int64_t) = distrt_spmat_in_partition;
 int64_t (*const distrt_sparse_check_moved_entries)(const distrt_spmat *) =
     distrt_spmat_moved_entries;
+distrt_spmat *(*const distrt_sparse_check_create3)(
+    distrt_grid *, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t,
+    int64_t) = distrt_spmat_create3;
+int64_t (*const distrt_sparse_check_order)(const distrt_spmat *) =
+    distrt_spmat_order;
+void (*const distrt_sparse_check_fibers)(distrt_spmat *, void **, void **,
+                                         void **, void **, void **,
+                                         int64_t *, int64_t *) =
+    distrt_spmat_fibers;
 typedef char distrt_sparse_check_partitions[DISTRT_SPMAT_ROWS == 0 &&
                                                     DISTRT_SPMAT_NONZEROS == 1
                                                 ? 1

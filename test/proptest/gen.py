@@ -1454,6 +1454,9 @@ def generate(seed, index):
         return gen_sparse2.generate_sddmm(seed, index)
     if random.Random("dist-proptest-spadd:%d:%d" % (seed, index)).random() < gen_sparse2.SPADD_FRACTION:
         return gen_sparse2.generate_spadd(seed, index)
+    import gen_sparse3  # SpTTV and SpMTTKRP on tensors of order 3
+    if random.Random("dist-proptest-tensor3:%d:%d" % (seed, index)).random() < gen_sparse3.TENSOR3_FRACTION:
+        return gen_sparse3.generate(seed, index)
     if random.Random("dist-proptest-sparse:%d:%d" % (seed, index)).random() < SPARSE_FRACTION:
         return generate_sparse(seed, index)
     if random.Random("dist-proptest-onesided:%d:%d" % (seed, index)).random() < ONESIDED_FRACTION:

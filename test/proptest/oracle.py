@@ -366,6 +366,25 @@ def read_mtx(path):
     return [rows, cols], dense
 
 
+def read_tns(path, shape):
+    """Returns flat row-major dense values of a FROSTT .tns tensor of
+    extents `shape`: one entry a line, the 1-based indices then the value;
+    `#` lines are comments (docs/runtime.md)."""
+    dense = [0.0] * _prod(shape)
+    with open(path) as f:
+        for l in f:
+            t = l.split()
+            if not t or t[0].startswith("#"):
+                continue
+            if len(t) != len(shape) + 1:
+                raise ValueError("%s: %d fields, expected %d" % (path, len(t), len(shape) + 1))
+            idx = [int(x) - 1 for x in t[:-1]]
+            if any(not 0 <= i < e for i, e in zip(idx, shape)):
+                raise ValueError("%s: index %s out of %s" % (path, t[:-1], shape))
+            dense[_linear(idx, shape)] += float(t[-1])
+    return dense
+
+
 def compare(got, want, elt):
     """Normwise relative error max|got-want| / max(max|want|, 1); exact for
     integers. Returns (ok, error, first differing linear index or None)."""

@@ -293,7 +293,8 @@ def oracle_judges(comp):
     st = oracle.Statement(comp["stmt"])
     if comp["binds"][st.lhs.tensor] not in comp["stores"]:
         return False
-    return all(v in comp["types"] and (v in comp["seeds"] or comp["loads"].get(v, "").endswith(".mtx"))
+    return all(v in comp["types"] and (v in comp["seeds"] or
+                                       comp["loads"].get(v, "").endswith((".mtx", ".tns")))
                for v in comp["binds"].values())
 
 
@@ -318,7 +319,14 @@ def oracle_check(comp, cwd):
         if val in comp["seeds"]:
             values[name] = [oracle.fill_value(comp["seeds"][val], l, e) for l in range(n)]
             continue
-        # a sparse matrix read from a MatrixMarket file: dense, in Python
+        # a sparse tensor read from a FROSTT file, or a sparse matrix from a
+        # MatrixMarket file: dense, in Python
+        if comp["loads"][val].endswith(".tns"):
+            try:
+                values[name] = oracle.read_tns(os.path.join(cwd, comp["loads"][val]), shape)
+            except (ValueError, IndexError, OSError) as ex:
+                return "the oracle cannot read %s: %s" % (comp["loads"][val], ex)
+            continue
         try:
             mshape, values[name] = oracle.read_mtx(os.path.join(cwd, comp["loads"][val]))
         except (ValueError, IndexError, OSError) as ex:

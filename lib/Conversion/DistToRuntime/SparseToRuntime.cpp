@@ -79,6 +79,22 @@ static LogicalResult lowerNew(RuntimeLowering &rt, SparseNewOp op,
   if (!g)
     return failure();
   auto enc = t.getEncoding();
+  if (t.getRank() == 3) {
+    FailureOr<Value> h = rt.call(
+        rewriter, loc, "distrt_spmat_create3",
+        {g, rt.i64(rewriter, loc, t.getShape()[0]),
+         rt.i64(rewriter, loc, t.getShape()[1]),
+         rt.i64(rewriter, loc, t.getShape()[2]),
+         rt.i64(rewriter, loc, bitsOf(enc.getPosWidth())),
+         rt.i64(rewriter, loc, bitsOf(enc.getCrdWidth())),
+         rt.i64(rewriter, loc, abi::dtypeOf(t.getElementType())),
+         // DISTRT_SPMAT_ROWS = 0, DISTRT_SPMAT_NONZEROS = 1 (distrt/abi.h).
+         rt.i64(rewriter, loc, hasNonzeroPartition(t) ? 1 : 0)});
+    if (failed(h))
+      return failure();
+    rewriter.replaceOp(op, *h);
+    return success();
+  }
   FailureOr<Value> h = rt.call(
       rewriter, loc,
       hasNonzeroPartition(t) ? "distrt_spmat_create_nonzeros"
@@ -245,6 +261,37 @@ static LogicalResult lowerPart(RuntimeLowering &rt, SparsePartOp op,
                           viewOf(rt, b, loc, op.getCrd().getType(), crdP, n),
                           viewOf(rt, b, loc, op.getValues().getType(), valP, n),
                           colsIdx});
+  return success();
+}
+
+/// distrt_spmat_fibers, then memrefs over what it hands out (level 1's
+/// positions: the piece's rows + 1, from distrt_spmat_local_rows).
+static LogicalResult lowerFibers(RuntimeLowering &rt, SparseFibersOp op,
+                                 SparseFibersOp::Adaptor a,
+                                 ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  OpBuilder &b = rewriter;
+  FailureOr<SmallVector<Value>> out = callWithOuts(
+      rt, b, loc, "distrt_spmat_fibers", {a.getTile()},
+      {rt.ptrTy, rt.ptrTy, rt.ptrTy, rt.ptrTy, rt.ptrTy, rt.i64Ty, rt.i64Ty});
+  if (failed(out))
+    return failure();
+  FailureOr<SmallVector<Value>> rows =
+      callWithOuts(rt, b, loc, "distrt_spmat_local_rows", {a.getTile()},
+                   {rt.ptrTy, rt.i64Ty, rt.i64Ty});
+  if (failed(rows))
+    return failure();
+  Value one = rt.i64(b, loc, 1);
+  Value nf = (*out)[5], nnz = (*out)[6];
+  Value posLen = arith::AddIOp::create(b, loc, (*rows)[2], one);
+  Value pos2Len = arith::AddIOp::create(b, loc, nf, one);
+  rewriter.replaceOp(
+      op, {viewOf(rt, b, loc, op.getPos().getType(), (*out)[0], posLen),
+           viewOf(rt, b, loc, op.getCrd().getType(), (*out)[1], nf),
+           viewOf(rt, b, loc, op.getPos2().getType(), (*out)[2], pos2Len),
+           viewOf(rt, b, loc, op.getCrd2().getType(), (*out)[3], nnz),
+           viewOf(rt, b, loc, op.getValues().getType(), (*out)[4], nnz),
+           arith::IndexCastOp::create(b, loc, b.getIndexType(), nf)});
   return success();
 }
 
@@ -487,4 +534,5 @@ void rt::populateSparseToRuntimePatterns(RewritePatternSet &patterns,
   add(lowerCheckResult);
   add(lowerReserve);
   add(lowerCommit);
+  add(lowerFibers);
 }

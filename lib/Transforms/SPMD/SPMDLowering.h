@@ -43,6 +43,14 @@ LogicalResult lowerSparseAdd(SPMDBuilder &rt, ComputeOp op,
                              llvm::StringMap<DistTensorType> &types,
                              llvm::StringMap<Value> &values, int64_t procs);
 
+/// SpTTV or SpMTTKRP `prod` (statement `stmt`) of `op`, on a sparse tensor
+/// of order 3 (SparseTensor3.cpp).
+LogicalResult lowerSparseTensor3(SPMDBuilder &rt, ComputeOp op,
+                                 const SparseProduct &prod,
+                                 const IndexStatement &stmt,
+                                 llvm::StringMap<DistTensorType> &types,
+                                 llvm::StringMap<Value> &values);
+
 /// A computation as the runtime's messages name it: "FILE:LINE:COL: " (when
 /// `loc` has one) and the statement.
 std::string runtimeWhere(Location loc, const IndexStatement &stmt);

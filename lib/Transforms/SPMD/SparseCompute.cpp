@@ -396,6 +396,8 @@ LogicalResult spmd::lowerSparseCompute(SPMDBuilder &rt, ComputeOp op) {
                             grid.getShape()[0]);
   if (prod->kind == SparseKernel::Add)
     return lowerSparseAdd(rt, op, *prod, types, values, grid.getShape()[0]);
+  if (prod->kind == SparseKernel::Ttv || prod->kind == SparseKernel::Mttkrp)
+    return lowerSparseTensor3(rt, op, *prod, stmt, types, values);
   Location loc = op.getLoc();
   OpBuilder b(op);
   DistTensorType bt = types[prod->matrix], yt = types[prod->out];

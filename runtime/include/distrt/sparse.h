@@ -149,6 +149,26 @@ void distrt_coo_gen_uniform(distrt_grid *g, int64_t order,
  * Mixed partitions: a matrix stored in one partition gives a product whose
  * schedule wants the other its entries in that one
  * (distrt_spmat_in_partition), a companion matrix it owns.
+ *
+ * Order-3 tensors (distrt_spmat_create3): d0 x d1 x d2, stored per process
+ * as CSF with a dense root.  Level 0 is the piece's rows, as a matrix's
+ * (distrt_spmat_local_rows); level 1 its (i, j) fibers (the distinct
+ * (i, j) pairs holding an entry, row-major): pos (nrows + 1) and crd (j),
+ * i.e. the CSR matrix of the fibers' pattern; level 2 pos2 (nfibers + 1),
+ * crd2 (k, increasing within a fiber) and the values, one per entry
+ * (distrt_spmat_fibers).  Level 1 has no values.  Under the non-zero
+ * partition the fibers are split (SpDISTAL's fuse(i, j, f), pos(f, fp,
+ * B)): numbered row-major over the whole tensor, F of them, with
+ * E = ceil(F / P), rank r holds fibers [min(r E, F), min((r + 1) E, F))
+ * with all of their entries, and its piece spans the rows they lie in.
+ * So the fiber pattern is partitioned exactly as a matrix whose entries
+ * are those fibers, and distrt_spmat_pattern_of(a, tensor) gives such a
+ * matrix (SpTTV's output) the same pieces.  Calls that take order-3
+ * tensors: create3, order, fibers, partition, free, assign, read (.tns),
+ * generate (DISTRT_GEN_UNIFORM), local_nnz and global_nnz (the entries),
+ * local_rows, partial, reduce_rows, gather_dense, pattern_of (as b),
+ * moved_entries (0).  Every other distrt_spmat_* call ends the job with
+ * one line saying the tensor has order 3.
  *===----------------------------------------------------------------------===*/
 
 typedef struct distrt_spmat distrt_spmat;
@@ -178,6 +198,34 @@ distrt_spmat *distrt_spmat_create(distrt_grid *g, int64_t rows, int64_t cols,
 distrt_spmat *distrt_spmat_create_nonzeros(distrt_grid *g, int64_t rows,
                                            int64_t cols, int64_t pos_bits,
                                            int64_t crd_bits, int64_t dtype);
+
+/** A d0 x d1 x d2 tensor with no entries, stored as CSF with a dense root
+ *  (rows of dimension 0 as a matrix's; partition DISTRT_SPMAT_ROWS or
+ *  DISTRT_SPMAT_NONZEROS: the (i, j) fibers split equally).  Collective.
+ *  Fatal on a bad width, dtype, partition or extent.  distrt_spmat_assign,
+ *  _read and _generate fill it: the COO of order 3 and m's extents (rows
+ *  of the readers' partition, sorted, no duplicates, checked as for
+ *  matrices); under the non-zero partition the entries then move to their
+ *  fibers' owners (an all-gather of P (fiber, entry) count pairs, an
+ *  all-to-all of P counts, two all-to-all-v).  pos_bits = 32 needs the
+ *  local fibers (E) and entries to fit, crd_bits = 32 every j and k (and
+ *  a piece's row span). */
+distrt_spmat *distrt_spmat_create3(distrt_grid *g, int64_t d0, int64_t d1,
+                                   int64_t d2, int64_t pos_bits,
+                                   int64_t crd_bits, int64_t dtype,
+                                   int64_t partition);
+
+/** 2 for matrices, 3 for tensors made by distrt_spmat_create3. */
+int64_t distrt_spmat_order(const distrt_spmat *m);
+
+/** Views of this process's piece of an order-3 tensor (into the runtime's
+ *  storage, valid until its entries change): level 1 pos (nrows + 1,
+ *  where nrows is distrt_spmat_local_rows's count) and crd (j), level 2
+ *  pos2 (nfibers + 1) and crd2 (k), the values; *nfibers and *nnz the
+ *  local counts.  Any pointer may be NULL.  Fatal for a matrix. */
+void distrt_spmat_fibers(distrt_spmat *m, void **pos, void **crd, void **pos2,
+                         void **crd2, void **val, int64_t *nfibers,
+                         int64_t *nnz);
 
 /** DISTRT_SPMAT_ROWS (distrt_spmat_create) or DISTRT_SPMAT_NONZEROS
  *  (distrt_spmat_create_nonzeros); in distrt/abi.h. */
@@ -310,15 +358,18 @@ void distrt_spmat_assign(distrt_spmat *m, const distrt_coo *coo,
 /** Reads `path` into m by its extension (case-insensitive): .mtx
  *  (MatrixMarket), .rua .rsa .rra .pua .psa .pra (Harwell-Boeing), .tns
  *  (FROSTT, with m's extents).  Any other extension, and every error of
- *  the readers, ends the job with one line. */
+ *  the readers, ends the job with one line.  An order-3 tensor reads .tns
+ *  files only (3 indices a line, m's extents). */
 void distrt_spmat_read(distrt_spmat *m, const char *path);
 
 /** Fills m from a generator (DISTRT_GEN_*) with parameter `param`, sized
- *  by m's extents. */
+ *  by m's extents.  An order-3 tensor takes DISTRT_GEN_UNIFORM only:
+ *  distrt_coo_gen_uniform(g, 3, {d0, d1, d2}, param * d0, seed, ...). */
 void distrt_spmat_generate(distrt_spmat *m, int64_t kind, int64_t param,
                            int64_t seed);
 
-/** Entries this process holds; entries of the whole matrix. */
+/** Entries this process holds; entries of the whole matrix (order 3: the
+ *  entries, level 2, not the fibers). */
 int64_t distrt_spmat_local_nnz(const distrt_spmat *m);
 int64_t distrt_spmat_global_nnz(const distrt_spmat *m);
 
@@ -398,7 +449,9 @@ void distrt_spmat_mul_add(distrt_spmat *m, const void *x, void *y, int64_t k,
  *  row-major (rows x cols elements of m's dtype, zeros where no entry) in
  *  `dense`; other processes may pass NULL.  For --check.  Under the
  *  non-zero partition each process sends root its entries (memory
- *  proportional to its piece; root also holds the matrix's entries). */
+ *  proportional to its piece; root also holds the matrix's entries).  An
+ *  order-3 tensor: d0 x d1 x d2 elements, row-major; every process sends
+ *  root its entries, under both partitions. */
 void distrt_spmat_gather_dense(distrt_spmat *m, void *dense, int64_t root);
 
 /** Collective: a's entries become b's pattern (the same piece on every
@@ -408,7 +461,11 @@ void distrt_spmat_gather_dense(distrt_spmat *m, void *dense, int64_t root);
  *  pattern is copied again after b's entries, or a's, change).  a and b
  *  must be different matrices of one grid, shape, partition, index widths
  *  and dtype, and a no companion (distrt_spmat_in_partition); otherwise
- *  every process stops with one line. */
+ *  every process stops with one line.  With b an order-3 tensor (SpTTV's
+ *  output A(i, j)): a gets b's fibers as its entries (level 1: rows,
+ *  positions, j coordinates; one value a fiber, 0, for the program to
+ *  write); a must be a matrix of d0 x d1 with b's grid, partition and
+ *  index widths (its dtype its own). */
 void distrt_spmat_pattern_of(distrt_spmat *a, distrt_spmat *b);
 
 /** Collective: room for a's new entries (the output of a sum of sparse

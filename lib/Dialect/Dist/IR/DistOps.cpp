@@ -233,6 +233,13 @@ LogicalResult LoadOp::verify() {
            << getPath()
            << "' is a NumPy .npy file, which holds a dense tensor; a "
               "sparse tensor is read from a .mtx, Harwell-Boeing or .tns file";
+  if (getTensor().getType().getRank() == 3) {
+    if (ext.equals_insensitive(".tns"))
+      return success();
+    return emitOpError("a sparse tensor of order 3 is read from a FROSTT "
+                       "(.tns) file; '")
+           << getPath() << "' does not end in .tns";
+  }
   for (StringRef ok : {".mtx", ".rua", ".rsa", ".rra", ".pua", ".psa",
                        ".pra", ".tns"})
     if (ext.equals_insensitive(ok))
@@ -252,6 +259,10 @@ LogicalResult StoreOp::verify() {
            << getPath()
            << "' is a NumPy .npy file, which holds a dense tensor; a "
               "sparse tensor is written as a MatrixMarket (.mtx) file";
+  if (getTensor().getType().isSparse() && getTensor().getType().getRank() != 2)
+    return emitOpError("dist.store writes sparse matrices only (MatrixMarket); "
+                       "a sparse tensor of order ")
+           << getTensor().getType().getRank() << " cannot be stored yet";
   if (getTensor().getType().isSparse() && !ext.equals_insensitive(".mtx"))
     return emitOpError("a sparse tensor is written as a MatrixMarket file; "
                        "'")

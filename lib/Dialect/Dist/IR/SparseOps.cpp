@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DistTensor/Dialect/Dist/IR/SparseCompute.h"
+#include "SparseMatch.h"
 
 #include "DistTensor/Dialect/Dist/IR/DistOps.h"
 
@@ -18,18 +19,19 @@
 
 using namespace mlir;
 using namespace mlir::dist;
+using namespace mlir::dist::sparse_match;
 
 //===----------------------------------------------------------------------===//
 // What can be stored and computed
 //===----------------------------------------------------------------------===//
 
 /// The dimension distribution of dimension `d` of `t` (outer level).
-static DimDistAttr dimOf(DistTensorType t, unsigned d) {
+DimDistAttr sparse_match::dimOf(DistTensorType t, unsigned d) {
   return t.getLayout().getOuter().getDims()[d];
 }
 
 /// Whether dimension `d` of `t` is split by non-zeros over axis 0.
-static bool nonzerosOnAxis0(DistTensorType t) {
+bool sparse_match::nonzerosOnAxis0(DistTensorType t) {
   DimDistAttr dim = dimOf(t, 0);
   return dim.getKind() == PartitionKind::nonzeros &&
          dim.getAxes().size() == 1 && dim.getAxes()[0] == 0 &&
@@ -37,26 +39,26 @@ static bool nonzerosOnAxis0(DistTensorType t) {
 }
 
 /// Whether dimension `d` of `t` is blocked over axis 0 of a 1-D grid.
-static bool blockedOnAxis0(DistTensorType t, unsigned d) {
+bool sparse_match::blockedOnAxis0(DistTensorType t, unsigned d) {
   DimDistAttr dim = dimOf(t, d);
   return dim.getKind() == PartitionKind::blocked &&
          dim.getAxes().size() == 1 && dim.getAxes()[0] == 0 &&
          dim.getSkew().empty();
 }
 
-static bool whole(DistTensorType t, unsigned d) {
+bool sparse_match::whole(DistTensorType t, unsigned d) {
   return dimOf(t, d).getKind() == PartitionKind::none;
 }
 
 /// Whether dense operand `t` lies on `grid`, one level, not fixed to a
 /// face (what the sparse computations' dense operands must be).
-static bool onOneLevelOf(DistTensorType t, FlatSymbolRefAttr grid) {
+bool sparse_match::onOneLevelOf(DistTensorType t, FlatSymbolRefAttr grid) {
   return t.getLayout().getGrid() == grid &&
          t.getLayout().getLevels().size() == 1 &&
          t.getLayout().getOuter().getFixedAxes().empty();
 }
 
-static std::string typeStr(Type t) {
+std::string sparse_match::typeStr(Type t) {
   std::string s;
   llvm::raw_string_ostream os(s);
   os << t;
@@ -75,9 +77,11 @@ std::string dist::sparseStorageError(DistTensorType t,
   SparseTensorEncodingAttr enc = t.getEncoding();
   if (!enc)
     return "the tensor is not sparse";
+  if (t.getRank() == 3)
+    return sparseTensor3StorageError(t, gridShape);
   if (t.getRank() != 2)
     return "sparse tensors of rank " + std::to_string(t.getRank()) +
-           " are not stored yet (matrices only; sparse II)";
+           " are not stored (matrices and tensors of order 3 only)";
   if (!(enc.isIdentity() && enc.isDenseLvl(0) && enc.isCompressedLvl(1) &&
         enc.isUniqueLvl(1)))
     return "only CSR matrices (map = (i, j) -> (i : dense, j : compressed)) "
@@ -135,7 +139,7 @@ static bool isFusedPositionOf(const LoopNest &nest, StringRef var,
 /// columns (SpDISTAL's non-zero partition), which sets `positions`. The
 /// matrix may be stored either way (`storedNonzeros`): a schedule that
 /// differs is a mixed partition, which the lowering reshapes.
-static std::string checkSparseSchedule(const LoopNest &nest,
+std::string sparse_match::checkSparseSchedule(const LoopNest &nest,
                                        StringRef matrix, StringRef rowVar,
                                        StringRef colVar, bool storedNonzeros,
                                        int64_t procs, bool &positions) {
@@ -194,7 +198,7 @@ static std::string checkSparseSchedule(const LoopNest &nest,
 
 /// Appends the operands of `e` to `out` when it is accesses joined by
 /// `kind` only (Mul: a product without constants or signs; Add: a sum).
-static bool accessesJoinedBy(const IndexExpr *e, IndexExpr::Kind kind,
+bool sparse_match::accessesJoinedBy(const IndexExpr *e, IndexExpr::Kind kind,
                              SmallVectorImpl<const Access *> &out) {
   if (!e)
     return false;
@@ -405,6 +409,11 @@ dist::matchSparseProduct(const IndexStatement &stmt,
     return failure();
   };
   SmallVector<const Access *> factors, terms;
+  if (llvm::any_of(stmt.rhsAccesses(), [&](const Access *a) {
+        return types.lookup(a->tensor).isSparse() &&
+               types.lookup(a->tensor).getRank() == 3;
+      }))
+    return matchSparseTensor3(stmt, types, nest, gridShape, error);
   if (accessesJoinedBy(stmt.rhs.get(), IndexExpr::Kind::Mul, factors) &&
       factors.size() == 3)
     return matchSddmm(stmt, types, nest, gridShape, factors, error);
@@ -506,8 +515,13 @@ dist::matchSparseProduct(const IndexStatement &stmt,
 LogicalResult GenerateOp::verify() {
   DistTensorType t = getTensor().getType();
   int64_t param = getParam();
-  if (t.getRank() != 2)
-    return emitOpError("generates matrices only; the tensor has rank ")
+  if (t.getRank() == 3 && getKind() != GeneratorKind::uniform)
+    return emitOpError("a tensor of order 3 is generated uniform(e) (e * ")
+           << t.getShape()[0] << " uniformly drawn coordinates); "
+           << stringifyGeneratorKind(getKind()) << " makes matrices";
+  if (t.getRank() != 2 && t.getRank() != 3)
+    return emitOpError("generates matrices and tensors of order 3; the "
+                       "tensor has rank ")
            << t.getRank();
   switch (getKind()) {
   case GeneratorKind::banded:
@@ -598,11 +612,32 @@ verifyViews(Operation *op, Type tensor,
 }
 
 LogicalResult SparsePartOp::verify() {
+  auto t = dyn_cast<DistTensorType>(getTensor());
+  if (t && t.getRank() == 3)
+    return emitOpError("views a matrix's piece; the piece of a tensor of "
+                       "order 3 is viewed with dist.sparse_fibers");
   return verifyViews(
       *this, getTensor(), [&](DistTensorType t, Type pos, Type crd) {
         return SmallVector<std::tuple<StringRef, Type, Type>>{
             {"positions", getPos().getType(), pos},
             {"coordinates", getCrd().getType(), crd},
+            {"values", getValues().getType(), t.getElementType()}};
+      });
+}
+
+LogicalResult SparseFibersOp::verify() {
+  auto t = dyn_cast<DistTensorType>(getTensor());
+  if (t && t.getRank() != 3)
+    return emitOpError("views the piece of a sparse tensor of order 3; the "
+                       "tensor has rank ")
+           << t.getRank() << " (a matrix's piece: dist.sparse_part)";
+  return verifyViews(
+      *this, getTensor(), [&](DistTensorType t, Type pos, Type crd) {
+        return SmallVector<std::tuple<StringRef, Type, Type>>{
+            {"fiber positions", getPos().getType(), pos},
+            {"fiber coordinates", getCrd().getType(), crd},
+            {"entry positions", getPos2().getType(), pos},
+            {"entry coordinates", getCrd2().getType(), crd},
             {"values", getValues().getType(), t.getElementType()}};
       });
 }

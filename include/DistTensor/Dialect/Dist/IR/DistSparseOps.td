@@ -444,7 +444,9 @@ def Dist_SparsePatternOfOp : Dist_RuntimeOp<"sparse_pattern_of"> {
     pattern is copied when `source`'s entries change (or `tile`'s), not at
     every call. The two must have one shape, partition, index widths and
     element type. The output of an SDDMM, `A(i,j) = B(i,j) * C(i,k) *
-    D(k,j)`, has B's pattern and its own values.
+    D(k,j)`, has B's pattern and its own values. When `source` has order 3,
+    `tile` (a matrix of its first two extents) gets its (i, j) fibers as
+    entries: the output of an SpTTV, `A(i,j) = B(i,j,k) * c(k)`.
 
     ```mlir
     dist.sparse_pattern_of %a from %b : !dist.sparse_tile, !dist.sparse_tile
@@ -456,6 +458,40 @@ def Dist_SparsePatternOfOp : Dist_RuntimeOp<"sparse_pattern_of"> {
     $tile `from` $source attr-dict `:` qualified(type($tile)) `,`
     qualified(type($source))
   }];
+}
+
+def Dist_SparseFibersOp : Dist_RuntimeQueryOp<"sparse_fibers"> {
+  let summary = "views of a process's piece of a sparse tensor of order 3";
+  let description = [{
+    The piece of an order-3 sparse tensor (CSF with a dense root,
+    `distrt_spmat_fibers`) as memrefs into the runtime's storage: level 1,
+    the (i, j) fibers, as CSR over the piece's rows (`pos`, one more entry
+    than `dist.sparse_local_rows`'s rows, and `crd`, the j of each fiber);
+    level 2, each fiber's entries (`pos2`, one more entry than `nfibers`,
+    and `crd2`, the k of each entry); the entries' `values`. The element
+    types are the encoding's `pos` and `crd` widths (`index` for 0) and the
+    tensor's.
+
+    ```mlir
+    %pos, %crd, %pos2, %crd2, %val, %nf = dist.sparse_fibers %h of !B
+        : !dist.sparse_tile -> memref<?xi32>, memref<?xi32>, memref<?xi32>,
+                               memref<?xi32>, memref<?xf64>
+    ```
+  }];
+  let arguments = (ins Arg<Dist_SparseTileType, "", [MemRead]>:$tile,
+                       Dist_DistTensorTypeAttr:$tensor);
+  let results = (outs MemRefRankOf<[AnyType], [1]>:$pos,
+                      MemRefRankOf<[AnyType], [1]>:$crd,
+                      MemRefRankOf<[AnyType], [1]>:$pos2,
+                      MemRefRankOf<[AnyType], [1]>:$crd2,
+                      MemRefRankOf<[AnyType], [1]>:$values,
+                      Index:$nfibers);
+  let assemblyFormat = [{
+    $tile `of` $tensor attr-dict `:` qualified(type($tile)) `->`
+    type($pos) `,` type($crd) `,` type($pos2) `,` type($crd2) `,`
+    type($values)
+  }];
+  let hasVerifier = 1;
 }
 
 def Dist_SparseCheckResultOp : Dist_RuntimeOp<"sparse_check_result"> {

@@ -34,6 +34,12 @@ enum class SparseKernel {
   /// SpAdd: `A(i,j) = B(i,j) + C(i,j) [+ D(i,j)]`, all sparse of one type,
   /// A with the union of the others' patterns (`addends`).
   Add,
+  /// SpTTV: `A(i,j) = B(i,j,k) * c(k)`, B sparse of order 3, A sparse with
+  /// B's (i, j) fibers as its pattern, c dense (`dense`).
+  Ttv,
+  /// SpMTTKRP: `A(i,l) = B(i,j,k) * C(j,l) * D(k,l)`, B sparse of order 3,
+  /// A, C (`dense`) and D (`dense2`) dense.
+  Mttkrp,
 };
 
 /// A recognized sparse computation: a product `Y(i[,k]) (+)= B(i,j) *
@@ -47,7 +53,7 @@ struct SparseProduct {
   /// first).
   std::vector<std::string> addends;
   /// Columns of X and Y (1 for SpMV); for SDDMM the extent of k (C's
-  /// columns, D's rows).
+  /// columns, D's rows); for SpMTTKRP the extent of l.
   int64_t cols = 1;
   /// Whether X is a matrix (SpMM) rather than a vector.
   bool denseIsMatrix = false;
@@ -82,9 +88,17 @@ bool isSparseCompute(ComputeOp op);
 
 /// Why a sparse tensor of type `t` cannot be stored at run time (empty
 /// when it can): rank 2, CSR, f32 or f64, rows blocked over the processes
-/// of a 1-D, one-level grid.
+/// of a 1-D, one-level grid or split by non-zeros; or rank 3 (below).
 std::string sparseStorageError(DistTensorType t,
                                ArrayRef<int64_t> gridShape);
+
+/// The same for a tensor of order 3: CSF with a dense root
+/// (`(i, j, k) -> (i : dense, j : compressed, k : compressed)`), f32 or
+/// f64, on a 1-D, one-level grid, its rows blocked (`"xyz -> x"`) or its
+/// (i, j) fibers split by non-zeros (`"xyz -> x~"`), the other dimensions
+/// whole.
+std::string sparseTensor3StorageError(DistTensorType t,
+                                      ArrayRef<int64_t> gridShape);
 
 } // namespace dist
 } // namespace mlir

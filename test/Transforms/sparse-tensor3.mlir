@@ -1,0 +1,103 @@
+// RUN: dist-opt %s --dist-materialize-spmd -split-input-file | FileCheck %s
+// SpTTV and SpMTTKRP on a sparse tensor of order 3 on the SPMD ops
+// (lib/Transforms/SPMD/SparseTensor3.cpp). SpTTV: A takes B's (i, j)
+// fibers as its pattern (dist.sparse_pattern_of), then one leaf, the
+// sparsifier's SpMV of the fibers as rows (DCSR over B's level-2 buffers)
+// into A's values. SpMTTKRP: one leaf over the piece as CSF into A's
+// block, or under a non-zero partition into the partial sums, which
+// dist.sparse_reduce_rows adds into their owners. No other communication.
+
+dist.grid @m [4]
+#CSF = #sparse_tensor.encoding<{map = (i, j, k) -> (i : dense, j : compressed, k : compressed), posWidth = 32, crdWidth = 32}>
+#CSR = #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed), posWidth = 32, crdWidth = 32}>
+!B = !dist.tensor<10x6x9xf64, #dist.layout<@m, "xyz -> x">, #CSF>
+!A = !dist.tensor<10x6xf64, #dist.layout<@m, "xy -> x">, #CSR>
+!c = !dist.tensor<9xf64, #dist.layout<@m, "x -> *">>
+
+// CHECK-LABEL: func.func @ttv(
+// CHECK-SAME: %[[A:.*]]: !dist.sparse_tile, %[[B:.*]]: !dist.sparse_tile, %[[C:.*]]: memref<?xf64>)
+// CHECK-NOT: dist.zero_tile
+// CHECK: dist.sparse_pattern_of %[[A]] from %[[B]]
+// CHECK: %{{.*}}, %{{.*}}, %[[P2:.*]], %[[C2:.*]], %[[V:.*]], %[[NF:.*]] = dist.sparse_fibers %[[B]] of
+// CHECK: %{{.*}}, %{{.*}}, %[[AV:.*]], %{{.*}} = dist.sparse_part %[[A]] all
+// CHECK: call @[[LEAF:__dist_ttv_10x6x9_p32_c32_f64]](%[[P2]], %[[C2]], %[[V]], %[[NF]], %[[C]], %[[AV]])
+// CHECK-NOT: dist.sparse_exchange
+// CHECK-NOT: dist.sparse_reduce_rows
+func.func @ttv(%a: !A, %b: !B, %c: !c) {
+  dist.compute "A(i,j) = B(i,j,k) * c(k)" (A = %a, B = %b, c = %c)
+      schedule [distribute({i}, {io}, {ii}, Grid(4))]
+      : !A, !B, !c
+  return
+}
+// The leaf: the fibers listed 0 .. #fibers - 1 (DCSR over the fibers'
+// bound 10 * 6, then the entries' k), A's values zeroed, then the sum of
+// B * c over each fiber, written in place.
+// CHECK: func.func private @[[LEAF]](%[[LP2:.*]]: memref<?xi32>, %[[LC2:.*]]: memref<?xi32>, %[[LV:.*]]: memref<?xf64>, %[[LN:.*]]: index, %[[LX:.*]]: memref<?xf64>, %[[LY:.*]]: memref<?xf64>) attributes {dist.reassociate}
+// CHECK: %[[LIST:.*]] = memref.alloc(%[[LN]]) : memref<?xi32>
+// CHECK: sparse_tensor.assemble {{.*}} : {{.*}} to tensor<60x9xf64, #sparse{{[0-9]*}}>
+// CHECK: linalg.fill ins(%{{.*}} : f64) outs(%[[LY]] : memref<?xf64>)
+// CHECK: linalg.generic
+// CHECK-SAME: iterator_types = ["parallel", "reduction"]
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK: bufferization.materialize_in_destination {{.*}} in restrict writable %[[LY]]
+// CHECK: memref.dealloc %[[LIST]]
+
+// -----
+
+dist.grid @m [3]
+#CSF = #sparse_tensor.encoding<{map = (i, j, k) -> (i : dense, j : compressed, k : compressed), posWidth = 64, crdWidth = 64}>
+!B = !dist.tensor<10x6x9xf32, #dist.layout<@m, "xyz -> x">, #CSF>
+!A = !dist.tensor<10x4xf32, #dist.layout<@m, "xy -> x">>
+!C = !dist.tensor<6x4xf32, #dist.layout<@m, "xy -> *">>
+!D = !dist.tensor<9x4xf32, #dist.layout<@m, "xy -> *">>
+
+// '=': A's block zeroed, then one leaf into it (no partial sums).
+// CHECK-LABEL: func.func @mttkrp(
+// CHECK-SAME: %[[A:.*]]: memref<?xf32>, %[[B:.*]]: !dist.sparse_tile, %[[C:.*]]: memref<?xf32>, %[[D:.*]]: memref<?xf32>)
+// CHECK: %[[P:.*]], %[[CR:.*]], %[[P2:.*]], %[[C2:.*]], %[[V:.*]], %{{.*}} = dist.sparse_fibers %[[B]] of
+// CHECK: dist.zero_tile %[[A]]
+// CHECK: %{{.*}}, %{{.*}}, %[[N:.*]] = dist.sparse_local_rows %[[B]]
+// CHECK-NOT: dist.sparse_partial
+// CHECK: call @[[LEAF:__dist_mttkrp_10x6x9_l4_p64_c64_f32]](%[[P]], %[[CR]], %[[P2]], %[[C2]], %[[V]], %[[N]], %[[C]], %[[D]], %[[A]])
+// CHECK-NOT: dist.sparse_reduce_rows
+func.func @mttkrp(%a: !A, %b: !B, %c: !C, %d: !D) {
+  dist.compute "A(i,l) = B(i,j,k) * C(j,l) * D(k,l)" (A = %a, B = %b, C = %c, D = %d)
+      schedule [reorder({i, j, k, l}), distribute({i}, {io}, {ii}, Grid(3))]
+      : !A, !B, !C, !D
+  return
+}
+// The leaf: the piece as CSF (rows listed), C and D whole, the output as
+// many rows of 4 as its buffer holds; i, j, k, l.
+// CHECK: func.func private @[[LEAF]]({{.*}}) attributes {dist.reassociate}
+// CHECK: sparse_tensor.assemble {{.*}} to tensor<10x6x9xf32, #sparse{{[0-9]*}}>
+// CHECK: memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [%{{.*}}, 4], strides: [4, 1]
+// CHECK: linalg.generic
+// CHECK-SAME: iterator_types = ["parallel", "reduction", "reduction", "parallel"]
+// CHECK-COUNT-2: arith.mulf
+// CHECK: arith.addf
+
+// -----
+
+dist.grid @m [4]
+#CSF = #sparse_tensor.encoding<{map = (i, j, k) -> (i : dense, j : compressed, k : compressed), posWidth = 32, crdWidth = 32}>
+!B = !dist.tensor<10x6x9xf64, #dist.layout<@m, "xyz -> x~">, #CSF>
+!A = !dist.tensor<10x4xf64, #dist.layout<@m, "xy -> x">>
+!C = !dist.tensor<6x4xf64, #dist.layout<@m, "xy -> *">>
+!D = !dist.tensor<9x4xf64, #dist.layout<@m, "xy -> *">>
+
+// Fibers split by non-zeros, '+=': no zeroing; the leaf writes the partial
+// sums of the piece's rows, which are reduced into A's owners.
+// CHECK-LABEL: func.func @mttkrp_nz(
+// CHECK-SAME: %[[A:.*]]: memref<?xf64>, %[[B:.*]]: !dist.sparse_tile
+// CHECK-NOT: dist.zero_tile
+// CHECK: %{{.*}}, %{{.*}}, %[[N:.*]] = dist.sparse_local_rows %[[B]]
+// CHECK: %[[PS:.*]] = dist.sparse_partial %[[B]] rows %[[N]] cols 4 :
+// CHECK: call @__dist_mttkrp_10x6x9_l4_p32_c32_f64({{.*}}, %[[N]], %{{.*}}, %{{.*}}, %[[PS]])
+// CHECK: dist.sparse_reduce_rows %[[B]], %[[PS]], %[[A]] cols 4 :
+func.func @mttkrp_nz(%a: !A, %b: !B, %c: !C, %d: !D) {
+  dist.compute "A(i,l) += B(i,j,k) * C(j,l) * D(k,l)" (A = %a, B = %b, C = %c, D = %d)
+      schedule [reorder({i, j, k, l}), fuse(i, j, f), pos(f, fp, B), distribute({fp}, {fo}, {fi}, Grid(4))]
+      : !A, !B, !C, !D
+  return
+}
