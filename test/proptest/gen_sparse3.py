@@ -126,6 +126,7 @@ def generate(seed, index):
     if mistake == "ttv-dense-output" and ttv:
         del c.encodings[A.name]
         c.init.pop(A.name)
+        A.layout = '"xy -> x"'   # a dense tensor is not split by non-zeros
     elif mistake == "ttv-accumulate" and ttv:
         op = " += "
     elif mistake == "ttv-partition" and ttv:
