@@ -30,6 +30,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import bench_onesided  # noqa: E402
 import bench_sparse2  # noqa: E402
+import bench_sparse3  # noqa: E402
 EXAMPLES = os.path.join(ROOT, "examples")
 DISTAL = os.path.join(EXAMPLES, "distal")
 
@@ -106,6 +107,16 @@ FULL = dict(
                     ("uniform", "uniform:1048576:10")],
     spadd_ranks=[1, 2],
     spadd_reps=10,
+    # Sparse III kernels (bench_sparse3.py): SpTTV and SpMTTKRP (L columns)
+    # on a uniform random I x J x K tensor of per_row * I draws (about 10M
+    # non-zeros), dist on these rank counts against the reference at as
+    # many threads.
+    sptensor_dims=(2048, 1024, 16384),
+    sptensor_per_row=4883,
+    sptensor_seed=1,
+    sptensor_l=16,
+    sptensor_ranks=[1, 2, 4],
+    sptensor_reps=10,
     compile_reps=5,
     # Seconds spent waiting for quiet and re-measuring disturbed runs, at most.
     retry_budget=900,
@@ -156,6 +167,12 @@ QUICK = dict(
     spadd_matrices=[("rmat", "rmat:4096:8")],
     spadd_ranks=[1, 2],
     spadd_reps=2,
+    sptensor_dims=(256, 128, 2048),
+    sptensor_per_row=200,
+    sptensor_seed=1,
+    sptensor_l=16,
+    sptensor_ranks=[1, 2],
+    sptensor_reps=2,
     compile_reps=1,
     retry_budget=0,
     timeout=300,
@@ -1552,11 +1569,13 @@ def main():
                     "(default: a temporary directory, removed afterwards)")
     ap.add_argument("--out", default=os.path.join(HERE, "results"),
                     help="where results.csv and meta.json go")
-    ap.add_argument("--only", default="check,gemm,kernels,matvec,compile,sparse,sparse2,onesided",
+    ap.add_argument("--only", default="check,gemm,kernels,matvec,compile,sparse,sparse2,sparse3,onesided",
                     help="comma-separated subset of check,gemm,kernels,"
-                    "matvec,compile,sparse,sparse2,onesided (sparse: dist, "
-                    "PETSc and Tpetra SpMV / SpMM and an MPI triad; sparse2: "
-                    "SDDMM against a single-process OpenMP reference; "
+                    "matvec,compile,sparse,sparse2,sparse3,onesided (sparse: "
+                    "dist, PETSc and Tpetra SpMV / SpMM and an MPI triad; "
+                    "sparse2: SDDMM against a single-process OpenMP "
+                    "reference; sparse3: SpTTV and SpMTTKRP on a 3-tensor "
+                    "against a single-process OpenMP reference; "
                     "onesided: the one-sided product against "
                     "redistribute-then-SUMMA and the Fig. 9 algorithms)")
     ap.add_argument("--wait-quiet", type=float, default=None,
@@ -1612,6 +1631,8 @@ def main():
         if "sparse2" in only:
             bench_sparse2.run(suite, log, summarize)
             bench_sparse2.run_add(suite, log, summarize)
+        if "sparse3" in only:
+            bench_sparse3.run(suite, log, summarize)
         if "onesided" in only:
             bench_onesided.run(suite, log, summarize)
     finally:

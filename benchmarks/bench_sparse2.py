@@ -42,19 +42,23 @@ PETSC_ADD_RE = re.compile(r"^baseline: time petsc-add [^:]*: ([0-9.eE+-]+) s",
                           re.M)
 
 
-def _build_ref(suite, log):
+def _build_ref(suite, log, name="sddmm_ref"):
+    """Builds benchmarks/baselines/NAME.c (a single-process OpenMP
+    reference linked with the runtime) into the work directory; its path,
+    or None after recording the failure. bench_sparse3.py builds
+    sptensor_ref with it."""
     lib = os.path.join(os.path.dirname(suite.bindir), "lib")
     inc = os.path.join(ROOT, "runtime", "include")
-    exe = os.path.join(suite.work, "sddmm_ref")
+    exe = os.path.join(suite.work, name)
     cmd = ["mpicc", "-O3", "-march=native", "-fopenmp",
-           os.path.join(HERE, "baselines", "sddmm_ref.c"), "-o", exe,
+           os.path.join(HERE, "baselines", name + ".c"), "-o", exe,
            f"-I{inc}", f"-L{lib}", "-ldistrt", f"-Wl,-rpath,{lib}", "-lm"]
     log("  " + " ".join(os.path.relpath(c, ROOT) if c.startswith(ROOT) else c
                         for c in cmd))
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        text=True)
     if p.returncode != 0:
-        suite.fail("building sddmm_ref", p.stdout)
+        suite.fail(f"building {name}", p.stdout)
         return None
     return exe
 

@@ -19,6 +19,7 @@ import sys
 import report_onesided
 import report_sparse
 import report_sparse2
+import report_sparse3
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -970,6 +971,7 @@ def page(rows, meta, made, doc):
     for suite, lines in (
             ("sparse", report_sparse.sparse_section(rows, made, table)),
             ("sparse2", report_sparse2.sparse2_section(rows, table)),
+            ("sparse3", report_sparse3.sparse3_section(rows, table)),
             ("onesided", report_onesided.onesided_section(rows, table))):
         note = subrun_note(meta, suite)
         if lines and note:
@@ -1334,7 +1336,7 @@ def main():
     # replace the main run's when they were measured later (the page shows
     # each suite's newest run; "started" is "%Y-%m-%d %H:%M:%S %Z").
     meta["_subruns"] = {}
-    for suite in ("sparse", "sparse2", "onesided"):
+    for suite in ("sparse", "sparse2", "sparse3", "onesided"):
         sub = os.path.join(args.results, suite)
         if not os.path.exists(os.path.join(sub, "results.csv")):
             continue

@@ -10,7 +10,10 @@
 #
 # Other options go to benchmarks/bench.py (--build DIR, --work DIR, --only
 # SUITES, --wait-quiet SECONDS; see bench.py --help). It uses the existing
-# build in build/ (or $DIST_BUILD) and does not rebuild it.
+# build in build/ (or $DIST_BUILD) and does not rebuild it. With --only (and
+# no --out) the run goes to benchmarks/results/SUITE (sparse, sparse2,
+# sparse3, onesided; other choices results/only-SUITES), never over the
+# full suite's results; docs/performance.md shows each suite's newest run.
 #
 #   benchmarks/run.sh --quick --only sparse   PETSc / Tpetra / dist SpMV and
 #                                SpMM and an MPI triad on small matrices
@@ -22,6 +25,10 @@
 #   benchmarks/run.sh --only sparse2   SDDMM against a single-process
 #                                OpenMP loop, sums of sparse matrices
 #                                against PETSc MatAXPY (about 8 minutes)
+#   benchmarks/run.sh --only sparse3   SpTTV and SpMTTKRP (L = 16) on a
+#                                2048 x 1024 x 16384 tensor of 10M
+#                                non-zeros, dist on 1, 2, 4 ranks against
+#                                a single-process OpenMP loop
 #
 # Installs what it needs with apt-get only if it is missing:
 # python3-matplotlib, libscalapack-openmpi-dev, libopenblas-dev,
@@ -37,17 +44,21 @@ cd "$root"
 quick=0
 # The sparse suite is in the default set; an --only without it leaves it out.
 sparse=1
+only=""
+has_out=0
 prev=""
 for a in "$@"; do
   case "$a" in
     --quick) quick=1 ;;
-    --only=*sparse*) sparse=1 ;;
-    --only=*) sparse=0 ;;
+    --out|--out=*) has_out=1 ;;
+    --only=*sparse*) sparse=1; only="${a#--only=}" ;;
+    --only=*) sparse=0; only="${a#--only=}" ;;
     -h|--help)
-      sed -n '2,30p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+      sed -n '2,/^set /{/^#/p}' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
       exit 0 ;;
   esac
   if [ "$prev" = --only ]; then
+    only="$a"
     case "$a" in *sparse*) sparse=1 ;; *) sparse=0 ;; esac
   fi
   prev="$a"
@@ -88,6 +99,15 @@ if [ "$quick" = 1 ]; then
   out="$here/results/quick"
   "$py" "$here/bench.py" --out "$out" "$@"
   "$py" "$here/report.py" --results "$out" --doc "$out/performance.md"
+elif [ -n "$only" ] && [ "$has_out" = 0 ]; then
+  # One suite alone: its own run under results/SUITE (report.py shows
+  # each suite's newest run), never over the full suite's results.
+  case "$only" in
+    sparse|sparse2|sparse3|onesided) out="$here/results/$only" ;;
+    *) out="$here/results/only-${only//,/-}" ;;
+  esac
+  "$py" "$here/bench.py" --out "$out" "$@"
+  "$py" "$here/report.py"
 else
   "$py" "$here/bench.py" "$@"
   "$py" "$here/report.py"

@@ -36,7 +36,9 @@
  *     [0,2), [0,2), [0,1), [1,3), targets [0,1,2], [0,1,2], [0], [0,0,1]),
  *     and ALL times c with the own rows into y, the others into
  *     distrt_spmat_partial_foreign (own rows NaN), then
- *     distrt_spmat_reduce_foreign: exactly a. */
+ *     distrt_spmat_reduce_foreign: exactly a.
+ * Last the digest's sparse vector (10 entries, non-zero partition; on 4
+ * ranks positions [0,2], [3,5], [6,8], [9,9]) as a one-row matrix. */
 #include "test_util.h"
 
 #include "distrt/sparse.h"
@@ -324,6 +326,51 @@ static void run_nonzeros(const char *path, int64_t bits) {
   distrt_spmat_free(m);
 }
 
+/* The digest's sparse vector x_x |->_x~ M: 10 stored entries split by
+ * non-zeros, on 4 ranks the position blocks [0,2], [3,5], [6,8], [9,9].
+ * The runtime splits a vector's positions as a one-row matrix's (the
+ * compiler stores no sparse tensor of rank 1): a 1 x 23 matrix with its
+ * entries at columns 2 v + 1, assigned by rank 0 (the row's owner). */
+static const int64_t sv4_block[4][2] = {{0, 2}, {3, 5}, {6, 8}, {9, 9}};
+
+static void run_vector(int64_t bits) {
+  int64_t P = tu_size(), r = tu_rank();
+  int64_t E = (10 + P - 1) / P;
+  int64_t e0 = r * E < 10 ? r * E : 10;
+  int64_t e1 = (r + 1) * E < 10 ? (r + 1) * E : 10;
+  if (P == 4)
+    EXPECT(e0 == sv4_block[r][0] && e1 - 1 == sv4_block[r][1],
+           "rank %lld: the test's own block [%lld, %lld) differs from the "
+           "digest's", (long long)r, (long long)e0, (long long)e1);
+  distrt_spmat *m =
+      distrt_spmat_create_nonzeros(tu_world(), 1, 23, bits, bits, DISTRT_F64);
+  int64_t coords[20];
+  double values[10];
+  distrt_coo coo = {.order = 2, .dims = {1, 23}, .lo = 0, .hi = r == 0};
+  if (r == 0) {
+    for (int64_t v = 0; v < 10; ++v) {
+      coords[2 * v] = 0;
+      coords[2 * v + 1] = 2 * v + 1;
+      values[v] = (double)(v + 1);
+    }
+    coo.nnz = 10;
+    coo.coords = coords;
+    coo.values = values;
+  }
+  distrt_spmat_assign(m, &coo, "the sparse vector");
+  void *pos, *crd, *val;
+  int64_t nnz = -1;
+  distrt_spmat_part(m, DISTRT_SPMAT_ALL, &pos, &crd, &val, &nnz, NULL);
+  int64_t bad = nnz != e1 - e0;
+  for (int64_t p = 0; !bad && p < nnz; ++p)
+    bad += at(crd, bits, p) != 2 * (e0 + p) + 1 ||
+           ((const double *)val)[p] != (double)(e0 + p + 1);
+  EXPECT(bad == 0, "p%lld: rank %lld: %lld entries; expected positions "
+         "[%lld, %lld) of the vector", (long long)bits, (long long)r,
+         (long long)nnz, (long long)e0, (long long)e1);
+  distrt_spmat_free(m);
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: distrt-test-sparse-conformance DIR\n");
@@ -339,5 +386,8 @@ int main(int argc, char **argv) {
   run_nonzeros(path, 32);
   run_nonzeros(path, 64);
   tu_section("spdistal fixture, non-zero partition");
+  run_vector(32);
+  run_vector(64);
+  tu_section("spdistal sparse vector, non-zero partition");
   return tu_finish();
 }
