@@ -26,6 +26,48 @@ namespace dist {
 using namespace mlir;
 using namespace mlir::dist;
 
+/// What a sparse computation moves (its kind as the verifier recognized
+/// it: SparseCompute.h).
+static std::string describeSparse(ComputeOp op) {
+  FailureOr<ComputeLoopNest> nest = op.getLoopNest();
+  llvm::StringMap<DistTensorType> types;
+  for (auto [n, v] : llvm::zip(op.getNames(), op.getTensors()))
+    types[cast<StringAttr>(n).getValue()] = cast<DistTensorType>(v.getType());
+  FailureOr<SparseProduct> p = failure();
+  if (succeeded(nest)) {
+    const IndexStatement &stmt = nest->getStatement();
+    auto grid = SymbolTable::lookupNearestSymbolFrom<GridOp>(
+        op, types[stmt.lhs.tensor].getLayout().getGrid());
+    std::string why;
+    if (grid)
+      p = matchSparseProduct(stmt, types, nest->nest, grid.getShape(), why);
+  }
+  SparseKernel kind = succeeded(p) ? p->kind : SparseKernel::Product;
+  switch (kind) {
+  case SparseKernel::Add:
+    return "sum of sparse matrices: nothing moves (the terms' rows are "
+           "blocked alike; docs/sparse.md)";
+  case SparseKernel::Sddmm:
+    return "SDDMM: nothing moves (each process computes its own entries; D "
+           "is replicated, C blocked like the matrix's rows or replicated; "
+           "docs/sparse.md)";
+  case SparseKernel::Ttv:
+    return "SpTTV: nothing moves (the output takes the tensor's fibers, "
+           "split as the tensor's; c is replicated; docs/sparse.md)";
+  case SparseKernel::Mttkrp:
+    return std::string("SpMTTKRP: ") +
+           (p->nonzeros ? "the partial sums of the rows split between "
+                          "processes move to their owners"
+                        : "nothing moves") +
+           " (C and D are replicated; docs/sparse.md)";
+  case SparseKernel::Product:
+    break;
+  }
+  return "sparse product: the dense operand's rows that other processes' "
+         "columns use move through the matrix's exchange plan, built at run "
+         "time (docs/sparse.md); nothing moves when it is replicated";
+}
+
 namespace {
 struct DistReportCommunicationPass
     : public dist::impl::DistReportCommunicationBase<
@@ -47,29 +89,9 @@ struct DistReportCommunicationPass
       // A sparse product moves what its matrix's exchange plan says, which
       // is known only at run time (the columns each process's rows use).
       if (isSparseCompute(op)) {
-        // SDDMM has two sparse tensors (B and its output), a sum of sparse
-        // matrices only sparse ones.
-        auto types = op.getTensors().getTypes();
-        int64_t sparse = llvm::count_if(types, [](Type t) {
-          return cast<DistTensorType>(t).isSparse();
-        });
-        bool sum = sparse == (int64_t)llvm::size(types);
-        bool sddmm = !sum && sparse == 2;
-        if (!generalOnly && sum)
+        if (!generalOnly)
           (quiet ? emitRemark(op.getLoc()) : op.emitRemark())
-              << "sum of sparse matrices: nothing moves (the terms' rows "
-                 "are blocked alike; docs/sparse.md)";
-        else if (!generalOnly && sddmm)
-          (quiet ? emitRemark(op.getLoc()) : op.emitRemark())
-              << "SDDMM: nothing moves (each process computes its own "
-                 "entries; D is replicated, C blocked like the matrix's "
-                 "rows or replicated; docs/sparse.md)";
-        else if (!generalOnly)
-          (quiet ? emitRemark(op.getLoc()) : op.emitRemark())
-              << "sparse product: the dense operand's rows that other "
-                 "processes' columns use move through the matrix's "
-                 "exchange plan, built at run time (docs/sparse.md); "
-                 "nothing moves when it is replicated";
+              << describeSparse(op);
         return;
       }
       if (isOneSidedCompute(op)) {

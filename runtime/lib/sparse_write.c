@@ -1,8 +1,10 @@
-/*===- sparse_write.c - distrt sparse: write a CSR matrix as .mtx -*- C -*-===*
+/*===- sparse_write.c - distrt sparse: write .mtx and .tns files --*- C -*-===*
  *
  * distrt_spmat_write_mm (distrt/sparse.h): a distributed CSR matrix to a
- * MatrixMarket "coordinate real general" file, in parallel, the way
- * distrt_layout_store (io.c) writes a dense tensor file:
+ * MatrixMarket "coordinate real general" file, and distrt_spmat_write_tns:
+ * an order-3 tensor to a FROSTT file (a "#" line with the extents, then
+ * "i j k v" lines), in parallel, the way distrt_layout_store (io.c) writes
+ * a dense tensor file:
  *
  *   1. every process formats its own entries into a memory buffer ("i j v\n",
  *      1-based, row-major; %.17g for f64, %.9g for f32, which read back
@@ -93,6 +95,41 @@ static void format_rows(sp_ctx *c, const distrt_spmat *m, spw_text *t) {
   }
 }
 
+/* This process's entries of an order-3 tensor as FROSTT lines ("i j k
+ * v\n", 1-based; its fibers in row-major order, each fiber's entries by
+ * k). */
+static void format_fibers(sp_ctx *c, const distrt_spmat *m, spw_text *t) {
+  if (m->nnz2 > 0)
+    spw_reserve(c, t, m->nnz2 < INT64_MAX / 56 ? m->nnz2 * 56 : INT64_MAX / 2);
+  for (int64_t r = 0; r < m->nr; ++r) {
+    long long row = (long long)(m->first + r + 1);
+    for (int64_t f = spm_get(m->all.pos, m->pos_bits, r),
+                 fe = spm_get(m->all.pos, m->pos_bits, r + 1);
+         f < fe; ++f) {
+      long long col = (long long)(spm_get(m->all.crd, m->crd_bits, f) + 1);
+      for (int64_t p = spm_get(m->pos2, m->pos_bits, f),
+                   e = spm_get(m->pos2, m->pos_bits, f + 1);
+           p < e; ++p) {
+        spw_reserve(c, t, SPW_LINE_MAX + 24);
+        long long k = (long long)(spm_get(m->crd2, m->crd_bits, p) + 1);
+        int w;
+        if (m->dtype == DISTRT_F32)
+          w = snprintf(t->buf + t->len, SPW_LINE_MAX + 24,
+                       "%lld %lld %lld %.9g\n", row, col, k,
+                       (double)((const float *)m->val2)[p]);
+        else
+          w = snprintf(t->buf + t->len, SPW_LINE_MAX + 24,
+                       "%lld %lld %lld %.17g\n", row, col, k,
+                       ((const double *)m->val2)[p]);
+        if (w < 0 || w >= SPW_LINE_MAX + 24)
+          distrt_fatal(c->op, "%s: cannot format entry (%lld, %lld, %lld)",
+                       c->path, row, col, k);
+        t->len += w;
+      }
+    }
+  }
+}
+
 /* Full pwrite; 0 on success, else the error is recorded in c. */
 static int write_at(sp_ctx *c, int fd, const char *file, const char *buf,
                     int64_t n, int64_t off) {
@@ -126,9 +163,12 @@ static void agree(sp_ctx *c, const char *partial, int created) {
   sp_agree(c);
 }
 
-void distrt_spmat_write_mm(distrt_spmat *m, const char *path) {
-  const char *op = "distrt_spmat_write_mm";
-  spm_check_matrix(op, m);
+/* Steps 1-4 above for m's entries as text (format_rows or
+ * format_fibers) after header `head`. */
+static void write_text(const char *op, distrt_spmat *m, const char *path,
+                       const char *head, int hl,
+                       void (*format)(sp_ctx *, const distrt_spmat *,
+                                      spw_text *)) {
   if (!path || !*path)
     distrt_fatal_collective(op, "the file path is NULL or empty");
   sp_ctx c;
@@ -146,7 +186,7 @@ void distrt_spmat_write_mm(distrt_spmat *m, const char *path) {
 
   /* 1. the text of this process's rows; offsets by prefix sum. */
   spw_text t = {NULL, 0, 0};
-  format_rows(&c, m, &t);
+  format(&c, m, &t);
   int64_t *lens = (int64_t *)sp_alloc(&c, m->P * 8);
   distrt_g.be->allgather(op, m->comm, &t.len, lens, 1, DISTRT_I64);
   int64_t before = 0, total = 0;
@@ -156,12 +196,6 @@ void distrt_spmat_write_mm(distrt_spmat *m, const char *path) {
     total += lens[q];
   }
   free(lens);
-  char head[160];
-  int hl = snprintf(head, sizeof head,
-                    "%%%%MatrixMarket matrix coordinate real general\n"
-                    "%lld %lld %lld\n",
-                    (long long)m->rows, (long long)m->cols,
-                    (long long)m->gnnz);
 
   /* 2. rank 0 creates the partial file: header, full size. */
   int fd = -1, created = 0;
@@ -199,4 +233,33 @@ void distrt_spmat_write_mm(distrt_spmat *m, const char *path) {
             strerror(errno));
   agree(&c, partial, created);
   free(partial);
+}
+
+void distrt_spmat_write_mm(distrt_spmat *m, const char *path) {
+  const char *op = "distrt_spmat_write_mm";
+  spm_check_matrix(op, m);
+  char head[160];
+  int hl = snprintf(head, sizeof head,
+                    "%%%%MatrixMarket matrix coordinate real general\n"
+                    "%lld %lld %lld\n",
+                    (long long)m->rows, (long long)m->cols,
+                    (long long)m->gnnz);
+  write_text(op, m, path, head, hl, format_rows);
+}
+
+void distrt_spmat_write_tns(distrt_spmat *m, const char *path) {
+  const char *op = "distrt_spmat_write_tns";
+  spm_check(op, m);
+  if (m->order != 3)
+    distrt_fatal_collective(op, "the tensor has order %lld; this call "
+                                "writes tensors of order 3 (matrices: "
+                                "distrt_spmat_write_mm)",
+                            (long long)m->order);
+  char head[160];
+  int hl = snprintf(head, sizeof head,
+                    "# FROSTT tensor %lld x %lld x %lld, %lld entries "
+                    "(distrt_spmat_write_tns)\n",
+                    (long long)m->rows, (long long)m->cols,
+                    (long long)m->depth, (long long)m->gnnz2);
+  write_text(op, m, path, head, hl, format_fibers);
 }

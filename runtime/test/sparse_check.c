@@ -46,6 +46,8 @@ void (*const distrt_sparse_check_fibers)(distrt_spmat *, void **, void **,
                                          void **, void **, void **,
                                          int64_t *, int64_t *) =
     distrt_spmat_fibers;
+void (*const distrt_sparse_check_write_tns)(distrt_spmat *, const char *) =
+    distrt_spmat_write_tns;
 typedef char distrt_sparse_check_partitions[DISTRT_SPMAT_ROWS == 0 &&
                                                     DISTRT_SPMAT_NONZEROS == 1
                                                 ? 1

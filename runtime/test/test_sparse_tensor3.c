@@ -479,6 +479,11 @@ static int error_case(const char *name) {
     distrt_spmat_mul_add(t, x, y, 1, 1);
   } else if (!strcmp(name, "in-partition")) {
     distrt_spmat_in_partition(t, DISTRT_SPMAT_ROWS);
+  } else if (!strcmp(name, "write-mm")) {
+    distrt_spmat_write_mm(t, "t.mtx");
+  } else if (!strcmp(name, "write-tns-matrix")) {
+    distrt_spmat_write_tns(distrt_spmat_create(g, 3, 3, 32, 32, DISTRT_F64),
+                           "m.tns");
   } else if (!strcmp(name, "check-result")) {
     double ref[1] = {0};
     distrt_spmat_check_result(t, "t", ref, 0.0);

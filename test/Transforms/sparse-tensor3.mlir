@@ -1,4 +1,5 @@
 // RUN: dist-opt %s --dist-materialize-spmd -split-input-file | FileCheck %s
+// RUN: dist-opt %s --dist-report-communication -split-input-file -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
 // SpTTV and SpMTTKRP on a sparse tensor of order 3 on the SPMD ops
 // (lib/Transforms/SPMD/SparseTensor3.cpp). SpTTV: A takes B's (i, j)
 // fibers as its pattern (dist.sparse_pattern_of), then one leaf, the
@@ -23,6 +24,7 @@ dist.grid @m [4]
 // CHECK: call @[[LEAF:__dist_ttv_10x6x9_p32_c32_f64]](%[[P2]], %[[C2]], %[[V]], %[[NF]], %[[C]], %[[AV]])
 // CHECK-NOT: dist.sparse_exchange
 // CHECK-NOT: dist.sparse_reduce_rows
+// REPORT: remark: SpTTV: nothing moves (the output takes the tensor's fibers, split as the tensor's; c is replicated; docs/sparse.md)
 func.func @ttv(%a: !A, %b: !B, %c: !c) {
   dist.compute "A(i,j) = B(i,j,k) * c(k)" (A = %a, B = %b, c = %c)
       schedule [distribute({i}, {io}, {ii}, Grid(4))]
@@ -61,6 +63,7 @@ dist.grid @m [3]
 // CHECK-NOT: dist.sparse_partial
 // CHECK: call @[[LEAF:__dist_mttkrp_10x6x9_l4_p64_c64_f32]](%[[P]], %[[CR]], %[[P2]], %[[C2]], %[[V]], %[[N]], %[[C]], %[[D]], %[[A]])
 // CHECK-NOT: dist.sparse_reduce_rows
+// REPORT: remark: SpMTTKRP: nothing moves (C and D are replicated; docs/sparse.md)
 func.func @mttkrp(%a: !A, %b: !B, %c: !C, %d: !D) {
   dist.compute "A(i,l) = B(i,j,k) * C(j,l) * D(k,l)" (A = %a, B = %b, C = %c, D = %d)
       schedule [reorder({i, j, k, l}), distribute({i}, {io}, {ii}, Grid(3))]
@@ -95,6 +98,7 @@ dist.grid @m [4]
 // CHECK: %[[PS:.*]] = dist.sparse_partial %[[B]] rows %[[N]] cols 4 :
 // CHECK: call @__dist_mttkrp_10x6x9_l4_p32_c32_f64({{.*}}, %[[N]], %{{.*}}, %{{.*}}, %[[PS]])
 // CHECK: dist.sparse_reduce_rows %[[B]], %[[PS]], %[[A]] cols 4 :
+// REPORT: remark: SpMTTKRP: the partial sums of the rows split between processes move to their owners (C and D are replicated; docs/sparse.md)
 func.func @mttkrp_nz(%a: !A, %b: !B, %c: !C, %d: !D) {
   dist.compute "A(i,l) += B(i,j,k) * C(j,l) * D(k,l)" (A = %a, B = %b, C = %c, D = %d)
       schedule [reorder({i, j, k, l}), fuse(i, j, f), pos(f, fp, B), distribute({fp}, {fo}, {fi}, Grid(4))]

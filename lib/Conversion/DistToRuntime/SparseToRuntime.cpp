@@ -140,7 +140,11 @@ static LogicalResult lowerRead(RuntimeLowering &rt, SparseReadOp op,
 static LogicalResult lowerWrite(RuntimeLowering &rt, SparseWriteOp op,
                                 SparseWriteOp::Adaptor a,
                                 ConversionPatternRewriter &rewriter) {
-  return callOnHandle(rt, op, a.getTile(), "distrt_spmat_write_mm",
+  // The file kind from the extension, as dist.store's verifier checks it
+  // against the tensor's order: .tns for order 3, .mtx for matrices.
+  bool tns = op.getPath().ends_with_insensitive(".tns");
+  return callOnHandle(rt, op, a.getTile(),
+                      tns ? "distrt_spmat_write_tns" : "distrt_spmat_write_mm",
                       {rt.constString(rewriter, op.getLoc(), op.getPath())},
                       rewriter);
 }

@@ -507,6 +507,15 @@ int64_t distrt_spmat_check_result(distrt_spmat *m, const char *name,
  *  naming the path and the cause. */
 void distrt_spmat_write_mm(distrt_spmat *m, const char *path);
 
+/** Writes the order-3 tensor m (distrt_spmat_create3) to `path` as a
+ *  FROSTT .tns file: a "#" comment line with the extents and the entry
+ *  count, then one "i j k value" line an entry (1-based, row-major, values
+ *  as distrt_spmat_write_mm prints them), in parallel and through
+ *  `path.partial` as distrt_spmat_write_mm.  Reading it back with the
+ *  tensor's extents gives the same tensor on any number of processes.
+ *  Fatal for a matrix. */
+void distrt_spmat_write_tns(distrt_spmat *m, const char *path);
+
 #ifdef __cplusplus
 }
 #endif

@@ -5,7 +5,7 @@
 // dense root, rows blocked or fibers split by non-zeros), A of SpTTV a
 // CSR matrix matching B, '=' for SpTTV, the dense operands replicated, no
 // mixed partitions, the access patterns exactly the kernels'; and which
-// generators, files and stores apply.
+// generators, files and stores apply (.tns only for order 3).
 
 dist.grid @m [4]
 #CSF = #sparse_tensor.encoding<{map = (i, j, k) -> (i : dense, j : compressed, k : compressed)}>
@@ -198,7 +198,7 @@ dist.grid @m [4]
 #CSF = #sparse_tensor.encoding<{map = (i, j, k) -> (i : dense, j : compressed, k : compressed)}>
 !B = !dist.tensor<8x8x5xf64, #dist.layout<@m, "xyz -> x">, #CSF>
 func.func @f(%b: !B) {
-  // expected-error @+1 {{dist.store writes sparse matrices only (MatrixMarket); a sparse tensor of order 3 cannot be stored yet}}
-  dist.store %b to "b.tns" : !B
+  // expected-error @+1 {{a sparse tensor of order 3 is written as a FROSTT (.tns) file; 'b.mtx' does not end in .tns}}
+  dist.store %b to "b.mtx" : !B
   return
 }

@@ -1,7 +1,8 @@
 // SpMTTKRP A(i,l) (OP)= B(i,j,k) * C(j,l) * D(k,l) of
 // test/Integration/sparse-tensor3.test (sparse-inst.py fills the tokens):
 // B of order 3 (CSF with a dense root), A's rows blocked, C and D
-// replicated. Two calls, B's entries replaced (FILL2), a third call.
+// replicated. Two calls, B's entries replaced (FILL2), a third call; B is
+// stored (BOUT, FROSTT) so that it can be compared with what was read.
 dist.grid @m [@P@]
 #CSF = #sparse_tensor.encoding<{map = (i, j, k) -> (i : dense, j : compressed, k : compressed),
                                 posWidth = @PW@, crdWidth = @CW@}>
@@ -30,6 +31,7 @@ func.func @main() -> i32 {
   func.call @mttkrp(%a, %b, %c, %d) : (!A, !B, !C, !D) -> ()
   @FILL2@
   func.call @mttkrp(%a, %b, %c, %d) : (!A, !B, !C, !D) -> ()
+  dist.store %b to "@BOUT@" : !B
   %ok = arith.constant 0 : i32
   return %ok : i32
 }

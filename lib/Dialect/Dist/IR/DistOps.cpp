@@ -259,10 +259,13 @@ LogicalResult StoreOp::verify() {
            << getPath()
            << "' is a NumPy .npy file, which holds a dense tensor; a "
               "sparse tensor is written as a MatrixMarket (.mtx) file";
-  if (getTensor().getType().isSparse() && getTensor().getType().getRank() != 2)
-    return emitOpError("dist.store writes sparse matrices only (MatrixMarket); "
-                       "a sparse tensor of order ")
-           << getTensor().getType().getRank() << " cannot be stored yet";
+  if (getTensor().getType().isSparse() && getTensor().getType().getRank() == 3) {
+    if (ext.equals_insensitive(".tns"))
+      return success();
+    return emitOpError("a sparse tensor of order 3 is written as a FROSTT "
+                       "(.tns) file; '")
+           << getPath() << "' does not end in .tns";
+  }
   if (getTensor().getType().isSparse() && !ext.equals_insensitive(".mtx"))
     return emitOpError("a sparse tensor is written as a MatrixMarket file; "
                        "'")

@@ -114,12 +114,14 @@ def Dist_SparseReadOp : Dist_RuntimeOp<"sparse_read"> {
 }
 
 def Dist_SparseWriteOp : Dist_RuntimeOp<"sparse_write"> {
-  let summary = "writes a sparse tensor to a MatrixMarket file";
+  let summary = "writes a sparse tensor to a MatrixMarket or FROSTT file";
   let description = [{
     Collective: every process writes its rows of the matrix at its offset
-    of the MatrixMarket file at `path` (`distrt_spmat_write_mm`; through
-    `path.partial`, renamed when every process has written). What
-    `dist.store` of a sparse tensor becomes.
+    of the MatrixMarket file at `path` (`distrt_spmat_write_mm`), or, when
+    `path` ends in `.tns`, its entries of a tensor of order 3 in FROSTT
+    form (`distrt_spmat_write_tns`); through `path.partial`, renamed when
+    every process has written. What `dist.store` of a sparse tensor
+    becomes.
   }];
   let arguments = (ins Arg<Dist_SparseTileType, "", [MemRead]>:$tile,
                        StrAttr:$path);
