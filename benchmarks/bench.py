@@ -108,12 +108,12 @@ FULL = dict(
     spadd_ranks=[1, 2],
     spadd_reps=10,
     # Sparse III kernels (bench_sparse3.py): SpTTV and SpMTTKRP (L columns)
-    # on a uniform random I x J x K tensor of per_row * I draws (about 10M
-    # non-zeros), dist on these rank counts against the reference at as
-    # many threads.
-    sptensor_dims=(2048, 1024, 16384),
-    sptensor_per_row=4883,
-    sptensor_seed=1,
+    # on I x J x K tensors of per_row * I draws (about 10M non-zeros each),
+    # (name, generator, dims, per_row, seed): uniform, and power-law in
+    # every mode (dist.generate rmat, FROSTT-like); dist on these rank
+    # counts against the reference at as many threads.
+    sptensors=[("uniform", "uniform", (2048, 1024, 16384), 4883, 1),
+               ("rmat", "rmat", (2048, 1024, 16384), 5750, 1)],
     sptensor_l=16,
     sptensor_ranks=[1, 2, 4],
     sptensor_reps=10,
@@ -167,9 +167,8 @@ QUICK = dict(
     spadd_matrices=[("rmat", "rmat:4096:8")],
     spadd_ranks=[1, 2],
     spadd_reps=2,
-    sptensor_dims=(256, 128, 2048),
-    sptensor_per_row=200,
-    sptensor_seed=1,
+    sptensors=[("uniform", "uniform", (256, 128, 2048), 200, 1),
+               ("rmat", "rmat", (256, 128, 2048), 200, 1)],
     sptensor_l=16,
     sptensor_ranks=[1, 2],
     sptensor_reps=2,

@@ -5,9 +5,11 @@ reference.
   TTV     A(i,j) = B(i,j,k) * c(k), A sparse with B's (i,j) pattern
   MTTKRP  A(i,l) = B(i,j,k) * C(j,l) * D(k,l), A dense I x L
 
-B: I x J x K, f64, FROSTT-style uniform random (`dist.generate %b
-uniform(E) seed S`, i.e. distrt_coo_gen_uniform with E * I draws; the same
-tensor in dist and the reference), stored as CSF with a dense root and
+B: I x J x K, f64, uniform random (`dist.generate %b uniform(E) seed S`,
+distrt_coo_gen_uniform with E * I draws) and power-law in every mode like
+FROSTT's tensors (`dist.generate %b rmat(E) seed S`,
+distrt_coo_gen_kronecker); the same tensor in dist and the reference
+(sptensor_ref --gen), stored as CSF with a dense root and
 32-bit positions and coordinates (rows, fibers (i,j), entries):
 
   ref-ttv, ref-mttkrp
@@ -49,11 +51,10 @@ SCHED_NZ = ("fuse(i, j, f), pos(f, fp, B), "
 REORDER = {"ttv": "", "mttkrp": "reorder({i, j, k, l}), "}
 
 
-def _cfg(cfg):
-    """The tensor of the suite: (name, I, J, K, E, seed)."""
-    i, j, k = cfg["sptensor_dims"]
-    return (cfg.get("sptensor_name", "uniform"), i, j, k,
-            cfg["sptensor_per_row"], cfg.get("sptensor_seed", 1))
+def _tensors(cfg):
+    """The suite's tensors: (name, generator, I, J, K, E, seed) each."""
+    return [(name, gen, *dims, per_row, seed)
+            for name, gen, dims, per_row, seed in cfg["sptensors"]]
 
 
 def _ref(suite, log):
@@ -64,13 +65,13 @@ def _ref(suite, log):
     return suite.exe["sptensor_ref"]
 
 
-def dist_program(suite, kernel, ranks, calls, nonzeros):
-    """benchmarks/sparse/dist-KERNEL.mlir for the suite's tensor on `ranks`
+def dist_program(suite, tensor, kernel, ranks, calls, nonzeros):
+    """benchmarks/sparse/dist-KERNEL.mlir for `tensor` on `ranks`
     processes, rows blocked or (nonzeros) split by non-zeros; its path."""
-    name, I, J, K, E, seed = _cfg(suite.cfg)
+    name, gen, I, J, K, E, seed = tensor
     vals = {
         "P": str(ranks), "I": str(I), "J": str(J), "K": str(K),
-        "E": str(E), "SEED": str(seed), "CALLS": str(calls),
+        "GEN": gen, "E": str(E), "SEED": str(seed), "CALLS": str(calls),
         "L": str(suite.cfg["sptensor_l"]),
         "BLAYOUT": '"xyz -> x~"' if nonzeros else '"xyz -> x"',
         "ALAYOUT": '"xy -> x~"' if nonzeros else '"xy -> x"',
@@ -81,27 +82,28 @@ def dist_program(suite, kernel, ranks, calls, nonzeros):
                         f"{name}-{ranks}{'-nz' if nonzeros else ''}")
 
 
-def _run_kernel(suite, log, summarize, kernel):
+def _run_kernel(suite, log, summarize, kernel, tensor):
     cfg = suite.cfg
-    name, I, J, K, E, seed = _cfg(cfg)
+    name, gen, I, J, K, E, seed = tensor
     L = cfg["sptensor_l"]
     reps = cfg["sptensor_reps"]
     quick = cfg["mode"] == "quick"
     ref = _ref(suite, log)
     impl_ref = f"ref-{kernel}"
     param = (f"{'L ' + str(L) + '; ' if kernel == 'mttkrp' else ''}"
-             f"{I}x{J}x{K}, uniform({E}) seed {seed}")
+             f"{I}x{J}x{K}, {gen}({E}) seed {seed}")
     refs = {}
     for ranks in cfg["sptensor_ranks"]:
         jobs = []
         if ref:
-            jobs.append((impl_ref, [ref, "--kernel", kernel, "--dims",
+            jobs.append((impl_ref, [ref, "--kernel", kernel, "--gen", gen,
+                                    "--dims",
                                     f"{I},{J},{K}", "--per-row", str(E),
                                     "--seed", str(seed), "--rank", str(L),
                                     "--reps", str(reps)]
                          + (["--verify"] if quick else []), ranks))
         for nz in (False, True):
-            path = dist_program(suite, kernel, ranks, reps + 1, nz)
+            path = dist_program(suite, tensor, kernel, ranks, reps + 1, nz)
             jobs.append(("dist-nz" if nz else "dist",
                          [suite.dist_run, "-np", str(ranks), "--time",
                           "--timeout", str(cfg["timeout"]), path], ranks))
@@ -149,20 +151,23 @@ def _run_kernel(suite, log, summarize, kernel):
 
 
 def run_ttv(suite, log, summarize):
-    name, I, J, K, E, seed = _cfg(suite.cfg)
-    log(f"== Sparse III: SpTTV A(i,j) = B(i,j,k) * c(k), B {I}x{J}x{K} CSF "
-        f"uniform({E}) seed {seed}, f64: dist (rows, non-zeros) on P ranks "
-        f"against a single-process hand loop with P OpenMP threads")
-    _run_kernel(suite, log, summarize, "ttv")
+    for t in _tensors(suite.cfg):
+        name, gen, I, J, K, E, seed = t
+        log(f"== Sparse III: SpTTV A(i,j) = B(i,j,k) * c(k), B {I}x{J}x{K} "
+            f"CSF {gen}({E}) seed {seed}, f64: dist (rows, non-zeros) on P "
+            f"ranks against a single-process hand loop with P OpenMP "
+            f"threads")
+        _run_kernel(suite, log, summarize, "ttv", t)
 
 
 def run_mttkrp(suite, log, summarize):
-    name, I, J, K, E, seed = _cfg(suite.cfg)
-    log(f"== Sparse III: SpMTTKRP A(i,l) = B(i,j,k) * C(j,l) * D(k,l), L = "
-        f"{suite.cfg['sptensor_l']}, B {I}x{J}x{K} CSF uniform({E}) seed "
-        f"{seed}, f64: dist (rows, non-zeros) on P ranks against a "
-        f"single-process hand loop with P OpenMP threads")
-    _run_kernel(suite, log, summarize, "mttkrp")
+    for t in _tensors(suite.cfg):
+        name, gen, I, J, K, E, seed = t
+        log(f"== Sparse III: SpMTTKRP A(i,l) = B(i,j,k) * C(j,l) * D(k,l), "
+            f"L = {suite.cfg['sptensor_l']}, B {I}x{J}x{K} CSF {gen}({E}) "
+            f"seed {seed}, f64: dist (rows, non-zeros) on P ranks against a "
+            f"single-process hand loop with P OpenMP threads")
+        _run_kernel(suite, log, summarize, "mttkrp", t)
 
 
 def run(suite, log, summarize):

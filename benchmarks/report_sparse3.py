@@ -30,9 +30,11 @@ def sparse3_section(rows, table):
     w("`bench.py --only sparse3` (benchmarks/bench_sparse3.py): SpTTV "
       "A(i,j) = B(i,j,k) * c(k) (A sparse with B's (i,j) pattern) and "
       "SpMTTKRP A(i,l) = B(i,j,k) * C(j,l) * D(k,l) (A dense, L columns), "
-      "f64, on a FROSTT-style uniform random 3-tensor (dist.generate "
-      "uniform and the reference build the same tensor from the same "
-      "seed), stored as CSF with a dense root and 32-bit positions and "
+      "f64, on 3-tensors of about 10M non-zeros: uniform random "
+      "(dist.generate uniform) and power-law in every mode like FROSTT's "
+      "tensors (dist.generate rmat: distrt_coo_gen_kronecker); dist and "
+      "the reference build the same tensor from the same seed; stored as "
+      "CSF with a dense root and 32-bit positions and "
       "coordinates. *dist*: B (and TTV's A) rows blocked, c, C and D "
       "replicated, MTTKRP's A rows blocked; *dist-nz*: B (and TTV's A) "
       "split by non-zeros, scheduled by positions. *ref-ttv*, "
@@ -66,7 +68,8 @@ def sparse3_section(rows, table):
         ratio = _num(r["ratio_blas"])
         if ratio is None or str(r["ranks"]) != "2":
             continue
-        verdicts.append(f"- {r['kernel']}, {r['impl']} on 2 ranks: "
+        verdicts.append(f"- {r['kernel']}, {r['impl']} on 2 ranks, "
+                        f"{r['shape']}: "
                         f"{ratio:.2f}x the reference with 2 threads "
                         f"(target 0.8x: {'met' if ratio >= 0.8 else 'not met'}).")
     if verdicts:

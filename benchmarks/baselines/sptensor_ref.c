@@ -18,11 +18,13 @@
  * chunks of rows).  PETSc has no such kernels; issue 15 compares dist on P
  * ranks with this at P threads.
  *
- *   mpirun -np 1 sptensor_ref --kernel ttv|mttkrp|ttv,mttkrp --dims I,J,K
- *          --per-row E [--seed S] [--rank L] [--reps R] [--verify]
+ *   mpirun -np 1 sptensor_ref --kernel ttv|mttkrp|ttv,mttkrp
+ *          [--gen uniform|rmat] --dims I,J,K --per-row E [--seed S]
+ *          [--rank L] [--reps R] [--verify]
  *
- * The tensor is distrt_coo_gen_uniform(NULL, 3, {I, J, K}, E * I, S): what
- * dist.generate %B uniform(E) seed S makes of an I x J x K tensor (sorted
+ * The tensor is distrt_coo_gen_uniform(NULL, 3, {I, J, K}, E * I, S), or
+ * with --gen rmat distrt_coo_gen_kronecker with the same arguments: what
+ * dist.generate %B uniform(E) (rmat(E)) seed S makes of an I x J x K tensor (sorted
  * by (i,j,k), duplicates kept once).  The CSF is built outside the timing.
  * c(k), C(j,l) and D(k,l) are fixed functions of their indices.  Defaults:
  * seed 1, L 16, 10 timed calls after one untimed warm-up.
@@ -242,13 +244,14 @@ static double mttkrp_verify(const distrt_coo *coo, const double *A,
 
 static void usage(const char *prog) {
   fprintf(stderr,
-          "usage: %s --kernel ttv|mttkrp|ttv,mttkrp --dims I,J,K --per-row E "
-          "[--seed S] [--rank L] [--reps R] [--verify]\n",
+          "usage: %s --kernel ttv|mttkrp|ttv,mttkrp [--gen uniform|rmat] "
+          "--dims I,J,K --per-row E [--seed S] [--rank L] [--reps R] "
+          "[--verify]\n",
           prog);
 }
 
 int main(int argc, char **argv) {
-  int ttv = 0, mttkrp = 0, reps = 10, verify = 0;
+  int ttv = 0, mttkrp = 0, reps = 10, verify = 0, rmat = 0;
   long long I = 0, J = 0, K = 0, E = 0, seed = 1, L = 16;
   for (int a = 1; a < argc; ++a) {
     const char *o = argv[a];
@@ -271,6 +274,12 @@ int main(int argc, char **argv) {
         usage(argv[0]);
         return 2;
       }
+    } else if (!strcmp(o, "--gen")) {
+      if (strcmp(v, "uniform") && strcmp(v, "rmat")) {
+        usage(argv[0]);
+        return 2;
+      }
+      rmat = !strcmp(v, "rmat");
     } else if (!strcmp(o, "--per-row"))
       E = atoll(v);
     else if (!strcmp(o, "--seed"))
@@ -301,7 +310,10 @@ int main(int argc, char **argv) {
   }
   distrt_coo coo;
   int64_t dims[3] = {I, J, K};
-  distrt_coo_gen_uniform(NULL, 3, dims, (int64_t)E * I, seed, &coo);
+  if (rmat)
+    distrt_coo_gen_kronecker(NULL, 3, dims, (int64_t)E * I, seed, &coo);
+  else
+    distrt_coo_gen_uniform(NULL, 3, dims, (int64_t)E * I, seed, &coo);
   if (coo.nnz > INT32_MAX) {
     fprintf(stderr, "sptensor_ref: %lld entries do not fit 32-bit "
                     "positions\n", (long long)coo.nnz);

@@ -25,7 +25,7 @@ func.func @main() -> i32 {
   %b = dist.alloc : !B
   %c = dist.alloc : !C
   %d = dist.alloc : !D
-  dist.generate %b uniform(@E@) seed @SEED@ : !B
+  dist.generate %b @GEN@(@E@) seed @SEED@ : !B
   dist.fill %c seed 2 : !C
   dist.fill %d seed 3 : !D
   %c0 = arith.constant 0 : index

@@ -25,7 +25,7 @@ func.func @main() -> i32 {
   %a = dist.alloc : !A
   %b = dist.alloc : !B
   %c = dist.alloc : !c
-  dist.generate %b uniform(@E@) seed @SEED@ : !B
+  dist.generate %b @GEN@(@E@) seed @SEED@ : !B
   dist.fill %c seed 2 : !c
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

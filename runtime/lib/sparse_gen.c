@@ -1,6 +1,7 @@
 /*===- sparse_gen.c - distrt sparse generators -------------------*- C -*-===*
  *
- * distrt_coo_gen_banded, distrt_coo_gen_rmat, distrt_coo_gen_uniform
+ * distrt_coo_gen_banded, distrt_coo_gen_rmat, distrt_coo_gen_uniform,
+ * distrt_coo_gen_kronecker
  * (distrt/sparse.h): synthetic matrices and tensors in the readers' row
  * partition and order, independent of the number of processes.
  *
@@ -256,6 +257,85 @@ void distrt_coo_gen_uniform(distrt_grid *g, int64_t order,
     for (int64_t d = 0; d < order; ++d)
       x[d] = (int64_t)mulhi(draw_word(base, (uint64_t)d), (uint64_t)dims[d]);
     sp_push(&c, &r, x, entry_value(vkey, order, x), t);
+  }
+  sp_distribute_merge(&c, order, dims, &r, coo);
+}
+
+/*===-- Kronecker (R-MAT) tensors -------------------------------------------===*/
+
+void distrt_coo_gen_kronecker(distrt_grid *g, int64_t order,
+                              const int64_t *dims, int64_t draws,
+                              int64_t seed, distrt_coo *coo) {
+  static const char op[] = "distrt_coo_gen_kronecker";
+  char what[160];
+  int len = snprintf(what, sizeof what, "Kronecker");
+  for (int64_t d = 0; dims && d < order && d < DISTRT_MAX_DIMS &&
+                      len < (int)sizeof what;
+       ++d)
+    len += snprintf(what + len, sizeof what - (size_t)len, "%s%lld",
+                    d ? " x " : " ", (long long)dims[d]);
+  if (len < (int)sizeof what)
+    snprintf(what + len, sizeof what - (size_t)len, ", %lld draws",
+             (long long)draws);
+  sp_ctx c;
+  sp_begin(&c, op, what, g, coo);
+  if (order < 1 || order > DISTRT_MAX_DIMS)
+    distrt_fatal_collective(op, "order %lld is out of range 1..%d",
+                            (long long)order, DISTRT_MAX_DIMS);
+  if (!dims)
+    distrt_fatal_collective(op, "dims is NULL");
+  int empty = 0;
+  int levels[DISTRT_MAX_DIMS];
+  for (int64_t d = 0; d < order; ++d) {
+    if (dims[d] < 0)
+      distrt_fatal_collective(op, "dims[%lld] = %lld is negative",
+                              (long long)d, (long long)dims[d]);
+    empty |= dims[d] == 0;
+    levels[d] = 0;
+    while (levels[d] < 62 && ((int64_t)1 << levels[d]) < dims[d])
+      ++levels[d];
+  }
+  if (draws < 0)
+    distrt_fatal_collective(op, "draws = %lld is negative",
+                            (long long)draws);
+  if (empty)
+    draws = 0;
+
+  /* A bit of a coordinate is 1 with probability 0.24, the Graph500 R-MAT's
+   * c + d: each mode is drawn as an R-MAT matrix's rows are. */
+  const uint64_t t1bit = (uint64_t)(0.76 * 4294967296.0);
+  int64_t t0 = share_start(draws, c.rank, c.size);
+  int64_t tN = share_start(draws, c.rank + 1, c.size);
+  int64_t w = order + 2;
+  sp_recs r = {w, 0, 0, NULL};
+  if (tN - t0 > INT64_MAX / (8 * w))
+    distrt_fatal(op, "%s: %lld draws on this process overflow 64 bits", what,
+                 (long long)(tN - t0));
+  r.cap = tN - t0;
+  r.a = (int64_t *)sp_alloc(&c, (tN - t0) * w * 8);
+  uint64_t dkey = stream_key(seed, STREAM_DRAW);
+  uint64_t vkey = stream_key(seed, STREAM_VALUE);
+  int64_t x[DISTRT_MAX_DIMS];
+  for (int64_t t = t0; t < tN; ++t) {
+    uint64_t base = draw_base(dkey, (uint64_t)t), word = 0;
+    uint64_t n = 0; /* 32-bit uniforms drawn for this coordinate */
+    int inside = 1;
+    for (int64_t d = 0; d < order; ++d) {
+      x[d] = 0;
+      for (int l = 0; l < levels[d]; ++l, ++n) {
+        uint64_t u;
+        if (n % 2 == 0) {
+          word = draw_word(base, n / 2);
+          u = word & 0xFFFFFFFFu;
+        } else {
+          u = word >> 32;
+        }
+        x[d] = 2 * x[d] + (u >= t1bit);
+      }
+      inside &= x[d] < dims[d];
+    }
+    if (inside) /* else outside dims in the power-of-two box */
+      sp_push(&c, &r, x, entry_value(vkey, order, x), t);
   }
   sp_distribute_merge(&c, order, dims, &r, coo);
 }

@@ -446,18 +446,19 @@ void distrt_spmat_generate(distrt_spmat *m, int64_t kind, int64_t param,
                                 "DISTRT_GEN_BANDED=0, DISTRT_GEN_RMAT=1 or "
                                 "DISTRT_GEN_UNIFORM=2)",
                             (long long)kind);
-  if (kind != DISTRT_GEN_UNIFORM && m->order == 3)
+  if (kind == DISTRT_GEN_BANDED && m->order == 3)
     distrt_fatal_collective(op, "%s makes matrices; the tensor has order 3 "
-                                "(only DISTRT_GEN_UNIFORM makes one)",
+                                "(DISTRT_GEN_UNIFORM and DISTRT_GEN_RMAT "
+                                "make one)",
                             what);
-  if (kind != DISTRT_GEN_UNIFORM && m->rows != m->cols)
+  if (kind != DISTRT_GEN_UNIFORM && m->order == 2 && m->rows != m->cols)
     distrt_fatal_collective(op, "%s makes square matrices; the tensor is "
                                 "%lld x %lld",
                             what, (long long)m->rows, (long long)m->cols);
   distrt_coo coo;
   if (kind == DISTRT_GEN_BANDED) {
     distrt_coo_gen_banded(m->g, m->rows, param, seed, &coo);
-  } else if (kind == DISTRT_GEN_RMAT) {
+  } else if (kind == DISTRT_GEN_RMAT && m->order == 2) {
     distrt_coo_gen_rmat(m->g, m->rows, param, seed, &coo);
   } else {
     if (param < 0)
@@ -465,7 +466,10 @@ void distrt_spmat_generate(distrt_spmat *m, int64_t kind, int64_t param,
                               what, (long long)param);
     int64_t dims[3] = {m->rows, m->cols, m->depth};
     int64_t draws = distrt_mul(op, "the number of draws", param, m->rows);
-    distrt_coo_gen_uniform(m->g, m->order, dims, draws, seed, &coo);
+    if (kind == DISTRT_GEN_RMAT) /* order 3: a power-law tensor */
+      distrt_coo_gen_kronecker(m->g, m->order, dims, draws, seed, &coo);
+    else
+      distrt_coo_gen_uniform(m->g, m->order, dims, draws, seed, &coo);
   }
   assign_impl(op, m, &coo, what, "the generator");
   distrt_coo_free(&coo);

@@ -250,6 +250,42 @@ static digest uniform_case(int64_t order, const int64_t *dims, int64_t draws,
   return dg;
 }
 
+/*===-- Kronecker (power-law) tensors -------------------------------------===*/
+
+/* distrt_coo_gen_kronecker: the common properties, at most `draws`
+ * entries, and every mode skewed toward low indices (a bit is 0 with
+ * probability 0.76: in a power-of-two extent, well over half the entries
+ * lie in the lower half of every mode, where a uniform tensor has half). */
+static void kronecker_case(int64_t order, const int64_t *dims, int64_t draws,
+                           int64_t seed, distrt_grid *g) {
+  char name[160];
+  int len = snprintf(name, sizeof name, "kronecker");
+  for (int64_t d = 0; d < order; ++d)
+    len += snprintf(name + len, sizeof name - (size_t)len, "%s%lld",
+                    d ? "x" : " ", (long long)dims[d]);
+  snprintf(name + len, sizeof name - (size_t)len, " draws=%lld seed=%lld",
+           (long long)draws, (long long)seed);
+  distrt_coo coo;
+  distrt_coo_gen_kronecker(g, order, dims, draws, seed, &coo);
+  check_common(name, &coo, order, dims);
+  digest dg = digest_of(&coo);
+  EXPECT(dg.nnz <= draws, "%s: %lld entries, more than the %lld draws",
+         name, (long long)dg.nnz, (long long)draws);
+  int64_t low[DISTRT_MAX_DIMS] = {0};
+  for (int64_t k = 0; k < coo.nnz; ++k)
+    for (int64_t d = 0; d < order; ++d)
+      low[d] += coo.coords[k * order + d] < dims[d] / 2;
+  distrt_allreduce(tu_world(), 1, low, order, DISTRT_I64, DISTRT_SUM);
+  for (int64_t d = 0; d < order && dg.nnz >= 1000; ++d)
+    EXPECT((double)low[d] > 0.6 * (double)dg.nnz,
+           "%s: %lld of %lld entries in the lower half of mode %lld "
+           "(expected well over half: a power-law mode)",
+           name, (long long)low[d], (long long)dg.nnz, (long long)d);
+  print_hash(name, dg);
+  distrt_coo_free(&coo);
+  tu_section("%s", name);
+}
+
 /*===-- seeds and values -------------------------------------------------===*/
 
 /* A generated entry's value depends only on (seed, coordinates): the band
@@ -385,5 +421,9 @@ int main(int argc, char **argv) {
   uniform_case(2, d2, 0, 9, NULL);
   value_by_coordinates();
   seeds();
+  int64_t k3[3] = {256, 128, 1024}, k3odd[3] = {37, 20, 50};
+  kronecker_case(3, k3, 20000, 4, w);
+  kronecker_case(3, k3odd, 3000, 4, NULL); /* draws outside dropped */
+  kronecker_case(3, empty, 100, 4, w);
   return tu_finish();
 }

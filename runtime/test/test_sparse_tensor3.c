@@ -454,8 +454,8 @@ static int error_case(const char *name) {
   } else if (!strcmp(name, "read-shape")) {
     distrt_spmat *u = distrt_spmat_create3(g, 5, 4, 5, 32, 32, DISTRT_F64, 0);
     distrt_spmat_read(u, tns_path); /* k = 6 in a 5 x 4 x 5 tensor */
-  } else if (!strcmp(name, "rmat")) {
-    distrt_spmat_generate(t, DISTRT_GEN_RMAT, 2, 3);
+  } else if (!strcmp(name, "banded")) {
+    distrt_spmat_generate(t, DISTRT_GEN_BANDED, 3, 3);
   } else if (!strcmp(name, "pattern-cols")) {
     distrt_spmat_pattern_of(
         distrt_spmat_create_nonzeros(g, 13, 8, 32, 32, DISTRT_F64), t);

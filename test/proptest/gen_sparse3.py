@@ -8,7 +8,8 @@ A(r,l) (+)= B(r,c,k) * C(c,l) * D(k,l), its factors in any order
 (docs/sparse.md), with random tensor and index names, f32 or f64, on a 1-D
 grid of 1-4 ranks, extents that do or do not divide the rank count (fewer
 rows than ranks included). B is CSF with a dense root, random index
-widths, made by dist.generate uniform or read from a FROSTT .tns file the
+widths, made by dist.generate (uniform, or rmat: power-law in every mode)
+or read from a FROSTT .tns file the
 generator writes (empty slices, sometimes a full fiber); its rows blocked
 ("xyz -> x", the rows distributed) or its fibers split by non-zeros
 ("xyz -> x~", the positions of the fused rows and columns distributed).
@@ -110,8 +111,9 @@ def generate(seed, index):
 
     gseed = rng.randint(0, 999)
     if rng.random() < 0.4:
-        c.init[B.name] = "dist.generate %%(v)s uniform(%d) seed %d : %%(ty)s" % (
-            rng.randint(0, 6), gseed)
+        kind = rng.choice(["uniform", "rmat"])  # rmat needs e >= 1
+        c.init[B.name] = "dist.generate %%(v)s %s(%d) seed %d : %%(ty)s" % (
+            kind, rng.randint(0 if kind == "uniform" else 1, 6), gseed)
     else:
         name = "%s_%s.tns" % (c.tag, B.name)
         c.files[name] = gen_tns(rng, [rows, J, K])

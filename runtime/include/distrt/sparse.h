@@ -112,6 +112,17 @@ void distrt_coo_gen_uniform(distrt_grid *g, int64_t order,
                             const int64_t *dims, int64_t draws, int64_t seed,
                             distrt_coo *coo);
 
+/** Power-law tensor of `order` dimensions dims[0..order): `draws`
+ *  coordinates, each index drawn bit by bit over the power-of-two box as
+ *  an R-MAT matrix's rows are (a bit is 1 with probability 0.24, the
+ *  Graph500 c + d), so every mode is skewed toward low indices, as the
+ *  modes of FROSTT tensors are; a draw outside dims is dropped and
+ *  duplicates are kept once.  What dist.generate rmat(e) makes of a tensor
+ *  of order 3 (e * dims[0] draws). */
+void distrt_coo_gen_kronecker(distrt_grid *g, int64_t order,
+                              const int64_t *dims, int64_t draws,
+                              int64_t seed, distrt_coo *coo);
+
 /*===----------------------------------------------------------------------===*
  * Distributed CSR matrices (what a sparse !dist.tensor of order 2 with a
  * `"xy -> x"` layout on a 1-D grid is at run time)
@@ -363,8 +374,9 @@ void distrt_spmat_assign(distrt_spmat *m, const distrt_coo *coo,
 void distrt_spmat_read(distrt_spmat *m, const char *path);
 
 /** Fills m from a generator (DISTRT_GEN_*) with parameter `param`, sized
- *  by m's extents.  An order-3 tensor takes DISTRT_GEN_UNIFORM only:
- *  distrt_coo_gen_uniform(g, 3, {d0, d1, d2}, param * d0, seed, ...). */
+ *  by m's extents.  An order-3 tensor takes DISTRT_GEN_UNIFORM,
+ *  distrt_coo_gen_uniform(g, 3, {d0, d1, d2}, param * d0, seed, ...), or
+ *  DISTRT_GEN_RMAT, distrt_coo_gen_kronecker with the same arguments. */
 void distrt_spmat_generate(distrt_spmat *m, int64_t kind, int64_t param,
                            int64_t seed);
 

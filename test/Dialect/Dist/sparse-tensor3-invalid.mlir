@@ -176,8 +176,8 @@ dist.grid @m [4]
 #CSF = #sparse_tensor.encoding<{map = (i, j, k) -> (i : dense, j : compressed, k : compressed)}>
 !B = !dist.tensor<8x8x5xf64, #dist.layout<@m, "xyz -> x">, #CSF>
 func.func @f(%b: !B) {
-  // expected-error @+1 {{a tensor of order 3 is generated uniform(e) (e * 8 uniformly drawn coordinates); rmat makes matrices}}
-  dist.generate %b rmat(4) seed 1 : !B
+  // expected-error @+1 {{a tensor of order 3 is generated uniform(e) or rmat(e) (e * 8 coordinates, uniform or power-law); banded makes matrices}}
+  dist.generate %b banded(3) seed 1 : !B
   return
 }
 

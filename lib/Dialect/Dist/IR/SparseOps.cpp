@@ -515,10 +515,11 @@ dist::matchSparseProduct(const IndexStatement &stmt,
 LogicalResult GenerateOp::verify() {
   DistTensorType t = getTensor().getType();
   int64_t param = getParam();
-  if (t.getRank() == 3 && getKind() != GeneratorKind::uniform)
-    return emitOpError("a tensor of order 3 is generated uniform(e) (e * ")
-           << t.getShape()[0] << " uniformly drawn coordinates); "
-           << stringifyGeneratorKind(getKind()) << " makes matrices";
+  if (t.getRank() == 3 && getKind() == GeneratorKind::banded)
+    return emitOpError("a tensor of order 3 is generated uniform(e) or "
+                       "rmat(e) (e * ")
+           << t.getShape()[0]
+           << " coordinates, uniform or power-law); banded makes matrices";
   if (t.getRank() != 2 && t.getRank() != 3)
     return emitOpError("generates matrices and tensors of order 3; the "
                        "tensor has rank ")
@@ -540,7 +541,8 @@ LogicalResult GenerateOp::verify() {
              << param << "): the draws per row must not be negative";
     break;
   }
-  if (getKind() != GeneratorKind::uniform && t.getShape()[0] != t.getShape()[1])
+  if (getKind() != GeneratorKind::uniform && t.getRank() == 2 &&
+      t.getShape()[0] != t.getShape()[1])
     return emitOpError("a ")
            << stringifyGeneratorKind(getKind())
            << " matrix is square; the tensor is " << t.getShape()[0] << "x"

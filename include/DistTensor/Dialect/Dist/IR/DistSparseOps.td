@@ -32,6 +32,11 @@ def Dist_GenerateOp : Dist_Op<"generate", [
     - `uniform(e)`: e * rows uniformly drawn coordinates, duplicates kept
       once.
 
+    A tensor of order 3 takes `uniform(e)` (e * d0 coordinates drawn
+    uniformly in d0 x d1 x d2) or `rmat(e)` (e * d0 coordinates drawn as an
+    R-MAT matrix's rows are in every mode, `distrt_coo_gen_kronecker`: a
+    power-law tensor, as FROSTT's are), not `banded`.
+
     ```mlir
     dist.generate %B banded(11) seed 1 : !dist.tensor<1000x1000xf64,
         #dist.layout<@m, "xy -> x">,
