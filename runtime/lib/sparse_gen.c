@@ -206,38 +206,51 @@ void distrt_coo_gen_rmat(distrt_grid *g, int64_t n, int64_t edges_per_row,
 
 /*===-- uniform ----------------------------------------------------------===*/
 
-void distrt_coo_gen_uniform(distrt_grid *g, int64_t order,
-                            const int64_t *dims, int64_t draws, int64_t seed,
-                            distrt_coo *coo) {
-  static const char op[] = "distrt_coo_gen_uniform";
-  char what[160];
-  int len = snprintf(what, sizeof what, "uniform");
+/* "KIND d0 x d1 ..., N draws": a tensor generator's name in messages. */
+static void tensor_name(const char *kind, int64_t order, const int64_t *dims,
+                        int64_t draws, char *what, size_t size) {
+  int len = snprintf(what, size, "%s", kind);
   for (int64_t d = 0; dims && d < order && d < DISTRT_MAX_DIMS &&
-                      len < (int)sizeof what;
+                      len < (int)size;
        ++d)
-    len += snprintf(what + len, sizeof what - (size_t)len, "%s%lld",
+    len += snprintf(what + len, size - (size_t)len, "%s%lld",
                     d ? " x " : " ", (long long)dims[d]);
-  if (len < (int)sizeof what)
-    snprintf(what + len, sizeof what - (size_t)len, ", %lld draws",
+  if (len < (int)size)
+    snprintf(what + len, size - (size_t)len, ", %lld draws",
              (long long)draws);
-  sp_ctx c;
-  sp_begin(&c, op, what, g, coo);
+}
+
+/* A tensor generator's arguments (collective: every process checks the
+ * same values); whether some extent is 0 (nothing to draw). */
+static int check_tensor_args(const char *op, int64_t order,
+                             const int64_t *dims, int64_t draws) {
   if (order < 1 || order > DISTRT_MAX_DIMS)
     distrt_fatal_collective(op, "order %lld is out of range 1..%d",
                             (long long)order, DISTRT_MAX_DIMS);
   if (!dims)
     distrt_fatal_collective(op, "dims is NULL");
-  for (int64_t d = 0; d < order; ++d)
+  int empty = 0;
+  for (int64_t d = 0; d < order; ++d) {
     if (dims[d] < 0)
       distrt_fatal_collective(op, "dims[%lld] = %lld is negative",
                               (long long)d, (long long)dims[d]);
+    empty |= dims[d] == 0;
+  }
   if (draws < 0)
     distrt_fatal_collective(op, "draws = %lld is negative",
                             (long long)draws);
-  int empty = 0;
-  for (int64_t d = 0; d < order; ++d)
-    empty |= dims[d] == 0;
-  if (empty)
+  return empty;
+}
+
+void distrt_coo_gen_uniform(distrt_grid *g, int64_t order,
+                            const int64_t *dims, int64_t draws, int64_t seed,
+                            distrt_coo *coo) {
+  static const char op[] = "distrt_coo_gen_uniform";
+  char what[160];
+  tensor_name("uniform", order, dims, draws, what, sizeof what);
+  sp_ctx c;
+  sp_begin(&c, op, what, g, coo);
+  if (check_tensor_args(op, order, dims, draws))
     draws = 0; /* no coordinate to draw */
 
   int64_t t0 = share_start(draws, c.rank, c.size);
@@ -268,38 +281,17 @@ void distrt_coo_gen_kronecker(distrt_grid *g, int64_t order,
                               int64_t seed, distrt_coo *coo) {
   static const char op[] = "distrt_coo_gen_kronecker";
   char what[160];
-  int len = snprintf(what, sizeof what, "Kronecker");
-  for (int64_t d = 0; dims && d < order && d < DISTRT_MAX_DIMS &&
-                      len < (int)sizeof what;
-       ++d)
-    len += snprintf(what + len, sizeof what - (size_t)len, "%s%lld",
-                    d ? " x " : " ", (long long)dims[d]);
-  if (len < (int)sizeof what)
-    snprintf(what + len, sizeof what - (size_t)len, ", %lld draws",
-             (long long)draws);
+  tensor_name("Kronecker", order, dims, draws, what, sizeof what);
   sp_ctx c;
   sp_begin(&c, op, what, g, coo);
-  if (order < 1 || order > DISTRT_MAX_DIMS)
-    distrt_fatal_collective(op, "order %lld is out of range 1..%d",
-                            (long long)order, DISTRT_MAX_DIMS);
-  if (!dims)
-    distrt_fatal_collective(op, "dims is NULL");
-  int empty = 0;
+  if (check_tensor_args(op, order, dims, draws))
+    draws = 0;
   int levels[DISTRT_MAX_DIMS];
   for (int64_t d = 0; d < order; ++d) {
-    if (dims[d] < 0)
-      distrt_fatal_collective(op, "dims[%lld] = %lld is negative",
-                              (long long)d, (long long)dims[d]);
-    empty |= dims[d] == 0;
     levels[d] = 0;
     while (levels[d] < 62 && ((int64_t)1 << levels[d]) < dims[d])
       ++levels[d];
   }
-  if (draws < 0)
-    distrt_fatal_collective(op, "draws = %lld is negative",
-                            (long long)draws);
-  if (empty)
-    draws = 0;
 
   /* A bit of a coordinate is 1 with probability 0.24, the Graph500 R-MAT's
    * c + d: each mode is drawn as an R-MAT matrix's rows are. */
