@@ -271,9 +271,11 @@ DISTRT_HIDDEN void spm_t3_gather(const char *op, distrt_spmat *m, void *dense,
                                  int64_t root);
 /* Frees the level-2 arrays. */
 DISTRT_HIDDEN void spm_t3_free(distrt_spmat *m);
-/* distrt_spmat_pattern_of(a, b) for b of order 3: a gets b's fibers. */
-DISTRT_HIDDEN void spm_t3_pattern_of(const char *op, distrt_spmat *a,
-                                     distrt_spmat *b);
+/* distrt_spmat_pattern_of(a, b) when a or b has order 3: fatal unless b
+ * is a tensor and a a matrix of its fibers' shape, partition, widths and
+ * grid (then a gets b's fibers, the CSR matrix in b's `all`). */
+DISTRT_HIDDEN void spm_t3_check_pattern(const char *op, const distrt_spmat *a,
+                                        const distrt_spmat *b);
 
 /* The companion (sparse_mixed.c): frees m's companion, if any, and zeroes
  * the moved count (collective: every process of m's grid at the same

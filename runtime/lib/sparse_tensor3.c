@@ -320,7 +320,8 @@ void spm_t3_gather(const char *op, distrt_spmat *m, void *dense,
 
 /*===-- the fibers' pattern ----------------------------------------------===*/
 
-void spm_t3_pattern_of(const char *op, distrt_spmat *a, distrt_spmat *b) {
+void spm_t3_check_pattern(const char *op, const distrt_spmat *a,
+                          const distrt_spmat *b) {
   if (a->order != 2)
     distrt_fatal_collective(op, "the output has order %lld; the pattern of "
                                 "a tensor's fibers goes into a matrix "
@@ -353,24 +354,4 @@ void spm_t3_pattern_of(const char *op, distrt_spmat *a, distrt_spmat *b) {
   if (a->in_flight)
     distrt_fatal(op, "the output has an exchange in flight (call "
                      "distrt_spmat_exchange_end first)");
-  /* As for matrices: once per b's entries (the same branch everywhere). */
-  if (a->pattern_src == b && a->pattern_stamp == b->stamp && b->stamp != 0)
-    return;
-  spm_mixed_drop(a);
-  spm_plan_drop(a);
-  spm_csr_free(&a->all);
-  a->first = b->first;
-  a->nr = b->nr;
-  int64_t nf = b->all.nnz;
-  spm_csr_alloc(op, a, &a->all, nf);
-  memcpy(a->all.pos, b->all.pos, (size_t)((a->nr + 1) * (a->pos_bits / 8)));
-  if (nf > 0) {
-    memcpy(a->all.crd, b->all.crd, (size_t)(nf * (a->crd_bits / 8)));
-    memset(a->all.val, 0, (size_t)(nf * a->esize));
-  }
-  a->gnnz = b->gnnz;
-  a->stamp = spm_new_stamp();
-  a->pattern_src = b;
-  a->pattern_stamp = b->stamp;
-  a->reserved = -1;
 }
