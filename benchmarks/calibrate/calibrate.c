@@ -1,19 +1,46 @@
-/* calibrate.c - measure the alpha-beta cost model of the redistribution
- * planner (and gamma, the flop time of the one-sided products' model) on
- * this machine (benchmarks/calibrate builds and runs it).
+/* calibrate.c - measure this machine's cost model: the redistribution
+ * planner's alpha-beta, the one-sided products' gamma, and the collective,
+ * GEMM, loop and copy costs of the automatic scheduler (benchmarks/calibrate
+ * builds and runs it).
  *
  *   calibrate [--quick]        (under mpirun, at least 2 ranks)
  *
- * A permutation step costs alpha + n beta (Schatz 2015): ranks exchange n
- * f64 elements pairwise (rank r with r ^ 1) with distrt_sendrecv, which is
- * what distrt_redist_permute does.  For every size the minimum over
- * repetitions of the slowest pair is kept; alpha and beta are the least
- * squares fit of t = alpha + n beta in relative error.
- * Rank 0 prints "alpha A" and "beta B" (seconds per message, per element),
- * "gamma G" (seconds per flop of a local distrt_gemm_f64, for the one-sided
- * products' choice of the stationary tensor), then, as comments, every
- * measured point and an allgather over all ranks against the model's
- * prediction log2(p) alpha + (p - 1) (n / p) beta.
+ * Rank 0 prints "key value" lines, every value in seconds (%.6e, > 0 and
+ * <= 1); n counts f64 elements, p is the number of ranks, L = ceil(log2 p):
+ *
+ *   alpha, beta      a permutation step (Schatz 2015), ranks exchanging n
+ *                    elements pairwise (rank r with r ^ 1, distrt_sendrecv,
+ *                    as distrt_redist_permute does): t = alpha + n beta
+ *   gamma            seconds per flop of one distrt_gemm_f64 of 384 x 384 x
+ *                    384 (128 with --quick): the one-sided products' choice
+ *                    of the stationary tensor (docs/onesided.md)
+ *   alpha.K, beta.K  a collective over all p ranks, K one of
+ *     broadcast      distrt_bcast of n from rank 0:    t = L alpha.K + n beta.K
+ *     reduce         distrt_reduce (sum) of n to rank 0: t = L alpha.K + n beta.K
+ *     allreduce      distrt_allreduce (sum) of n:      t = L alpha.K + n beta.K
+ *     allgather      distrt_allgather, n elements gathered in all (n / p from
+ *                    each rank):          t = L alpha.K + (p - 1) / p n beta.K
+ *     reducescatter  distrt_reduce_scatter (sum) of n elements from every
+ *                    rank, n / p back:    t = L alpha.K + (p - 1) / p n beta.K
+ *   gamma.gemm.N     seconds per flop (2 N^3) of distrt_gemm_f64 of N x N x N,
+ *                    N = 32, 128, 512 (32, 128 with --quick)
+ *   gamma.loop       seconds per flop (2 n^3: a multiply-add is 2 flops) of
+ *                    the plain C loop nest C[i][j] += A[i][k] * B[k][j]
+ *                    (i, j, k order, n = 128, row-major): the compiler's
+ *                    scalar loops when no GEMM leaf is substituted
+ *   beta.copy        seconds per element of a memcpy of 2^23 f64 (64 MiB):
+ *                    memory bandwidth
+ *
+ * Communication times are the slowest rank's (barrier, time, MAX all-reduce
+ * of the time), minimum over repetitions, at several sizes; each model is the
+ * least squares fit of t = a + n b in relative error, then alpha = a (a / L
+ * for a collective) and beta = b (b / ((p - 1) / p) for allgather and
+ * reducescatter).  A non-positive fit falls back to b = t / n at the largest
+ * size and a = t at the smallest.  Local times (gamma.*, beta.copy) run on
+ * every rank at once, as programs run them; rank 0's minimum over
+ * repetitions is printed.  Then, as comments, every measured point against
+ * its model, and an allgather against the exchange model's prediction
+ * log2(p) alpha + (p - 1) (n / p) beta.
  */
 #include "distrt/distrt.h"
 
@@ -22,32 +49,93 @@
 #include <stdlib.h>
 #include <string.h>
 
-static double time_exchange(distrt_grid *g, int64_t n, int reps, double *a,
-                            double *b) {
-  int64_t r = distrt_grid_rank(g), p = distrt_grid_size(g);
-  int64_t partner = (r ^ 1) < p ? (r ^ 1) : r;
-  double best = INFINITY;
-  for (int k = 0; k < reps; ++k) {
-    distrt_barrier(g, 1);
-    double t0 = distrt_wtime();
-    if (partner != r)
-      distrt_sendrecv(g, a, n, partner, b, n, partner, DISTRT_F64, 7);
-    double t = distrt_wtime() - t0;
-    double worst = t;
-    distrt_allreduce(g, 1, &worst, 1, DISTRT_F64, DISTRT_MAX);
-    if (worst < best)
-      best = worst;
-  }
-  return best;
+/* The measured operations: the pairwise exchange, then the collectives. */
+enum {
+  OP_EXCHANGE,
+  OP_BCAST,
+  OP_REDUCE,
+  OP_ALLREDUCE,
+  OP_ALLGATHER,
+  OP_REDUCE_SCATTER,
+  NOPS
+};
+
+static const struct {
+  const char *kind; /* the key suffix ("" for the exchange) */
+  const char *call; /* what is timed (comments) */
+  int spread;       /* n = count * p, bandwidth factor (p - 1) / p */
+} ops[NOPS] = {
+    {"", "pairwise exchange, distrt_sendrecv", 0},
+    {"broadcast", "distrt_bcast from rank 0", 0},
+    {"reduce", "distrt_reduce (sum) to rank 0", 0},
+    {"allreduce", "distrt_allreduce (sum)", 0},
+    {"allgather", "distrt_allgather, n gathered in all", 1},
+    {"reducescatter", "distrt_reduce_scatter (sum), n from each rank", 1},
+};
+
+enum { MAX_SIZES = 6 };
+/* Element counts per rank (the send count of allgather, the receive count
+ * of reducescatter); the model's n is count * p for those two. */
+static const int64_t counts[MAX_SIZES] = {1, 64, 1024, 16384, 131072, 524288};
+
+typedef struct {
+  int nsizes;
+  double n[MAX_SIZES]; /* the model's n */
+  double t[MAX_SIZES]; /* seconds */
+  double alpha, beta;  /* the fitted model */
+} sweep;
+
+/* Buffers of nmax * p elements: `a` the send data, `b` the receive side,
+ * `z` zeros for the in-place collectives (a sum of zeros stays zero over
+ * any number of repetitions). */
+typedef struct {
+  double *a, *b, *z;
+} buffers;
+
+static int ceil_log2(int64_t p) {
+  int l = 0;
+  while (((int64_t)1 << l) < p)
+    ++l;
+  return l;
 }
 
-static double time_allgather(distrt_grid *g, int64_t n, int reps, double *a,
-                             double *b) {
+static void run_op(distrt_grid *g, int op, int64_t count, const buffers *x) {
+  int64_t r = distrt_grid_rank(g), p = distrt_grid_size(g);
+  int64_t partner = (r ^ 1) < p ? (r ^ 1) : r;
+  switch (op) {
+  case OP_EXCHANGE:
+    if (partner != r)
+      distrt_sendrecv(g, x->a, count, partner, x->b, count, partner,
+                      DISTRT_F64, 7);
+    break;
+  case OP_BCAST:
+    distrt_bcast(g, 1, x->z, count, DISTRT_F64, 0);
+    break;
+  case OP_REDUCE:
+    distrt_reduce(g, 1, x->z, count, DISTRT_F64, DISTRT_SUM, 0);
+    break;
+  case OP_ALLREDUCE:
+    distrt_allreduce(g, 1, x->z, count, DISTRT_F64, DISTRT_SUM);
+    break;
+  case OP_ALLGATHER:
+    distrt_allgather(g, 1, x->a, x->b, count, DISTRT_F64);
+    break;
+  case OP_REDUCE_SCATTER:
+    distrt_reduce_scatter(g, 1, x->a, x->b, count, DISTRT_F64, DISTRT_SUM);
+    break;
+  default:
+    break;
+  }
+}
+
+/* The slowest rank's time of one operation, minimum over repetitions. */
+static double time_op(distrt_grid *g, int op, int64_t count, int reps,
+                      const buffers *x) {
   double best = INFINITY;
   for (int k = 0; k < reps; ++k) {
     distrt_barrier(g, 1);
     double t0 = distrt_wtime();
-    distrt_allgather(g, 1, a, b, n, DISTRT_F64);
+    run_op(g, op, count, x);
     double worst = distrt_wtime() - t0;
     distrt_allreduce(g, 1, &worst, 1, DISTRT_F64, DISTRT_MAX);
     if (worst < best)
@@ -56,24 +144,158 @@ static double time_allgather(distrt_grid *g, int64_t n, int reps, double *a,
   return best;
 }
 
-/* Seconds per flop of a local GEMM (distrt_gemm_f64, n x n x n): the
- * minimum over repetitions on rank 0's process (every rank runs it at
- * once, as the products do). */
-static double time_gemm(int64_t n, int reps) {
+/* Least squares fit of t = a + b n in relative error: weights 1 / t^2, so
+ * that the latency-bound small sizes and the bandwidth-bound large ones
+ * count alike.  A non-positive b falls back to t / n at the largest size, a
+ * non-positive a to t at the smallest. */
+static void fit_linear(const double *n, const double *t, int m, double *a,
+                       double *b) {
+  double sw = 0, sn = 0, snn = 0, st = 0, snt = 0;
+  for (int s = 0; s < m; ++s) {
+    double w = 1.0 / (t[s] * t[s]);
+    sw += w;
+    sn += w * n[s];
+    snn += w * n[s] * n[s];
+    st += w * t[s];
+    snt += w * n[s] * t[s];
+  }
+  double det = sw * snn - sn * sn;
+  *a = (st * snn - sn * snt) / det;
+  *b = (sw * snt - sn * st) / det;
+  if (!(*b > 0))
+    *b = t[m - 1] / n[m - 1];
+  if (!(*a > 0))
+    *a = t[0];
+}
+
+/* The latency and bandwidth factors of an operation's model:
+ * t = lat alpha + bw n beta. */
+static double latency_factor(int op, int64_t p) {
+  return op == OP_EXCHANGE ? 1.0 : (double)ceil_log2(p);
+}
+static double bandwidth_factor(int op, int64_t p) {
+  return ops[op].spread ? (double)(p - 1) / (double)p : 1.0;
+}
+
+static sweep sweep_op(distrt_grid *g, int op, int nsizes, int reps,
+                      const buffers *x) {
+  int64_t p = distrt_grid_size(g);
+  sweep w;
+  w.nsizes = nsizes;
+  for (int s = 0; s < nsizes; ++s) {
+    w.n[s] = (double)(ops[op].spread ? counts[s] * p : counts[s]);
+    /* Small messages cost microseconds: more tries at the quiet minimum. */
+    int r = counts[s] <= 1024 ? 4 * reps : reps;
+    w.t[s] = time_op(g, op, counts[s], r, x);
+  }
+  double a, b;
+  fit_linear(w.n, w.t, nsizes, &a, &b);
+  w.alpha = a / latency_factor(op, p);
+  w.beta = b / bandwidth_factor(op, p);
+  return w;
+}
+
+/* Seconds per flop of a local GEMM (distrt_gemm_f64, n x n x n), `inner`
+ * calls per timing so that small sizes are not lost in the timer: the
+ * minimum over repetitions on this process (every rank runs it at once, as
+ * the products do). */
+static double time_gemm(int64_t n, int reps, int inner) {
   double *x = distrt_alloc((int64_t)sizeof(double) * n * n * 3);
   for (int64_t i = 0; i < n * n * 3; ++i)
     x[i] = (double)(i % 7) - 3;
   double best = INFINITY;
   for (int k = 0; k < reps; ++k) {
     double t0 = distrt_wtime();
-    distrt_gemm_f64(n, n, n, 1.0, x, n, x + n * n, n, 0.0, x + 2 * n * n, n);
-    double t = distrt_wtime() - t0;
+    for (int c = 0; c < inner; ++c)
+      distrt_gemm_f64(n, n, n, 1.0, x, n, x + n * n, n, 0.0, x + 2 * n * n, n);
+    double t = (distrt_wtime() - t0) / inner;
     if (t < best)
       best = t;
   }
   distrt_free(x);
   return best / (2.0 * (double)n * (double)n * (double)n);
 }
+
+/* The loop nest a compiler emits for a matmul without a GEMM leaf (called
+ * through a volatile pointer so that it is not specialised for n). */
+static void loop_nest(int64_t n, const double *a, const double *b, double *c) {
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j)
+      for (int64_t k = 0; k < n; ++k)
+        c[i * n + j] += a[i * n + k] * b[k * n + j];
+}
+static void (*volatile loop_nest_ptr)(int64_t, const double *, const double *,
+                                      double *) = loop_nest;
+static volatile double sink;
+
+/* Seconds per flop (2 n^3) of loop_nest, minimum over repetitions. */
+static double time_loop(int64_t n, int reps) {
+  double *x = distrt_alloc((int64_t)sizeof(double) * n * n * 3);
+  for (int64_t i = 0; i < n * n * 2; ++i)
+    x[i] = (double)(i % 5) - 2;
+  double best = INFINITY;
+  for (int k = 0; k < reps; ++k) {
+    memset(x + 2 * n * n, 0, sizeof(double) * (size_t)(n * n));
+    double t0 = distrt_wtime();
+    loop_nest_ptr(n, x, x + n * n, x + 2 * n * n);
+    double t = distrt_wtime() - t0;
+    if (t < best)
+      best = t;
+    sink += x[2 * n * n + k % (n * n)];
+  }
+  distrt_free(x);
+  return best / (2.0 * (double)n * (double)n * (double)n);
+}
+
+/* Seconds per element of a memcpy of n f64, minimum over repetitions. */
+static double time_copy(int64_t n, int reps) {
+  double *src = distrt_alloc((int64_t)sizeof(double) * n);
+  double *dst = distrt_alloc((int64_t)sizeof(double) * n);
+  for (int64_t i = 0; i < n; ++i)
+    src[i] = (double)(i & 1023);
+  memset(dst, 0, sizeof(double) * (size_t)n); /* first touch, untimed */
+  double best = INFINITY;
+  for (int k = 0; k < reps; ++k) {
+    double t0 = distrt_wtime();
+    memcpy(dst, src, sizeof(double) * (size_t)n);
+    double t = distrt_wtime() - t0;
+    if (t < best)
+      best = t;
+    sink += dst[(k * 4099) % n];
+  }
+  distrt_free(src);
+  distrt_free(dst);
+  return best / (double)n;
+}
+
+/* One "key value" line; the reader takes values in (0, 1] (a timer that
+ * read 0 would be reported and clamped). */
+static void put(const char *key, const char *suffix, double v) {
+  char name[64];
+  snprintf(name, sizeof name, "%s%s%s", key, *suffix ? "." : "", suffix);
+  if (!(v > 0) || v > 1) {
+    printf("# warning: %s measured %.3e, outside (0, 1]; clamped\n", name, v);
+    v = v > 1 ? 1.0 : 1e-15;
+  }
+  printf("%s %.6e\n", name, v);
+}
+
+static void print_sweep(int op, const sweep *w, int64_t p) {
+  double lat = latency_factor(op, p), bw = bandwidth_factor(op, p);
+  if (op == OP_EXCHANGE)
+    printf("# pairwise exchange (f64 elements, seconds, model):\n");
+  else
+    printf("# %s: %s over %lld ranks (n f64 elements, seconds, model "
+           "L alpha.%s + %sn beta.%s, L = %g):\n",
+           ops[op].kind, ops[op].call, (long long)p, ops[op].kind,
+           ops[op].spread ? "(p - 1) / p " : "", ops[op].kind, lat);
+  for (int s = 0; s < w->nsizes; ++s)
+    printf("#   n %8lld  measured %.3e  model %.3e\n", (long long)w->n[s],
+           w->t[s], lat * w->alpha + bw * w->n[s] * w->beta);
+}
+
+enum { NGEMM = 3 };
+static const int64_t gemm_sizes[NGEMM] = {32, 128, 512};
 
 int main(int argc, char **argv) {
   int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
@@ -86,61 +308,79 @@ int main(int argc, char **argv) {
     return 2;
   }
   distrt_grid *g = distrt_grid_create1(p);
-  const int64_t sizes[] = {1, 64, 1024, 16384, 131072, 524288};
-  int nsizes = quick ? 4 : 6;
+  int nsizes = quick ? 4 : MAX_SIZES;
   int reps = quick ? 5 : 30;
-  int64_t nmax = sizes[nsizes - 1];
-  double *a = distrt_alloc((int64_t)sizeof(double) * nmax * p);
-  double *b = distrt_alloc((int64_t)sizeof(double) * nmax * p);
-  for (int64_t i = 0; i < nmax * p; ++i)
-    a[i] = (double)i;
-  double t[6];
-  for (int s = 0; s < nsizes; ++s)
-    t[s] = time_exchange(g, sizes[s], reps, a, b);
-  /* Least squares of the relative error: weights 1 / t^2, so that the
-   * latency-bound small sizes and the bandwidth-bound large ones count
-   * alike. */
-  double sw = 0, sn = 0, snn = 0, st = 0, snt = 0;
-  for (int s = 0; s < nsizes; ++s) {
-    double w = 1.0 / (t[s] * t[s]), x = (double)sizes[s];
-    sw += w;
-    sn += w * x;
-    snn += w * x * x;
-    st += w * t[s];
-    snt += w * x * t[s];
+  int64_t nmax = counts[nsizes - 1];
+  buffers x;
+  x.a = distrt_alloc((int64_t)sizeof(double) * nmax * p);
+  x.b = distrt_alloc((int64_t)sizeof(double) * nmax * p);
+  x.z = distrt_alloc((int64_t)sizeof(double) * nmax * p);
+  for (int64_t i = 0; i < nmax * p; ++i) {
+    x.a[i] = (double)i;
+    x.b[i] = x.z[i] = 0;
   }
-  double det = sw * snn - sn * sn;
-  double alpha = (st * snn - sn * snt) / det;
-  double beta = (sw * snt - sn * st) / det;
-  if (!(beta > 0))
-    beta = t[nsizes - 1] / (double)sizes[nsizes - 1];
-  if (!(alpha > 0))
-    alpha = t[0];
+  sweep w[NOPS];
+  for (int op = 0; op < NOPS; ++op)
+    w[op] = sweep_op(g, op, nsizes, reps, &x);
+  distrt_free(x.a);
+  distrt_free(x.b);
+  distrt_free(x.z);
+
+  /* Local costs, every rank at once. */
   int64_t gn = quick ? 128 : 384;
-  double gamma = time_gemm(gn, reps);
+  int ngemm = quick ? 2 : NGEMM;
+  int greps = quick ? 3 : 20, lreps = quick ? 2 : 10, creps = quick ? 2 : 10;
+  int64_t loop_n = 128, copy_n = (int64_t)1 << 23;
+  distrt_barrier(g, 1);
+  double gamma = time_gemm(gn, reps, 1);
+  double gammas[NGEMM];
+  for (int s = 0; s < ngemm; ++s) {
+    int64_t n = gemm_sizes[s];
+    int64_t inner = ((int64_t)1 << 25) / (n * n * n); /* 64 Mflop */
+    gammas[s] = time_gemm(n, greps, inner > 1 ? (int)inner : 1);
+  }
+  distrt_barrier(g, 1);
+  double gamma_loop = time_loop(loop_n, lreps);
+  distrt_barrier(g, 1);
+  double beta_copy = time_copy(copy_n, creps);
+
   if (distrt_world_rank() == 0) {
-    printf("alpha %.6e\n", alpha);
-    printf("beta %.6e\n", beta);
-    printf("gamma %.6e\n", gamma);
+    put("alpha", "", w[OP_EXCHANGE].alpha);
+    put("beta", "", w[OP_EXCHANGE].beta);
+    put("gamma", "", gamma);
+    for (int op = OP_BCAST; op < NOPS; ++op) {
+      put("alpha", ops[op].kind, w[op].alpha);
+      put("beta", ops[op].kind, w[op].beta);
+    }
+    for (int s = 0; s < ngemm; ++s) {
+      char n[24];
+      snprintf(n, sizeof n, "gemm.%lld", (long long)gemm_sizes[s]);
+      put("gamma", n, gammas[s]);
+    }
+    put("gamma", "loop", gamma_loop);
+    put("beta", "copy", beta_copy);
     printf("# gamma: distrt_gemm_f64 of %lld x %lld x %lld, seconds per flop "
            "(the one-sided products' choice, docs/onesided.md)\n",
            (long long)gn, (long long)gn, (long long)gn);
-    printf("# pairwise exchange (f64 elements, seconds, model):\n");
-    for (int s = 0; s < nsizes; ++s)
-      printf("#   n %8lld  measured %.3e  model %.3e\n", (long long)sizes[s],
-             t[s], alpha + beta * (double)sizes[s]);
-  }
-  int64_t n = quick ? 1024 : 16384; /* elements per rank */
-  double ta = time_allgather(g, n, reps, a, b);
-  if (distrt_world_rank() == 0) {
-    double total = (double)(n * p);
+    printf("# gamma.gemm.N: distrt_gemm_f64 of N x N x N, seconds per flop "
+           "(2 N^3)\n");
+    printf("# gamma.loop: C[i][j] += A[i][k] * B[k][j] in C (i, j, k; n = "
+           "%lld), seconds per flop (2 n^3)\n",
+           (long long)loop_n);
+    printf("# beta.copy: memcpy of %lld f64, seconds per element\n",
+           (long long)copy_n);
+    for (int op = 0; op < NOPS; ++op)
+      print_sweep(op, &w[op], p);
+    /* The allgather at 16384 elements per rank (counts[3]) against the
+     * exchange model. */
+    const sweep *ag = &w[OP_ALLGATHER];
+    double e_alpha = w[OP_EXCHANGE].alpha, e_beta = w[OP_EXCHANGE].beta;
     printf("# allgather of %lld elements per rank over %lld ranks: measured "
            "%.3e, model %.3e\n",
-           (long long)n, (long long)p, ta,
-           log2((double)p) * alpha + (double)(p - 1) * (total / p) * beta);
+           (long long)counts[3], (long long)p, ag->t[3],
+           log2((double)p) * e_alpha +
+               (double)(p - 1) * (ag->n[3] / (double)p) * e_beta);
   }
-  distrt_free(a);
-  distrt_free(b);
   distrt_finalize();
   return 0;
 }

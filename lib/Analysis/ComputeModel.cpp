@@ -51,6 +51,10 @@ mlir::dist::buildComputeModel(ComputeOp op) {
   StatementAttr statement = op.getStatementAttr();
   if (!statement.isValid())
     return statement.emitParseError([&]() { return op.emitOpError(); });
+  if (op.getAutoSchedule())
+    return op.emitOpError("has 'schedule auto' and no schedule yet: run "
+                          "dist-auto-schedule first (dist-to-llvm runs it; "
+                          "docs/autoschedule.md)");
   if (isSparseCompute(op))
     return op.emitOpError("has a sparse operand: its communication is the "
                           "sparse matrix's exchange plan, built at run time, "

@@ -10,10 +10,24 @@
 #include "DistTensor/Analysis/Redistribution.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 using namespace mlir;
 using namespace mlir::dist;
+
+/// `alpha.NAME`, `beta.NAME` or `gamma.NAME`, NAME letters, digits and dots.
+static bool isRefinedKey(StringRef key) {
+  for (StringRef prefix : {"alpha.", "beta.", "gamma."}) {
+    StringRef rest = key;
+    if (rest.consume_front(prefix))
+      return !rest.empty() && !rest.starts_with(".") && !rest.ends_with(".") &&
+             llvm::all_of(rest, [](char c) {
+               return llvm::isAlnum(c) || c == '.';
+             });
+  }
+  return false;
+}
 
 std::string mlir::dist::readCostModel(StringRef path, CostModel &model) {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buf =
@@ -43,9 +57,13 @@ std::string mlir::dist::readCostModel(StringRef path, CostModel &model) {
       haveBeta = true;
     } else if (key == "gamma") {
       model.gamma = v;
+    } else if (isRefinedKey(key)) {
+      if (!model.keys.try_emplace(key, v).second)
+        return where + "key '" + key.str() + "' is set twice";
     } else {
       return where + "unknown key '" + key.str() +
-             "' (expected alpha, beta or gamma)";
+             "' (expected alpha, beta or gamma, or one of them followed by "
+             "'.' and a name, e.g. alpha.allgather or gamma.gemm.128)";
     }
   }
   if (!haveAlpha || !haveBeta)

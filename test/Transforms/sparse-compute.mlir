@@ -65,8 +65,9 @@ func.func @main() -> i32 {
 // for diag: the process's block of c; 10 for offdiag: an upper bound of
 // the ghost numbers), accumulating into the output's tile, marked for
 // dist-reassociate-leaves; the first leaves also for dist-overwrite-leaves
-// (argument 5, the output, is set), the offdiag leaf adds.
-// CHECK: func.func private @[[DIAG]](%{{.*}}: memref<?xi32>, %{{.*}}: memref<?xi32>, %{{.*}}: memref<?xf64>, %{{.*}}: memref<?xf64>, %{{.*}}: index, %[[Y:.*]]: memref<?xf64>) attributes {dist.overwrite = 5 : i64, dist.reassociate}
+// (argument 5, the output, is set), the offdiag leaf adds. Every leaf's
+// output (argument 5) is marked for dist-restrict-leaves.
+// CHECK: func.func private @[[DIAG]](%{{.*}}: memref<?xi32>, %{{.*}}: memref<?xi32>, %{{.*}}: memref<?xf64>, %{{.*}}: memref<?xf64>, %{{.*}}: index, %[[Y:.*]]: memref<?xf64>) attributes {dist.overwrite = 5 : i64, dist.reassociate, dist.restrict = {args = array<i64: 5>, type = (memref<?xi32>, memref<?xi32>, memref<?xf64>, memref<?xf64>, index, memref<?xf64>) -> ()}}
 // CHECK: sparse_tensor.assemble {{.*}} to tensor<3x3xf64, #sparse>
 // CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
 // CHECK: arith.mulf
@@ -74,7 +75,7 @@ func.func @main() -> i32 {
 // CHECK: bufferization.materialize_in_destination {{.*}} in restrict writable %[[Y]]
 // CHECK: func.func private @[[OFF]](
 // CHECK-NOT: dist.overwrite
-// CHECK-SAME: attributes {dist.reassociate}
+// CHECK-SAME: attributes {dist.reassociate, dist.restrict = {args = array<i64: 5>
 // CHECK: memref.alloca() : memref<2xi32>
 // CHECK: sparse_tensor.assemble {{.*}} to tensor<3x10xf64, #sparse1>
 

@@ -34,7 +34,7 @@ func.func @ttv(%a: !A, %b: !B, %c: !c) {
 // The leaf: the fibers listed 0 .. #fibers - 1 (DCSR over the fibers'
 // bound 10 * 6, then the entries' k), A's values zeroed, then the sum of
 // B * c over each fiber, written in place.
-// CHECK: func.func private @[[LEAF]](%[[LP2:.*]]: memref<?xi32>, %[[LC2:.*]]: memref<?xi32>, %[[LV:.*]]: memref<?xf64>, %[[LN:.*]]: index, %[[LX:.*]]: memref<?xf64>, %[[LY:.*]]: memref<?xf64>) attributes {dist.reassociate}
+// CHECK: func.func private @[[LEAF]](%[[LP2:.*]]: memref<?xi32>, %[[LC2:.*]]: memref<?xi32>, %[[LV:.*]]: memref<?xf64>, %[[LN:.*]]: index, %[[LX:.*]]: memref<?xf64>, %[[LY:.*]]: memref<?xf64>) attributes {dist.reassociate} {
 // CHECK: %[[LIST:.*]] = memref.alloc(%[[LN]]) : memref<?xi32>
 // CHECK: sparse_tensor.assemble {{.*}} : {{.*}} to tensor<60x9xf64, #sparse{{[0-9]*}}>
 // CHECK: linalg.fill ins(%{{.*}} : f64) outs(%[[LY]] : memref<?xf64>)
@@ -72,7 +72,8 @@ func.func @mttkrp(%a: !A, %b: !B, %c: !C, %d: !D) {
 }
 // The leaf: the piece as CSF (rows listed), C and D whole, the output as
 // many rows of 4 as its buffer holds; i, j, k, l.
-// CHECK: func.func private @[[LEAF]]({{.*}}) attributes {dist.reassociate}
+// Its output (argument 8) is marked for dist-restrict-leaves.
+// CHECK: func.func private @[[LEAF]]({{.*}}) attributes {dist.reassociate, dist.restrict = {args = array<i64: 8>, type = (memref<?xi64>, memref<?xi64>, memref<?xi64>, memref<?xi64>, memref<?xf32>, index, memref<?xf32>, memref<?xf32>, memref<?xf32>) -> ()}}
 // CHECK: sparse_tensor.assemble {{.*}} to tensor<10x6x9xf32, #sparse{{[0-9]*}}>
 // CHECK: memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [%{{.*}}, 4], strides: [4, 1]
 // CHECK: linalg.generic

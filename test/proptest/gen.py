@@ -152,6 +152,7 @@ class Computation:
         self.sparse = ""            # "spmv" / "spmm" for sparse products
         self.files = {}             # file name -> text the program reads
         self.onesided = False       # a one-sided product (generate_onesided)
+        self.auto = False           # `schedule auto` (dist-auto-schedule)
         self.expect = ""            # a substring the rejection must contain
 
     @property
@@ -218,7 +219,9 @@ class Computation:
         L.append("func.func @pt_%s(%s) {" % (self.tag, args))
         binds = ", ".join("%s = %%%s" % (t.name, t.name) for t in self.tensors)
         sched = ""
-        if self.schedule:
+        if self.auto:
+            sched = "\n      schedule auto"
+        elif self.schedule:
             sched = "\n      schedule [" + ",\n                ".join(self.schedule) + "]"
         L.append('  dist.compute "%s" (%s)%s\n      : %s' % (
             self.stmt, binds, sched, ", ".join(self.ttype(t) for t in self.tensors)))
@@ -971,6 +974,8 @@ def mistake(rng, c, nest, cmds, tensors, mistakes):
 # and evaluates the statement densely, as for every dense computation.
 
 SPARSE_FRACTION = 0.12
+# Dense computations (without a deliberate mistake) scheduled `schedule auto`.
+AUTO_FRACTION = 0.1
 # Weight (against 17) of each of "2 * ", "0.5 * " and "-" in front of a
 # product the generator counts as valid. 0: the verifier refuses them
 # (the "scaled-product" mistake checks that), since the leaf multiplies the
@@ -1494,6 +1499,14 @@ def generate(seed, index):
     # runs them as host loops (dist-gpu-kernels test-host-loops), from a
     # random stream of its own so that the programs themselves are unchanged.
     c.kernels_on_host = random.Random(seed * 1000003 + index * 7 + 11).random() < 0.25
+    # About one dense computation without a deliberate mistake in ten leaves
+    # its schedule to dist-auto-schedule (`schedule auto`), from a random
+    # stream of its own: the statement, tensors and layouts stay as drawn.
+    if not c.mistake and random.Random("dist-proptest-auto:%d:%d" % (seed, index)).random() < AUTO_FRACTION:
+        c.auto = True
+        c.schedule = []
+        c.leaf_fallback = False
+        c.expect = ""
     return c
 
 

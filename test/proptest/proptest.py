@@ -162,7 +162,10 @@ def verify(tools, path, options, timeout=120, sparse=False, expect=""):
         # The symbolic communication analysis the lowering used must agree
         # with brute-force enumeration (kinds, roots and peers at every
         # processor and step).
-        rc, out, err = sh([tools.opt, "--test-dist-communication-crosscheck", path, "-o", os.devnull],
+        # `schedule auto`: the schedule dist-auto-schedule chose.
+        with open(path) as f:
+            auto = ["--dist-auto-schedule"] if "schedule auto" in f.read() else []
+        rc, out, err = sh([tools.opt] + auto + ["--test-dist-communication-crosscheck", path, "-o", os.devnull],
                           timeout=timeout)
         if rc != 0:
             return "failure", "communication cross-check: %s" % first_line(

@@ -17,6 +17,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <optional>
 #include <string>
@@ -72,10 +73,22 @@ struct RedistributionPlan {
 /// plans keep to the memory bound. gamma (seconds per flop) is not used by
 /// the planner: the one-sided lowering's choice of the stationary tensor
 /// adds it (OneSidedCosts in Dialect/Dist/IR/OneSided.h, same defaults).
+/// Seconds per flop of the scalar loops of a computation without a GEMM
+/// leaf when the cost file has no `gamma.loop`.
+constexpr double kDefaultLoopGamma = 1e-9;
+
 struct CostModel {
   double alpha = 1e-6;
   double beta = 1e-9;
   double gamma = 1e-10;
+  /// The cost file's refined keys (`alpha.K`, `beta.K` per collective kind,
+  /// `gamma.gemm.N`, `gamma.loop`, `beta.copy`: benchmarks/calibrate).
+  llvm::StringMap<double> keys;
+  /// keys[key], or `fallback` when the file has no such key.
+  double get(llvm::StringRef key, double fallback) const {
+    auto it = keys.find(key);
+    return it == keys.end() ? fallback : it->second;
+  }
   /// A plan passes only through layouts that hold per process at most the
   /// larger of the source and destination tiles (withinMemoryBound). Off,
   /// the cheapest plan under alpha-beta is taken even when an intermediate

@@ -24,6 +24,13 @@ namespace dist {
 /// fold, consecutive ones compose, reduce-scatter + allgather -> allreduce.
 void populateSimplifyRedistributionPatterns(RewritePatternSet &patterns);
 
+/// Marks the memref arguments `args` of `leaf` as reaching memory that no
+/// other argument reaches (`dist.restrict`), so that dist-restrict-leaves
+/// gives their pointers `llvm.noalias` once the function is in the LLVM
+/// dialect. The caller guarantees it (checked at run time where two
+/// parameters could be one tensor).
+void markRestrict(Operation *leaf, ArrayRef<int64_t> args);
+
 } // namespace dist
 } // namespace mlir
 

@@ -705,6 +705,96 @@ def DistOverwriteLeaves : Pass<"dist-overwrite-leaves", "ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def DistAutoSchedule : Pass<"dist-auto-schedule", "ModuleOp"> {
+  let summary = "Choose the schedule of `schedule auto` computations from "
+                "a calibrated cost model";
+  let description = [{
+    Every `dist.compute ... schedule auto` gets a schedule: the cheapest,
+    by the alpha-beta-gamma model of one call per process, of the
+    candidates that the verifier and the lowering accept. The candidates,
+    per ordered choice of one statement variable per grid dimension, are
+    DISTAL Fig. 9's families: every operand moved once (owner computes, or
+    Johnson's with a distributed summed variable), the summed loop split
+    into chunks or divided into parts with the inputs moved per step
+    (SUMMA, COSMA's steps), the parts rotated over the distributed loops
+    (Cannon, PUMMA, 2.5D), each with and without a GEMM leaf where the
+    statement is a product of two matrices; and the one-sided product
+    (`stationary(auto)`) where the statement is one. Their number depends
+    on the statement and the number of grid dimensions, not on the number
+    of processes.
+
+    The model (docs/autoschedule.md): compute = local iterations x flops
+    per iteration x gamma (the cost file's `gamma.gemm.N` at the leaf's
+    size with a GEMM leaf, `gamma.loop` otherwise); each transfer the
+    communication analysis derives costs, per step, ceil(log2 p) alpha.K +
+    n beta.K for a collective of kind K over p processes (n scaled by
+    (p - 1) / p for allgather and reduce-scatter), alpha + n beta for a
+    shift or point-to-point step, and (P - 1) alpha + n beta for the
+    general exchange. Keys missing from the cost file fall back to
+    `alpha`, `beta` and `gamma`, and those to the defaults (1e-6 s, 1e-9
+    s per element, 1e-10 s per flop; `gamma.loop` 1e-9).
+
+    The output must be on a one-level machine (`dist-to-llvm` runs the
+    pass after dist-flatten-machines); sparse computations are rejected by
+    the verifier under `schedule auto`. When no candidate fits, or none
+    fits `max-memory`, the computation is an error that says so.
+
+    ```mlir
+    dist.compute "A(i,j) = B(i,k) * C(k,j)" (A = %a, B = %b, C = %c)
+        schedule auto : !A, !B, !C
+    ```
+  }];
+  let options = [
+    Option<"costFile", "cost-file", "std::string", /*default=*/"\"\"",
+           "The calibrated model (benchmarks/calibrate writes it); the "
+           "defaults without one">,
+    Option<"maxMemory", "max-memory", "int64_t", /*default=*/"0",
+           "Most bytes a process may hold for one computation (its tiles "
+           "and transfer buffers); 0: no cap">,
+    Option<"report", "report", "unsigned", /*default=*/"0",
+           "Print the first N candidates (a remark each: the predicted "
+           "time split into compute, latency and bandwidth, and the "
+           "schedule)">,
+  ];
+}
+
+def DistRestrictLeaves : Pass<"dist-restrict-leaves", "ModuleOp"> {
+  let summary = "Give marked leaf functions' output pointers llvm.noalias";
+  let description = [{
+    A leaf function whose output no other argument reaches carries
+    `dist.restrict = {args = array<i64: N, ...>, type = T}`: the numbers of
+    those memref arguments, and the function's type `T` when it was marked.
+    `func-to-llvm` expands every memref argument into a descriptor's
+    allocated pointer, aligned pointer, offset, sizes and strides, and drops
+    the argument attributes of memref arguments, `llvm.noalias` among them.
+    This pass runs on the `llvm.func` the function became: it finds each
+    marked argument's aligned pointer from `T` (a memref of rank r is 3 + 2r
+    arguments, anything else one) and gives it `llvm.noalias`, then removes
+    the marker. LLVM may then keep an output row in registers across a
+    sparse leaf's inner loop instead of loading and storing it for every
+    entry, because stores to it cannot change the inputs.
+
+    `dist-materialize-spmd` marks the outputs of the sparse leaves whose
+    operands it knows apart (SpMV, SpMM, SpMTTKRP; where two of the
+    computation's tensors could be one tensor passed twice, it also checks
+    that at run time with `dist.check_distinct`). `dist-to-llvm` runs this
+    pass after the conversion to the LLVM dialect.
+
+    A marker that does not fit the function (a number out of range or not
+    a memref in `T`, or a signature that is not `T`'s expansion) is an
+    error, and so is one on a function that was not converted.
+
+    ```mlir
+    llvm.func @leaf(%a0: !llvm.ptr, %a1: !llvm.ptr, %a2: i64, %a3: i64,
+                    %a4: i64, %a5: i64)
+        attributes {dist.restrict = {args = array<i64: 0>,
+                                     type = (memref<?xf64>, index) -> ()}}
+    // becomes %a1: !llvm.ptr {llvm.noalias}
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def DistReassociateLeaves : Pass<"dist-reassociate-leaves", "ModuleOp"> {
   let summary = "Let the sums of marked leaf functions be reassociated";
   let description = [{

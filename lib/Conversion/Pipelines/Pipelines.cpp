@@ -57,6 +57,13 @@ void dist::buildDistToLLVMPipeline(OpPassManager &pm,
   // Machines of nodes become one-level grids with node axes, before any
   // pass that plans data movement on the machine.
   pm.addPass(dist::createDistFlattenMachines());
+  // `schedule auto` computations get their schedules, before any pass that
+  // reads a schedule.
+  {
+    DistAutoScheduleOptions autoOptions;
+    autoOptions.costFile = options.costFile;
+    pm.addPass(dist::createDistAutoSchedule(autoOptions));
+  }
   if (options.insertRedistributions)
     pm.addPass(createDistInsertRedistributions());
   pm.addPass(createDistSimplifyRedistributions());
@@ -110,6 +117,9 @@ void dist::buildDistToLLVMPipeline(OpPassManager &pm,
   memrefOptions.useGenericFunctions = true;
   pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefOptions));
   pm.addPass(createConvertToLLVMPass());
+  // The leaves' outputs that no other argument reaches get llvm.noalias,
+  // which func-to-llvm drops from memref arguments.
+  pm.addPass(dist::createDistRestrictLeaves());
   // Kernel launches on the runtime's stream (nothing without them).
   pm.addPass(createDistGpuLaunchToLLVM());
   pm.addPass(createConvertOpenMPToLLVMPass());

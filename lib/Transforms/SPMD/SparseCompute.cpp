@@ -40,6 +40,7 @@
 #include "SPMDLowering.h"
 #include "SparseLeaves.h"
 
+#include "DistTensor/Transforms/Passes.h"
 #include "DistTensor/Dialect/Dist/IR/SparseCompute.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -216,6 +217,9 @@ static func::FuncOp getOrCreateLeaf(ModuleOp module, Location loc,
   // A row's sum may be reassociated (dist-reassociate-leaves sets the flags
   // after the sparsifier, which drops them from the body).
   f->setAttr(kReassociateAttr, UnitAttr::get(ctx));
+  // Y (argument 5) is the output block or a buffer of partial sums, which
+  // no other argument reaches (the caller checks that X is not Y).
+  markRestrict(f, {5});
   if (s.overwrite) // Y is argument 5
     f->setAttr(kOverwriteAttr, IntegerAttr::get(IntegerType::get(ctx, 64), 5));
   OpBuilder fb = OpBuilder::atBlockBegin(f.addEntryBlock());
@@ -409,6 +413,12 @@ LogicalResult spmd::lowerSparseCompute(SPMDBuilder &rt, ComputeOp op) {
   if (y == x)
     return op.emitOpError("sparse computation cannot be lowered: the "
                           "output and the dense operand are one tensor");
+  // Two parameters of the enclosing function of one type may still be one
+  // tensor; the leaf's output is marked restrict (dist-restrict-leaves),
+  // so this is checked before anything runs.
+  if (types[prod->dense] == yt)
+    CheckDistinctOp::create(b, loc, y, x, prod->dense,
+                            runtimeWhere(loc, stmt));
   // '=': the output is zeroed first, except where the first leaf covers
   // every row of the process's block and sets it (rows blocked, host).
   auto zeroOutput = [&] {

@@ -41,6 +41,8 @@
 #include "SPMDLowering.h"
 #include "SparseLeaves.h"
 
+#include "DistTensor/Transforms/Passes.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -241,8 +243,8 @@ static func::FuncOp getOrCreateMttkrpLeaf(ModuleOp module, Location loc,
   SmallVector<Type> args{posT,           crdT,           posT,
                          crdT,           flatMemRef(elt), IndexType::get(ctx),
                          flatMemRef(elt), flatMemRef(elt), flatMemRef(elt)};
-  return getOrCreateLeaf(module, loc, name, args, [&](OpBuilder &b,
-                                                       Block &entry) {
+  func::FuncOp f = getOrCreateLeaf(module, loc, name, args, [&](OpBuilder &b,
+                                                                Block &entry) {
     Value nr = entry.getArgument(5);
     Value list;
     SmallVector<Value> levels = listedLevel(b, loc, enc, nr, list);
@@ -279,6 +281,11 @@ static func::FuncOp getOrCreateMttkrpLeaf(ModuleOp module, Location loc,
     writeBack(b, loc, generic.getResult(0), out);
     memref::DeallocOp::create(b, loc, list);
   });
+  // The output (A's block or the partial sums) is reached through no other
+  // argument (the caller checks that C and D are not A): LLVM may keep a
+  // row of it in registers across the row's entries.
+  markRestrict(f, {8});
+  return f;
 }
 
 LogicalResult spmd::lowerSparseTensor3(SPMDBuilder &rt, ComputeOp op,
@@ -323,6 +330,12 @@ LogicalResult spmd::lowerSparseTensor3(SPMDBuilder &rt, ComputeOp op,
                                     c, ap.getValues()});
     return success();
   }
+  // C or D may be A passed twice to the enclosing function, where their
+  // types allow it (the verifier's layouts keep them apart today).
+  for (StringRef in : {StringRef(prod.dense), StringRef(prod.dense2)})
+    if (types[in] == at)
+      CheckDistinctOp::create(b, loc, a, rt.tileOf(op, values[in]), in,
+                              runtimeWhere(loc, stmt));
   if (!stmt.accumulate)
     ZeroTileOp::create(b, loc, a, TypeAttr::get(at));
   auto local = SparseLocalRowsOp::create(b, loc, flatMemRef(crdElt),

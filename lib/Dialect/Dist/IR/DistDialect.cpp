@@ -43,11 +43,44 @@ static_assert(static_cast<int>(Stationary::A) == DISTRT_STATIONARY_A &&
 #include "DistTensor/Dialect/Dist/IR/DistOpsDialect.cpp.inc"
 #include "DistTensor/Dialect/Dist/IR/DistEnums.cpp.inc"
 
+/// `dist.restrict = {args = array<i64: ...>, type = T}` on a leaf function
+/// (dist-restrict-leaves): memref arguments of T, and T the function's type
+/// until the conversion to LLVM expands it.
+static LogicalResult verifyRestrict(Operation *op, NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  auto f = dyn_cast<FunctionOpInterface>(op);
+  if (!f)
+    return op->emitError("'") << name << "' is for leaf functions";
+  auto dict = dyn_cast<DictionaryAttr>(attr.getValue());
+  if (!dict)
+    return op->emitError("'") << name << "' must be a dictionary attribute";
+  auto args = dyn_cast_or_null<DenseI64ArrayAttr>(dict.get("args"));
+  auto typeAttr = dyn_cast_or_null<TypeAttr>(dict.get("type"));
+  auto type =
+      typeAttr ? dyn_cast<FunctionType>(typeAttr.getValue()) : FunctionType();
+  if (!args || !type || dict.size() != 2)
+    return op->emitError("'")
+           << name
+           << "' must be {args = array<i64: ...>, type = <function type>}";
+  for (int64_t a : args.asArrayRef())
+    if (a < 0 || a >= static_cast<int64_t>(type.getNumInputs()) ||
+        !isa<MemRefType>(type.getInput(a)))
+      return op->emitError("'") << name << "' names argument " << a
+                                << ", which is not a memref argument of "
+                                << type;
+  if (isa<FunctionType>(f.getFunctionType()) && f.getFunctionType() != type)
+    return op->emitError("'") << name << "' describes " << type
+                              << ", but the function's type is "
+                              << f.getFunctionType();
+  return success();
+}
+
 /// `dist.time_loop` (unit) and `dist.overlap` (bool) mark the time loops
 /// of a lowered computation for dist-double-buffer; `dist.reassociate`
 /// (unit) marks a leaf function for dist-reassociate-leaves and
 /// `dist.overwrite` (the output argument's index) one for
-/// dist-overwrite-leaves (DistOps.h).
+/// dist-overwrite-leaves, `dist.restrict` one for dist-restrict-leaves
+/// (DistOps.h).
 LogicalResult DistDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
@@ -81,6 +114,8 @@ LogicalResult DistDialect::verifyOperationAttribute(Operation *op,
              << ", but the output must be a 1-D memref of floats";
     return success();
   }
+  if (name == kRestrictAttr)
+    return verifyRestrict(op, attr);
   if (name != kTimeLoopAttr && name != kOverlapAttr)
     return success();
   if (op->getName().getStringRef() != "scf.for")

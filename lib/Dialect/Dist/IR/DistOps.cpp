@@ -321,10 +321,15 @@ ParseResult ComputeOp::parse(OpAsmParser &parser, OperationState &result) {
   result.addAttribute(getNamesAttrName(result.name),
                       ArrayAttr::get(ctx, names));
   if (succeeded(parser.parseOptionalKeyword("schedule"))) {
-    ScheduleAttr schedule = parseScheduleBody(parser);
-    if (!schedule)
-      return failure();
-    result.addAttribute(getScheduleAttrName(result.name), schedule);
+    if (succeeded(parser.parseOptionalKeyword("auto"))) {
+      result.addAttribute(getAutoScheduleAttrName(result.name),
+                          UnitAttr::get(ctx));
+    } else {
+      ScheduleAttr schedule = parseScheduleBody(parser);
+      if (!schedule)
+        return failure();
+      result.addAttribute(getScheduleAttrName(result.name), schedule);
+    }
   }
   SmallVector<Type> types;
   SMLoc typesLoc = parser.getCurrentLocation();
@@ -348,10 +353,13 @@ void ComputeOp::print(OpAsmPrinter &p) {
   if (getScheduleAttr()) {
     p << " schedule ";
     printScheduleBody(p, getScheduleAttr());
+  } else if (getAutoSchedule()) {
+    p << " schedule auto";
   }
   p.printOptionalAttrDict(
       (*this)->getAttrs(),
-      {getStatementAttrName(), getNamesAttrName(), getScheduleAttrName()});
+      {getStatementAttrName(), getNamesAttrName(), getScheduleAttrName(),
+       getAutoScheduleAttrName()});
   p << " : ";
   llvm::interleaveComma(getTensors().getTypes(), p);
 }
@@ -589,6 +597,22 @@ static bool lowersAsOneLevel(GridOp grid) {
   return inner == ProcessorKind::cpu || inner == ProcessorKind::gpu;
 }
 
+/// `schedule auto`: dist-auto-schedule writes the schedule, so only what
+/// no schedule changes is checked here.
+static LogicalResult verifyAutoSchedule(ComputeOp op) {
+  if (op.getScheduleAttr())
+    return op.emitOpError("has both a schedule and 'schedule auto'; keep "
+                          "one");
+  if (llvm::any_of(op.getTensors().getTypes(), [](Type t) {
+        return cast<DistTensorType>(t).isSparse();
+      }))
+    return op.emitOpError("schedule auto is for dense computations; a "
+                          "sparse product takes one of the schedules in "
+                          "docs/sparse.md");
+  SymbolTableCollection symbols;
+  return verifyTensorLayouts(op, op.getTensors().getTypes(), symbols);
+}
+
 LogicalResult ComputeOp::verify() {
   StatementAttr statement = getStatementAttr();
   if (!statement.isValid())
@@ -602,6 +626,8 @@ LogicalResult ComputeOp::verify() {
   FailureOr<ComputeLoopNest> nest = getLoopNest();
   if (failed(nest))
     return failure();
+  if (getAutoSchedule())
+    return verifyAutoSchedule(*this);
   if (nest->nest.hasPositionSpace() &&
       llvm::none_of(getTensors().getTypes(), [](Type t) {
         return cast<DistTensorType>(t).isSparse();

@@ -62,6 +62,10 @@ inline constexpr llvm::StringLiteral kReassociateAttr = "dist.reassociate";
 /// Marks a leaf function that sets (instead of adding to) its output
 /// argument, whose index the integer attribute holds (dist-overwrite-leaves).
 inline constexpr llvm::StringLiteral kOverwriteAttr = "dist.overwrite";
+/// Marks a leaf function's memref arguments whose memory no other argument
+/// reaches (dist-restrict-leaves): a dictionary {args = array<i64: ...>,
+/// type = <the function's type when it was marked>}.
+inline constexpr llvm::StringLiteral kRestrictAttr = "dist.restrict";
 } // namespace mlir::dist
 
 #endif // DISTTENSOR_DIALECT_DIST_IR_DISTOPS_H

@@ -216,6 +216,13 @@ def Dist_ComputeOp : Dist_Op<"compute", [
                   communicate(A, jo), communicate({B, C}, ko)]
     ```
 
+    `schedule auto` (the unit attribute `auto_schedule`) leaves the
+    schedule to `dist-auto-schedule`, which `dist-to-llvm` runs: it writes
+    the cheapest schedule of its candidates by the calibrated cost model
+    (docs/autoschedule.md). Until then the computation verifies as a dense
+    statement without a schedule on any machine, and the SPMD lowering
+    rejects it.
+
     The statement is a `#dist.statement` and the schedule a
     `#dist.schedule`: the statement is parsed once, when the op is read,
     and a statement that does not parse is an error there, with its
@@ -226,7 +233,8 @@ def Dist_ComputeOp : Dist_Op<"compute", [
   let arguments = (ins Dist_StatementAttr:$statement,
                        StrArrayAttr:$names,
                        Variadic<Dist_TensorType>:$tensors,
-                       OptionalAttr<Dist_ScheduleAttr>:$schedule);
+                       OptionalAttr<Dist_ScheduleAttr>:$schedule,
+                       UnitAttr:$auto_schedule);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
   let extraClassDeclaration = [{

@@ -1,0 +1,52 @@
+//===- ScheduleCost.h - predicted time of a scheduled computation -*- C++ -*-===//
+//
+// Part of the dist project: distributed tensor algebra in MLIR.
+//
+// The alpha-beta-gamma model of one call of a scheduled dist.compute, per
+// process: the local arithmetic (gamma per flop, the GEMM rate of the leaf's
+// size when a GEMM leaf is substituted, the scalar loops' rate otherwise)
+// plus every transfer the communication analysis derives (each collective
+// kind with its own alpha and beta from the cost file). dist-auto-schedule
+// ranks candidate schedules by it; docs/autoschedule.md gives the formulas.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DISTTENSOR_ANALYSIS_SCHEDULECOST_H
+#define DISTTENSOR_ANALYSIS_SCHEDULECOST_H
+
+#include "DistTensor/Analysis/Communication.h"
+#include "DistTensor/Analysis/Redistribution.h"
+
+#include <vector>
+
+namespace mlir {
+namespace dist {
+
+/// Predicted seconds of one call, per process, and what it holds.
+struct ScheduleCost {
+  /// Local arithmetic.
+  double compute = 0;
+  /// alpha terms: messages.
+  double latency = 0;
+  /// beta terms: elements moved.
+  double bandwidth = 0;
+  /// Elements one process holds at once: its tiles of every tensor plus the
+  /// transfer buffers (two of each when the time loop is double-buffered).
+  double memoryElements = 0;
+  double total() const { return compute + latency + bandwidth; }
+};
+
+/// The model of `m` under `plans` (analyzeCommunication(m)).
+ScheduleCost estimateScheduleCost(const ComputeModel &m,
+                                  const std::vector<TransferPlan> &plans,
+                                  const CostModel &costs);
+
+/// Floating-point operations of one iteration of the statement's loop nest:
+/// its additions, subtractions and multiplications, plus one addition into
+/// the output when it sums over a variable or accumulates (`+=`).
+int64_t flopsPerIteration(const IndexStatement &stmt);
+
+} // namespace dist
+} // namespace mlir
+
+#endif // DISTTENSOR_ANALYSIS_SCHEDULECOST_H

@@ -1,0 +1,181 @@
+//===- ScheduleCost.cpp - predicted time of a scheduled computation -------===//
+//
+// Part of the dist project: distributed tensor algebra in MLIR.
+//
+// estimateScheduleCost: compute + latency + bandwidth of one call of a
+// scheduled dist.compute, per process (docs/autoschedule.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "DistTensor/Analysis/ScheduleCost.h"
+
+#include "DistTensor/Analysis/LayoutSuggestion.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+using namespace mlir;
+using namespace mlir::dist;
+
+static int64_t countOps(const IndexExpr &e) {
+  switch (e.kind) {
+  case IndexExpr::Kind::Access:
+  case IndexExpr::Kind::Constant:
+    return 0;
+  case IndexExpr::Kind::Neg:
+    return countOps(*e.lhs);
+  case IndexExpr::Kind::Add:
+  case IndexExpr::Kind::Sub:
+  case IndexExpr::Kind::Mul:
+    return 1 + countOps(*e.lhs) + countOps(*e.rhs);
+  }
+  return 0;
+}
+
+int64_t mlir::dist::flopsPerIteration(const IndexStatement &stmt) {
+  int64_t ops = countOps(*stmt.rhs);
+  if (stmt.accumulate || !stmt.reductionVariables().empty())
+    ++ops;
+  return std::max<int64_t>(ops, 1);
+}
+
+/// Seconds per flop of a GEMM whose three extents multiply to `volume`: the
+/// cost file's `gamma.gemm.N` measured at N x N x N, interpolated in log N
+/// (the nearest one outside their range); `gamma` without them.
+static double gemmGamma(const CostModel &c, double volume) {
+  SmallVector<std::pair<double, double>> points;
+  for (const auto &kv : c.keys) {
+    StringRef key = kv.getKey();
+    double n;
+    if (key.consume_front("gamma.gemm.") && !key.getAsDouble(n) && n > 0)
+      points.push_back({std::log(n), kv.getValue()});
+  }
+  if (points.empty())
+    return c.gamma;
+  llvm::sort(points);
+  double x = std::log(std::max(volume, 1.0)) / 3;
+  if (x <= points.front().first)
+    return points.front().second;
+  if (x >= points.back().first)
+    return points.back().second;
+  for (unsigned i = 1; i < points.size(); ++i) {
+    auto [x1, y1] = points[i];
+    auto [x0, y0] = points[i - 1];
+    if (x <= x1)
+      return y0 + (y1 - y0) * (x - x0) / (x1 - x0);
+  }
+  return points.back().second;
+}
+
+/// The local arithmetic of one call: iterations of the local loops times
+/// the statement's flops, at the leaf's rate.
+static double computeSeconds(const ComputeModel &m, const CostModel &c) {
+  double iterations = 1, leafVolume = 1;
+  for (auto [i, loop] : llvm::enumerate(m.localLoops)) {
+    iterations *= double(loop->extent);
+    if (m.gemmLeaf && i >= m.leafLevel)
+      leafVolume *= double(loop->extent);
+  }
+  double flops = iterations * double(flopsPerIteration(m.stmt));
+  double gamma = m.gemmLeaf ? gemmGamma(c, leafVolume)
+                            : c.get("gamma.loop", kDefaultLoopGamma);
+  return flops * gamma;
+}
+
+/// Processes in the group of grid axes `axes` (all of them when empty).
+static double groupSize(const ComputeModel &m, ArrayRef<int64_t> axes) {
+  double p = 1;
+  if (axes.empty()) {
+    for (int64_t d : m.gridShape)
+      p *= double(d);
+    return p;
+  }
+  for (int64_t a : axes)
+    if (a >= 0 && a < static_cast<int64_t>(m.gridShape.size()))
+      p *= double(m.gridShape[a]);
+  return p;
+}
+
+/// Elements of one transfer of `plan`: its largest box, or the tensor's
+/// largest tile when the analysis does not bound it.
+static double transferElements(const ComputeModel &m,
+                               const TransferPlan &plan) {
+  if (plan.maxElements >= 0)
+    return double(plan.maxElements);
+  DistTensorType t = m.types.lookup(plan.tensor);
+  return t ? double(largestTileElements(t, t.getLayout(), m.gridShape)) : 0;
+}
+
+namespace {
+/// latency and bandwidth of one step of a transfer.
+struct StepCost {
+  double latency = 0, bandwidth = 0;
+};
+} // namespace
+
+static StepCost stepCost(const ComputeModel &m, const TransferPlan &plan,
+                         const CostModel &c, double n) {
+  using Kind = TransferPlan::Kind;
+  double p = groupSize(m, plan.axes);
+  double lg = std::ceil(std::log2(std::max(p, 1.0)));
+  auto collective = [&](StringRef kind, double words) {
+    return StepCost{lg * c.get(("alpha." + kind).str(), c.alpha),
+                    words * c.get(("beta." + kind).str(), c.beta)};
+  };
+  switch (plan.kind) {
+  case Kind::Local:
+    return {};
+  case Kind::Broadcast:
+    return p > 1 ? collective("broadcast", n) : StepCost();
+  case Kind::Reduce:
+    return p > 1 ? collective("reduce", n) : StepCost();
+  case Kind::AllReduce:
+    return p > 1 ? collective("allreduce", n) : StepCost();
+  case Kind::AllGather:
+    return p > 1 ? collective("allgather", (p - 1) / p * n) : StepCost();
+  case Kind::ReduceScatter:
+    return p > 1 ? collective("reducescatter", (p - 1) / p * n) : StepCost();
+  case Kind::Shift:
+  case Kind::PointToPoint:
+    return {c.alpha, n * c.beta};
+  case Kind::General:
+    // Every process may exchange with every other one.
+    return {std::max(groupSize(m, {}) - 1, 1.0) * c.alpha, n * c.beta};
+  }
+  return {};
+}
+
+ScheduleCost mlir::dist::estimateScheduleCost(
+    const ComputeModel &m, const std::vector<TransferPlan> &plans,
+    const CostModel &costs) {
+  ScheduleCost cost;
+  cost.compute = computeSeconds(m, costs);
+  for (const std::string &name : m.names) {
+    DistTensorType t = m.types.lookup(name);
+    if (t)
+      cost.memoryElements +=
+          double(largestTileElements(t, t.getLayout(), m.gridShape));
+  }
+  for (const TransferPlan &plan : plans) {
+    double n = transferElements(m, plan);
+    // beta is per f64 element: scale by the element's width.
+    DistTensorType t = m.types.lookup(plan.tensor);
+    unsigned bits = t ? t.getElementType().getIntOrFloatBitWidth() : 64;
+    double words = n * double(bits) / 64.0;
+    StepCost step = stepCost(m, plan, costs, words);
+    double steps = double(std::max<int64_t>(plan.steps, 1));
+    cost.latency += steps * step.latency;
+    cost.bandwidth += steps * step.bandwidth;
+    if (plan.kind == TransferPlan::Kind::Shift && !plan.alignLocal) {
+      // The initial alignment.
+      cost.latency += costs.alpha;
+      cost.bandwidth += words * costs.beta;
+    }
+    if (plan.kind != TransferPlan::Kind::Local)
+      cost.memoryElements += n;
+  }
+  return cost;
+}
