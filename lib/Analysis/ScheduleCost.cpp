@@ -42,10 +42,7 @@ int64_t mlir::dist::flopsPerIteration(const IndexStatement &stmt) {
   return std::max<int64_t>(ops, 1);
 }
 
-/// Seconds per flop of a GEMM whose three extents multiply to `volume`: the
-/// cost file's `gamma.gemm.N` measured at N x N x N, interpolated in log N
-/// (the nearest one outside their range); `gamma` without them.
-static double gemmGamma(const CostModel &c, double volume) {
+double mlir::dist::gemmSecondsPerFlop(const CostModel &c, double volume) {
   SmallVector<std::pair<double, double>> points;
   for (const auto &kv : c.keys) {
     StringRef key = kv.getKey();
@@ -80,7 +77,7 @@ static double computeSeconds(const ComputeModel &m, const CostModel &c) {
       leafVolume *= double(loop->extent);
   }
   double flops = iterations * double(flopsPerIteration(m.stmt));
-  double gamma = m.gemmLeaf ? gemmGamma(c, leafVolume)
+  double gamma = m.gemmLeaf ? gemmSecondsPerFlop(c, leafVolume)
                             : c.get("gamma.loop", kDefaultLoopGamma);
   return flops * gamma;
 }

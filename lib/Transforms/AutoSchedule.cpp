@@ -81,7 +81,8 @@ std::optional<ScheduleCost> oneSidedCost(ComputeOp op, const CostModel &c,
   const OneSidedEstimate &e =
       p->estimates[static_cast<unsigned>(p->stationary)];
   ScheduleCost cost;
-  cost.compute = e.flops * c.gamma;
+  // As one GEMM of the process's flops (the slices' products are smaller).
+  cost.compute = e.flops * gemmSecondsPerFlop(c, e.flops / 2);
   cost.latency = e.messages * c.alpha;
   cost.bandwidth = e.words * c.beta;
   for (Value v : op.getTensors()) {
@@ -89,6 +90,10 @@ std::optional<ScheduleCost> oneSidedCost(ComputeOp op, const CostModel &c,
     cost.memoryElements +=
         double(largestTileElements(t, t.getLayout(), grid));
   }
+  // The slices in flight: the prefetched gets and the one being multiplied,
+  // each of the average size of a one-sided operation.
+  if (e.messages > 0)
+    cost.memoryElements += double(p->prefetch + 1) * e.words / e.messages;
   return cost;
 }
 
@@ -196,8 +201,11 @@ struct AutoSchedulePass
           return a.cost.memoryElements < b.cost.memoryElements;
         });
         d << "every candidate schedule holds more than max-memory = "
-          << maxMemory << " bytes per process; the least holds "
-          << num(least->cost.memoryElements * elementBytes) << " bytes";
+          << static_cast<int64_t>(maxMemory)
+          << " bytes per process; the least holds "
+          << static_cast<int64_t>(
+                 std::ceil(least->cost.memoryElements * elementBytes))
+          << " bytes";
       }
       return failure();
     }

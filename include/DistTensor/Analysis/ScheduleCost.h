@@ -41,6 +41,11 @@ ScheduleCost estimateScheduleCost(const ComputeModel &m,
                                   const std::vector<TransferPlan> &plans,
                                   const CostModel &costs);
 
+/// Seconds per flop of a GEMM whose three extents multiply to `volume`: the
+/// cost file's `gamma.gemm.N` (measured at N x N x N) interpolated in log N,
+/// the nearest one outside their range, `gamma` without them.
+double gemmSecondsPerFlop(const CostModel &costs, double volume);
+
 /// Floating-point operations of one iteration of the statement's loop nest:
 /// its additions, subtractions and multiplications, plus one addition into
 /// the output when it sums over a variable or accumulates (`+=`).
