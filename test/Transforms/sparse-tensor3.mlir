@@ -70,16 +70,34 @@ func.func @mttkrp(%a: !A, %b: !B, %c: !C, %d: !D) {
       : !A, !B, !C, !D
   return
 }
-// The leaf: the piece as CSF (rows listed), C and D whole, the output as
-// many rows of 4 as its buffer holds; i, j, k, l.
-// Its output (argument 8) is marked for dist-restrict-leaves.
-// CHECK: func.func private @[[LEAF]]({{.*}}) attributes {dist.reassociate, dist.restrict = {args = array<i64: 8>, type = (memref<?xi64>, memref<?xi64>, memref<?xi64>, memref<?xi64>, memref<?xf32>, index, memref<?xf32>, memref<?xf32>, memref<?xf32>) -> ()}}
-// CHECK: sparse_tensor.assemble {{.*}} to tensor<10x6x9xf32, #sparse{{[0-9]*}}>
-// CHECK: memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [%{{.*}}, 4], strides: [4, 1]
-// CHECK: linalg.generic
-// CHECK-SAME: iterator_types = ["parallel", "reduction", "reduction", "parallel"]
-// CHECK-COUNT-2: arith.mulf
+// The leaf: loops over the piece's rows, fibers and entries with a
+// workspace of L = 4 elements per fiber (t = sum of B * D(k, :), then
+// A(i, :) += t * C(j, :)); its output (argument 8) is marked for
+// dist-restrict-leaves.
+// CHECK: func.func private @[[LEAF]](%[[LPOS:.*]]: memref<?xi64>, %[[LCRD:.*]]: memref<?xi64>, %[[LPOS2:.*]]: memref<?xi64>, %[[LCRD2:.*]]: memref<?xi64>, %[[LVAL:.*]]: memref<?xf32>, %[[LN:.*]]: index, %[[LC:.*]]: memref<?xf32>, %[[LD:.*]]: memref<?xf32>, %[[LOUT:.*]]: memref<?xf32>) attributes {dist.reassociate, dist.restrict = {args = array<i64: 8>, type = (memref<?xi64>, memref<?xi64>, memref<?xi64>, memref<?xi64>, memref<?xf32>, index, memref<?xf32>, memref<?xf32>, memref<?xf32>) -> ()}}
+// CHECK: %[[T:.*]] = memref.alloca() : memref<4xf32>
+// CHECK: scf.for %[[R:.*]] = %{{.*}} to %[[LN]]
+// CHECK: memref.load %[[LPOS]][%[[R]]]
+// CHECK: scf.for %[[F:.*]] = 
+// CHECK: memref.load %[[LCRD]][%[[F]]]
+// CHECK: memref.store %{{.*}}, %[[T]]
+// CHECK: memref.load %[[LPOS2]][%[[F]]]
+// CHECK: scf.for %[[P:.*]] =
+// CHECK: memref.load %[[LCRD2]][%[[P]]]
+// CHECK: memref.load %[[LVAL]][%[[P]]]
+// CHECK: memref.load %[[LD]]
+// CHECK: memref.load %[[T]]
+// CHECK: arith.mulf
 // CHECK: arith.addf
+// CHECK: memref.store %{{.*}}, %[[T]]
+// CHECK: memref.load %[[LOUT]]
+// CHECK: memref.load %[[T]]
+// CHECK: memref.load %[[LC]]
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK: memref.store %{{.*}}, %[[LOUT]]
+// CHECK-NOT: linalg.generic
+// CHECK: return
 
 // -----
 

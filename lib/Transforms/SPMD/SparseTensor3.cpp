@@ -28,13 +28,15 @@
 //                  call @__dist_mttkrp_...(B's piece, %n, C, D, %p)
 //                  dist.sparse_reduce_rows B, %p into A's tile
 //
-// The leaf is the sparsifier's kernel on the piece assembled as CSF over
-// the runtime's buffers (rows listed 0 .. %n - 1, numbered from the
-// piece's first): for each entry, A(i,:) += B(i,j,k) * C(j,:) * D(k,:),
-// with l innermost (the sparsifier orders the loops by every operand's
-// dimensions). A process's rows split with its neighbours (non-zeros) go
-// through the partial sums and their reduction, as SpMV's do. Both leaves
-// are marked for dist-reassociate-leaves. No other communication.
+// The leaf runs over the runtime's buffers (rows 0 .. %n - 1, numbered
+// from the piece's first) with a workspace of L elements per fiber
+// (SpDISTAL's `precompute`): t(:) = sum over the fiber's entries of
+// B(i,j,k) * D(k,:), then A(i,:) += t(:) * C(j,:). Its loops are written
+// here (scf), since the sparsifier cannot keep a workspace across a
+// fiber's entries. A process's rows split with its neighbours (non-zeros)
+// go through the partial sums and their reduction, as SpMV's do. Both
+// leaves are marked for dist-reassociate-leaves, the MTTKRP leaf's output
+// for dist-restrict-leaves. No other communication.
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,22 +56,6 @@
 using namespace mlir;
 using namespace mlir::dist;
 using namespace mlir::dist::spmd;
-
-/// `enc`'s widths with every level compressed: the leaves' view of a piece
-/// whose first level is listed (DCSR for 2 levels, CSF for 3).
-static sparse_tensor::SparseTensorEncodingAttr
-allCompressed(MLIRContext *ctx, sparse_tensor::SparseTensorEncodingAttr enc,
-              unsigned levels) {
-  if (levels == 2)
-    return dcsrEncoding(ctx, enc);
-  std::string text =
-      "#sparse_tensor.encoding<{map = (i, j, k) -> (i : compressed, j : "
-      "compressed, k : compressed), posWidth = " +
-      std::to_string(enc.getPosWidth()) +
-      ", crdWidth = " + std::to_string(enc.getCrdWidth()) + "}>";
-  return cast<sparse_tensor::SparseTensorEncodingAttr>(
-      parseAttribute(text, ctx));
-}
 
 /// The first level of a listed piece: positions [0, n) (a stack array) and
 /// the list 0 .. n - 1 (`list`, allocated here, freed by the caller), as
@@ -102,23 +88,6 @@ static SmallVector<Value> listedLevel(OpBuilder &b, Location loc,
                      });
   return {memrefAsTensor(b, loc, pos0, false),
           memrefAsTensor(b, loc, list, false)};
-}
-
-/// A row-major view (offset 0) of a flat buffer of `cols` columns: `rows`
-/// rows, or as many as the buffer holds (kDynamic).
-static Value view2d(OpBuilder &b, Location loc, Value flatBuf, int64_t rows,
-                    int64_t cols) {
-  auto elt = cast<MemRefType>(flatBuf.getType()).getElementType();
-  OpFoldResult r = b.getIndexAttr(rows);
-  if (ShapedType::isDynamic(rows))
-    r = arith::DivUIOp::create(
-            b, loc, memref::DimOp::create(b, loc, flatBuf, 0),
-            arith::ConstantIndexOp::create(b, loc, cols))
-            .getResult();
-  return memref::ReinterpretCastOp::create(
-      b, loc, MemRefType::get({rows, cols}, elt), flatBuf, b.getIndexAttr(0),
-      ArrayRef<OpFoldResult>{r, b.getIndexAttr(cols)},
-      ArrayRef<OpFoldResult>{b.getIndexAttr(cols), b.getIndexAttr(1)});
 }
 
 /// Writes the leaf's result into its output buffer (in place).
@@ -196,7 +165,7 @@ static func::FuncOp getOrCreateTtvLeaf(ModuleOp module, Location loc,
     levels.push_back(memrefAsTensor(b, loc, pos2, false));
     levels.push_back(memrefAsTensor(b, loc, crd2, false));
     auto type = RankedTensorType::get({fiberBound(d0, d1), d2}, elt,
-                                      allCompressed(ctx, enc, 2));
+                                      dcsrEncoding(ctx, enc));
     Value fib = sparse_tensor::AssembleOp::create(
         b, loc, type, levels, memrefAsTensor(b, loc, vals, false));
     Value zero =
@@ -225,9 +194,110 @@ static func::FuncOp getOrCreateTtvLeaf(ModuleOp module, Location loc,
   });
 }
 
-/// SpMTTKRP's leaf: out(i,l) += sum over (j, k) of B(i,j,k) * C(j,l) *
-/// D(k,l) over the piece (pos, crd, pos2, crd2, values; rows listed 0 ..
-/// nrows - 1), C (d1 x L) and D (d2 x L) whole, out at least nrows x L.
+/// buf[i] as an index (positions and coordinates are i32, i64 or index).
+static Value loadIndex(OpBuilder &b, Location loc, Value buf, Value i) {
+  Value v = memref::LoadOp::create(b, loc, buf, ValueRange{i});
+  if (v.getType().isIndex())
+    return v;
+  return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), v);
+}
+
+/// scf.for from `lb` to `ub` (step 1) whose body `body` builds.
+static void forRange(OpBuilder &b, Location loc, Value lb, Value ub,
+                     function_ref<void(OpBuilder &, Value)> body) {
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  scf::ForOp::create(b, loc, lb, ub, one, ValueRange{},
+                     [&](OpBuilder &fb, Location, Value iv, ValueRange) {
+                       body(fb, iv);
+                       scf::YieldOp::create(fb, loc);
+                     });
+}
+
+/// The workspace of the leaf below: `cols` elements on the stack, or on the
+/// heap beyond 4096 (freed by the caller of this, `heap` set).
+static Value workspace(OpBuilder &b, Location loc, Type elt, int64_t cols,
+                       bool &heap) {
+  auto type = MemRefType::get({cols}, elt);
+  heap = cols > 4096;
+  if (heap)
+    return memref::AllocOp::create(b, loc, type);
+  return memref::AllocaOp::create(b, loc, type);
+}
+
+/// SpMTTKRP's leaf over the piece (pos, crd over its rows 0 .. nrows - 1,
+/// pos2, crd2, values), C (d1 x L) and D (d2 x L) whole, out at least
+/// nrows x L, with a workspace t of L elements per fiber:
+///
+///   for r, for fiber f = (r, j) of row r:
+///     t(:) = 0
+///     for entry (k, v) of f:  t(:) += v * D(k, :)
+///     out(r, :) += t(:) * C(j, :)
+///
+/// SpDISTAL's (TACO's `precompute`) form: two flops per entry and L and
+/// two per fiber, against three per entry and L when C(j, l) multiplies
+/// every entry. The sparsifier cannot hold a workspace across a fiber's
+/// entries, so the loops are written here.
+static void buildMttkrpBody(OpBuilder &b, Location loc, Block &entry,
+                            Type elt, int64_t cols) {
+  Value pos = entry.getArgument(0), crd = entry.getArgument(1),
+        pos2 = entry.getArgument(2), crd2 = entry.getArgument(3),
+        vals = entry.getArgument(4), nrows = entry.getArgument(5),
+        c = entry.getArgument(6), d = entry.getArgument(7),
+        out = entry.getArgument(8);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value width = arith::ConstantIndexOp::create(b, loc, cols);
+  Value fzero =
+      arith::ConstantOp::create(b, loc, elt, b.getFloatAttr(elt, 0.0));
+  bool heap = false;
+  Value t = workspace(b, loc, elt, cols, heap);
+  auto at = [&](OpBuilder &ib, Value base, Value l) {
+    return arith::AddIOp::create(ib, loc, base, l).getResult();
+  };
+  auto times = [&](OpBuilder &ib, Value x) {
+    return arith::MulIOp::create(ib, loc, x, width).getResult();
+  };
+  forRange(b, loc, zero, nrows, [&](OpBuilder &rb, Value r) {
+    Value rowBase = times(rb, r);
+    Value f0 = loadIndex(rb, loc, pos, r);
+    Value f1 = loadIndex(rb, loc, pos, arith::AddIOp::create(rb, loc, r, one));
+    forRange(rb, loc, f0, f1, [&](OpBuilder &fb, Value f) {
+      Value cBase = times(fb, loadIndex(fb, loc, crd, f));
+      forRange(fb, loc, zero, width, [&](OpBuilder &lb, Value l) {
+        memref::StoreOp::create(lb, loc, fzero, t, ValueRange{l});
+      });
+      Value p0 = loadIndex(fb, loc, pos2, f);
+      Value p1 =
+          loadIndex(fb, loc, pos2, arith::AddIOp::create(fb, loc, f, one));
+      forRange(fb, loc, p0, p1, [&](OpBuilder &pb, Value p) {
+        Value dBase = times(pb, loadIndex(pb, loc, crd2, p));
+        Value v = memref::LoadOp::create(pb, loc, vals, ValueRange{p});
+        forRange(pb, loc, zero, width, [&](OpBuilder &lb, Value l) {
+          Value dv = memref::LoadOp::create(lb, loc, d,
+                                            ValueRange{at(lb, dBase, l)});
+          Value tv = memref::LoadOp::create(lb, loc, t, ValueRange{l});
+          Value sum = arith::AddFOp::create(
+              lb, loc, tv, arith::MulFOp::create(lb, loc, v, dv));
+          memref::StoreOp::create(lb, loc, sum, t, ValueRange{l});
+        });
+      });
+      forRange(fb, loc, zero, width, [&](OpBuilder &lb, Value l) {
+        Value o = at(lb, rowBase, l);
+        Value ov = memref::LoadOp::create(lb, loc, out, ValueRange{o});
+        Value tv = memref::LoadOp::create(lb, loc, t, ValueRange{l});
+        Value cv = memref::LoadOp::create(lb, loc, c,
+                                          ValueRange{at(lb, cBase, l)});
+        Value sum = arith::AddFOp::create(
+            lb, loc, ov, arith::MulFOp::create(lb, loc, tv, cv));
+        memref::StoreOp::create(lb, loc, sum, out, ValueRange{o});
+      });
+    });
+  });
+  if (heap)
+    memref::DeallocOp::create(b, loc, t);
+}
+
+/// SpMTTKRP's leaf (buildMttkrpBody) for B's type and L = `cols`.
 static func::FuncOp getOrCreateMttkrpLeaf(ModuleOp module, Location loc,
                                           DistTensorType bt, int64_t cols) {
   MLIRContext *ctx = module.getContext();
@@ -243,47 +313,13 @@ static func::FuncOp getOrCreateMttkrpLeaf(ModuleOp module, Location loc,
   SmallVector<Type> args{posT,           crdT,           posT,
                          crdT,           flatMemRef(elt), IndexType::get(ctx),
                          flatMemRef(elt), flatMemRef(elt), flatMemRef(elt)};
-  func::FuncOp f = getOrCreateLeaf(module, loc, name, args, [&](OpBuilder &b,
-                                                                Block &entry) {
-    Value nr = entry.getArgument(5);
-    Value list;
-    SmallVector<Value> levels = listedLevel(b, loc, enc, nr, list);
-    for (unsigned a = 0; a < 4; ++a)
-      levels.push_back(memrefAsTensor(b, loc, entry.getArgument(a), false));
-    auto type = RankedTensorType::get({d0, d1, d2}, elt,
-                                      allCompressed(ctx, enc, 3));
-    Value piece = sparse_tensor::AssembleOp::create(
-        b, loc, type, levels,
-        memrefAsTensor(b, loc, entry.getArgument(4), false));
-    // The output has as many rows as its buffer holds (the process's
-    // block, or the partial sums of its rows).
-    Value out = view2d(b, loc, entry.getArgument(8), ShapedType::kDynamic,
-                       cols);
-    Value tc = memrefAsTensor(
-        b, loc, view2d(b, loc, entry.getArgument(6), d1, cols), false);
-    Value td = memrefAsTensor(
-        b, loc, view2d(b, loc, entry.getArgument(7), d2, cols), false);
-    Value tout = memrefAsTensor(b, loc, out, true);
-    AffineExpr i, j, k, l;
-    bindDims(ctx, i, j, k, l);
-    SmallVector<AffineMap> maps{AffineMap::get(4, 0, {i, j, k}, ctx),
-                                AffineMap::get(4, 0, {j, l}, ctx),
-                                AffineMap::get(4, 0, {k, l}, ctx),
-                                AffineMap::get(4, 0, {i, l}, ctx)};
-    auto generic = linalg::GenericOp::create(
-        b, loc, TypeRange{tout.getType()}, ValueRange{piece, tc, td},
-        ValueRange{tout}, maps,
-        {utils::IteratorType::parallel, utils::IteratorType::reduction,
-         utils::IteratorType::reduction, utils::IteratorType::parallel},
-        [&](OpBuilder &gb, Location l, ValueRange a) {
-          sumOfProducts(gb, l, a);
-        });
-    writeBack(b, loc, generic.getResult(0), out);
-    memref::DeallocOp::create(b, loc, list);
-  });
+  func::FuncOp f = getOrCreateLeaf(
+      module, loc, name, args, [&](OpBuilder &b, Block &entry) {
+        buildMttkrpBody(b, loc, entry, elt, cols);
+      });
   // The output (A's block or the partial sums) is reached through no other
   // argument (the caller checks that C and D are not A): LLVM may keep a
-  // row of it in registers across the row's entries.
+  // row of it in registers across the row's fibers.
   markRestrict(f, {8});
   return f;
 }
