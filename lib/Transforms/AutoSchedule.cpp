@@ -129,13 +129,14 @@ struct AutoSchedulePass
                                         ArrayRef<int64_t> grid,
                                         PlanCache &plans) {
     MLIRContext *ctx = op.getContext();
+    // A candidate that does not fit is skipped without a word.
+    ScopedDiagnosticHandler silence(ctx,
+                                    [](Diagnostic &) { return success(); });
     auto attr = dyn_cast_or_null<ScheduleAttr>(
         parseAttribute(("#dist.schedule<" + text + ">").str(), ctx));
     if (!attr || !attr.isValid())
       return std::nullopt;
     op.setScheduleAttr(attr);
-    ScopedDiagnosticHandler silence(ctx,
-                                    [](Diagnostic &) { return success(); });
     if (failed(verify(op, /*verifyRecursively=*/false)))
       return std::nullopt;
     if (isOneSidedCompute(op)) {

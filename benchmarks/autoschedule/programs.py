@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """Programs whose computation is left to dist-auto-schedule (`schedule
-auto`), for test/Integration/auto-schedule.test:
+auto`), for test/Integration/auto-schedule.test and the sweep
+(benchmarks/autoschedule/sweep.py):
 
-  auto-programs.py KERNEL GRID EXTENTS
+  programs.py KERNEL GRID EXTENTS [CALLS]
 
 KERNEL gemm | ttv | innerprod | ttm | mttkrp; GRID the grid's extents
 ("2,2"); EXTENTS the statement's index extents in the order of its
 variables ("30,26,22" for gemm's i, j, k). The tensors are blocked over the
 grid as DISTAL's examples lay them out (examples/distal); @main fills the
-inputs and calls the computation twice."""
+inputs and calls the computation CALLS times (default 2). As a module,
+program(kernel, grid, extents, calls, schedule) gives the text, with
+`schedule` ("auto" or a command list "[...]") in place of the schedule."""
 import sys
 
 KERNELS = {
@@ -37,11 +40,9 @@ KERNELS = {
 }
 
 
-def main():
-    kernel, grid, extents = sys.argv[1], sys.argv[2], sys.argv[3]
-    grid = [int(g) for g in grid.split(",")]
+def program(kernel, grid, extents, calls=2, schedule="auto"):
     stmt, variables, tensors = KERNELS[kernel]
-    ext = dict(zip(variables, (int(e) for e in extents.split(","))))
+    ext = dict(zip(variables, extents))
     out = ["dist.grid @m [%s]" % ", ".join(map(str, grid))]
     for name, idx, layouts in tensors:
         shape = "".join("%dx" % ext[v] for v in idx)
@@ -51,7 +52,8 @@ def main():
     binds = ", ".join("%s = %%%s" % (n, n) for n, _, _ in tensors)
     types = ", ".join("!%s" % n for n, _, _ in tensors)
     out.append("func.func @kernel(%s) {" % args)
-    out.append('  dist.compute "%s" (%s)\n      schedule auto : %s' % (stmt, binds, types))
+    out.append('  dist.compute "%s" (%s)\n      schedule %s : %s'
+               % (stmt, binds, schedule, types))
     out.append("  return\n}")
     out.append("func.func @main() -> i32 {")
     for n, _, _ in tensors:
@@ -60,9 +62,17 @@ def main():
         out.append("  dist.fill %%%s seed %d : !%s" % (n, k + 1, n))
     call = "  func.call @kernel(%s) : (%s) -> ()" % (
         ", ".join("%" + n for n, _, _ in tensors), types)
-    out += [call, call]
+    out += [call] * calls
     out.append("  %ok = arith.constant 0 : i32\n  return %ok : i32\n}")
-    print("\n".join(out))
+    return "\n".join(out) + "\n"
 
 
-main()
+def main():
+    kernel, grid, extents = sys.argv[1], sys.argv[2], sys.argv[3]
+    calls = int(sys.argv[4]) if len(sys.argv) > 4 else 2
+    sys.stdout.write(program(kernel, [int(g) for g in grid.split(",")],
+                             [int(e) for e in extents.split(",")], calls))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,228 @@
+#!/usr/bin/env python3
+"""The validation sweep of dist-auto-schedule (issue 19, docs/autoschedule.md).
+
+For every shape and rank count it asks the pass for all of its candidate
+schedules with their predicted times (`report=`), builds and runs every one
+of them (`dist-run -o` then mpirun, each call timed by `--time`), and
+reports the automatic choice's measured time over the best measured time,
+and the Spearman rank correlation between predicted and measured times
+over the candidates that ran.
+
+  benchmarks/autoschedule/sweep.py [--quick] [--cost-file FILE]
+        [--ranks 1,2,4] [--out DIR] [--build DIR] [--timeout S] [--jobs N]
+
+--quick: small shapes on 2 and 4 ranks (a few minutes). Without it: square,
+tall-skinny and small compute-bound products from 256 to 4096, and the four
+tensor kernels, on 1, 2 and 4 ranks (hours on 2 cores: the candidates
+without a GEMM leaf run scalar loops; each run stops at --timeout and
+counts as that long). Writes DIR/results.csv (one row per candidate) and
+DIR/summary.md (one row per shape and rank count), DIR defaulting to
+benchmarks/results/autoschedule; prints the summary.
+"""
+import argparse
+import concurrent.futures
+import csv
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+import programs  # noqa: E402
+
+REMARK = re.compile(r"remark: schedule auto: (?:chosen|rank (\d+)) of (\d+): "
+                    r"predicted ([0-9.eE+-]+) s \(compute ([0-9.eE+-]+), "
+                    r"latency ([0-9.eE+-]+), bandwidth ([0-9.eE+-]+)\): (\[.*\])$")
+TIME = re.compile(r"^dist: time .*: ([0-9.eE+-]+) s on \d+ rank", re.M)
+
+GRIDS = {1: [1], 2: [2], 4: [2, 2], 8: [2, 2, 2]}
+CALLS = 4
+
+
+def shapes(quick):
+    """(name, kernel, extents) in the statement's variable order."""
+    if quick:
+        return [("gemm-256", "gemm", [256, 256, 256]),
+                ("gemm-ts", "gemm", [1024, 64, 1024]),
+                ("gemm-small", "gemm", [64, 64, 512]),
+                ("ttv-64", "ttv", [64, 64, 64]),
+                ("mttkrp-32", "mttkrp", [32, 16, 32, 32])]
+    out = []
+    for n in (256, 1024, 4096):
+        out.append(("gemm-%d" % n, "gemm", [n, n, n]))
+    out += [("gemm-ts-4096", "gemm", [4096, 256, 4096]),
+            ("gemm-ts-8192", "gemm", [8192, 64, 8192]),
+            ("gemm-small-64", "gemm", [64, 64, 8192]),
+            ("gemm-small-256", "gemm", [256, 256, 2048]),
+            ("ttv-256", "ttv", [256, 256, 256]),
+            ("innerprod-256", "innerprod", [256, 256, 256]),
+            ("ttm-128", "ttm", [128, 128, 128, 64]),
+            ("mttkrp-128", "mttkrp", [128, 32, 128, 128])]
+    return out
+
+
+def spearman(xs, ys):
+    """Spearman's rank correlation (average ranks for ties), or None."""
+    if len(xs) < 3:
+        return None
+
+    def ranks(v):
+        order = sorted(range(len(v)), key=lambda i: v[i])
+        r = [0.0] * len(v)
+        i = 0
+        while i < len(order):
+            j = i
+            while j + 1 < len(order) and v[order[j + 1]] == v[order[i]]:
+                j += 1
+            for k in range(i, j + 1):
+                r[order[k]] = (i + j) / 2.0
+            i = j + 1
+        return r
+    rx, ry = ranks(xs), ranks(ys)
+    mx, my = statistics.mean(rx), statistics.mean(ry)
+    num = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
+    den = (sum((a - mx) ** 2 for a in rx) * sum((b - my) ** 2 for b in ry)) ** 0.5
+    return num / den if den else None
+
+
+def candidates(build, path, cost_file):
+    """[(rank, predicted, compute, latency, bandwidth, schedule)], chosen first."""
+    opt = "report=100000" + (" cost-file=" + cost_file if cost_file else "")
+    p = subprocess.run([os.path.join(build, "bin", "dist-opt"),
+                        "--dist-auto-schedule=" + opt, path, "-o", os.devnull],
+                       capture_output=True, text=True)
+    out = []
+    for line in p.stderr.splitlines():
+        m = REMARK.search(line)
+        if m:
+            out.append((int(m.group(1) or 1),) + tuple(float(m.group(i)) for i in range(3, 7))
+                       + (m.group(7),))
+    if p.returncode != 0 or not out:
+        raise RuntimeError("dist-auto-schedule failed on %s: %s" % (path, p.stderr[-400:]))
+    return out
+
+
+def build_one(build, src, exe, cost_file, timeout):
+    cmd = [os.path.join(build, "bin", "dist-run"), "--time", "-o", exe, src]
+    if cost_file:
+        cmd[1:1] = ["--cost-file", cost_file]
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return "build timed out"
+    return "" if p.returncode == 0 else "build failed: " + p.stderr[-300:]
+
+
+def run_one(exe, ranks, timeout):
+    """Median seconds of the calls after the first, or (None, why)."""
+    cmd = ["mpirun", "--oversubscribe", "--bind-to", "none", "-np", str(ranks), exe]
+    if os.geteuid() == 0:
+        cmd.insert(1, "--allow-run-as-root")
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None, "timeout"
+    times = [float(t) for t in TIME.findall(p.stdout)]
+    if p.returncode != 0 or len(times) < 2:
+        return None, "run failed: " + (p.stdout + p.stderr)[-300:]
+    return statistics.median(times[1:]), ""
+
+
+def sweep_one(args, work, name, kernel, extents, ranks, rows):
+    grid = GRIDS[ranks]
+    src = os.path.join(work, "%s-%d.mlir" % (name, ranks))
+    with open(src, "w") as f:
+        f.write(programs.program(kernel, grid, extents, CALLS, "auto"))
+    cands = candidates(args.build, src, args.cost_file)
+    jobs = []
+    for k, c in enumerate(cands):
+        csrc = os.path.join(work, "%s-%d-c%d.mlir" % (name, ranks, k))
+        with open(csrc, "w") as f:
+            f.write(programs.program(kernel, grid, extents, CALLS, c[5]))
+        jobs.append((csrc, csrc[:-5]))
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        built = list(pool.map(lambda j: build_one(args.build, j[0], j[1],
+                                                  args.cost_file, 600), jobs))
+    measured = []
+    for (rank, pred, comp, lat, bw, sched), (csrc, exe), why in zip(cands, jobs, built):
+        t, why = (None, why) if why else run_one(exe, ranks, args.timeout)
+        if t is None and why == "timeout":
+            t = float(args.timeout)  # counted as that long
+        measured.append(t)
+        rows.append({"shape": name, "kernel": kernel, "extents": "x".join(map(str, extents)),
+                     "ranks": ranks, "rank": rank, "predicted_s": pred, "compute_s": comp,
+                     "latency_s": lat, "bandwidth_s": bw,
+                     "measured_s": "" if t is None else "%.6g" % t, "note": why,
+                     "schedule": sched})
+    ok = [(p[1], m) for p, m in zip(cands, measured) if m is not None]
+    best = min(m for _, m in ok) if ok else None
+    chosen = measured[0]
+    rho = spearman([p for p, _ in ok], [m for _, m in ok])
+    return {"shape": name, "ranks": ranks, "candidates": len(cands), "ran": len(ok),
+            "chosen_s": chosen, "best_s": best,
+            "ratio": chosen / best if chosen and best else None, "spearman": rho,
+            "chosen": cands[0][5]}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--cost-file", default="")
+    ap.add_argument("--ranks", default="")
+    ap.add_argument("--out", default=os.path.join(ROOT, "benchmarks", "results", "autoschedule"))
+    ap.add_argument("--build", default=os.environ.get("DIST_BUILD", os.path.join(ROOT, "build")))
+    ap.add_argument("--timeout", type=float, default=60.0)
+    ap.add_argument("--jobs", type=int, default=2)
+    args = ap.parse_args()
+    ranks = [int(r) for r in args.ranks.split(",")] if args.ranks else ([2, 4] if args.quick else [1, 2, 4])
+    os.makedirs(args.out, exist_ok=True)
+    rows, summary = [], []
+    with tempfile.TemporaryDirectory(prefix="dist-autosched-") as work:
+        for name, kernel, extents in shapes(args.quick):
+            for r in ranks:
+                s = sweep_one(args, work, name, kernel, extents, r, rows)
+                summary.append(s)
+                print("%-16s %d rank(s): %3d candidates, %3d ran; chosen %s s, best %s s, "
+                      "chosen/best %s, spearman %s" % (
+                          name, r, s["candidates"], s["ran"], fmt(s["chosen_s"]),
+                          fmt(s["best_s"]), fmt(s["ratio"]), fmt(s["spearman"])), flush=True)
+    with open(os.path.join(args.out, "results.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+        w.writeheader()
+        w.writerows(rows)
+    write_summary(args, summary)
+
+
+def fmt(x):
+    return "-" if x is None else "%.3g" % x
+
+
+def write_summary(args, summary):
+    ratios = [s["ratio"] for s in summary if s["ratio"] is not None]
+    rhos = [s["spearman"] for s in summary if s["spearman"] is not None]
+    lines = ["| shape | ranks | candidates | ran | chosen (s) | best (s) | chosen / best | Spearman |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for s in summary:
+        lines.append("| %s | %d | %d | %d | %s | %s | %s | %s |" % (
+            s["shape"], s["ranks"], s["candidates"], s["ran"], fmt(s["chosen_s"]),
+            fmt(s["best_s"]), fmt(s["ratio"]), fmt(s["spearman"])))
+    if ratios:
+        within = sum(1 for r in ratios if r <= 1.1)
+        lines.append("")
+        lines.append("Within 1.1x of the best: %d of %d shapes (%.0f %%); worst %.2fx; "
+                     "median Spearman %s (cost file: %s)." % (
+                         within, len(ratios), 100.0 * within / len(ratios), max(ratios),
+                         fmt(statistics.median(rhos)) if rhos else "-",
+                         args.cost_file or "defaults"))
+    text = "\n".join(lines) + "\n"
+    with open(os.path.join(args.out, "summary.md"), "w") as f:
+        f.write(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
