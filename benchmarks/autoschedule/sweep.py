@@ -6,7 +6,8 @@ schedules with their predicted times (`report=`), builds and runs every one
 of them (`dist-run -o` then mpirun, each call timed by `--time`), and
 reports the automatic choice's measured time over the best measured time,
 and the Spearman rank correlation between predicted and measured times
-over the candidates that ran.
+over the candidates that ran. A call's time is the computation's and
+those of the redistributions dist-insert-redistributions put around it.
 
   benchmarks/autoschedule/sweep.py [--quick] [--cost-file FILE]
         [--ranks 1,2,4] [--out DIR] [--build DIR] [--timeout S] [--jobs N]
@@ -127,9 +128,13 @@ def run_one(exe, ranks, timeout):
     except subprocess.TimeoutExpired:
         return None, "timeout"
     times = [float(t) for t in TIME.findall(p.stdout)]
-    if p.returncode != 0 or len(times) < 2:
+    if p.returncode != 0 or not times or len(times) % CALLS:
         return None, "run failed: " + (p.stdout + p.stderr)[-300:]
-    return statistics.median(times[1:]), ""
+    # A call is the computation and the redistributions that
+    # dist-insert-redistributions put around it, each timed on its own line.
+    per = len(times) // CALLS
+    calls = [sum(times[i:i + per]) for i in range(0, len(times), per)]
+    return statistics.median(calls[1:]), ""
 
 
 def sweep_one(args, work, name, kernel, extents, ranks, rows):

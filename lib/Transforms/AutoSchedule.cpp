@@ -45,6 +45,8 @@ namespace {
 struct PlanCache {
   std::string schedule;
   std::vector<TransferPlan> plans;
+  /// Seconds of the redistributions inserted around the computation.
+  double redistribution = 0;
 };
 
 struct Candidate {
@@ -154,8 +156,77 @@ struct AutoSchedulePass
     if (base != plans.schedule || leaf == StringRef::npos) {
       plans.schedule = base;
       plans.plans = analyzeCommunication(**model);
+      plans.redistribution = 0;
+      if (insertRedistributions)
+        plans.redistribution =
+            insertedRedistributions(op, **model, plans.plans, costs);
     }
-    return Candidate{attr, estimateScheduleCost(**model, plans.plans, costs)};
+    Candidate c{attr, estimateScheduleCost(**model, plans.plans, costs)};
+    c.cost.redistribution = plans.redistribution;
+    return c;
+  }
+
+  /// What dist-insert-redistributions does to `op` under the candidate
+  /// (InsertRedistributions.cpp's rule): a tensor that would move with the
+  /// general exchange and whose implied layout holds no more per process is
+  /// redistributed to it (and back, for the output). Its transfer in
+  /// `plans` becomes the one with that layout; the redistributions'
+  /// predicted seconds (the planner's, or the general exchange's where it
+  /// has no plan) are returned.
+  double insertedRedistributions(ComputeOp op, const ComputeModel &model,
+                                 std::vector<TransferPlan> &plans,
+                                 const CostModel &costs) {
+    double seconds = 0;
+    for (TransferPlan &plan : plans) {
+      if (plan.kind != TransferPlan::Kind::General)
+        continue;
+      std::optional<LayoutAttr> layout = impliedLayout(model, plan.tensor);
+      DistTensorType type = model.types.lookup(plan.tensor);
+      if (!layout || !type || *layout == type.getLayout())
+        continue;
+      int64_t own = largestTileElements(type, type.getLayout(),
+                                        model.gridShape);
+      int64_t copy = largestTileElements(type, *layout, model.gridShape);
+      if (!withinMemoryBound(copy, {own}))
+        continue;
+      TransferPlan now = transferWithLayout(model, plan.tensor, *layout);
+      if (now.kind == TransferPlan::Kind::General)
+        continue;
+      double one = redistributionSeconds(op, plan.tensor, type, *layout,
+                                         costs, double(std::max(own, copy)));
+      seconds += plan.output ? 2 * one : one;
+      plan = now;
+    }
+    return seconds;
+  }
+
+  /// The planner's predicted seconds of redistributing `tensor` of `op`
+  /// from `type`'s layout to `layout` (on a scratch dist.redistribute that
+  /// is erased again); the general exchange's, (P - 1) alpha + `tile` beta,
+  /// where the planner has no plan.
+  double redistributionSeconds(ComputeOp op, StringRef tensor,
+                               DistTensorType type, LayoutAttr layout,
+                               const CostModel &costs, double tile) {
+    Value orig = op.getTensorNamed(tensor);
+    OpBuilder b(op);
+    auto newType = DistTensorType::get(type.getContext(), type.getShape(),
+                                       type.getElementType(), layout);
+    auto alloc = AllocOp::create(b, op.getLoc(), newType);
+    auto redist = RedistributeOp::create(b, op.getLoc(), orig,
+                                         alloc.getResult(),
+                                         DenseI64ArrayAttr());
+    OpRedistributionPlan p = planRedistributeOp(redist, costs);
+    redist->erase();
+    alloc->erase();
+    if (p.plan)
+      return p.plan->cost;
+    double procs = 1;
+    auto grid = SymbolTable::lookupNearestSymbolFrom<GridOp>(
+        op, type.getLayout().getGrid());
+    if (grid)
+      for (int64_t d : grid.getShape())
+        procs *= double(d);
+    return std::max(procs - 1, 1.0) * costs.alpha + tile * costs.beta;
   }
 
   LogicalResult schedule(ComputeOp op, const CostModel &costs) {
@@ -221,7 +292,8 @@ struct AutoSchedulePass
                       << fits.size() << ": predicted " << num(c.total())
                       << " s (compute " << num(c.compute) << ", latency "
                       << num(c.latency) << ", bandwidth "
-                      << num(c.bandwidth) << "): "
+                      << num(c.bandwidth) << ", redistribution "
+                      << num(c.redistribution) << "): "
                       << scheduleText(fits[i].schedule);
     }
     return success();

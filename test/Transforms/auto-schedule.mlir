@@ -39,8 +39,8 @@ dist.grid @m [2, 2]
 // flop: 2 * 128 * 128 * 256 flops in 0.000189 s, for the one-sided product
 // (its process's flops as one GEMM) as for the GEMM leaf; the one-sided
 // product moves less.
-// REPORT: remark: schedule auto: chosen of {{[0-9]+}}: predicted 0.000224 s (compute 0.000189, latency 2e-06, bandwidth 3.28e-05): [stationary(auto)]
-// REPORT: remark: schedule auto: rank 2 of {{[0-9]+}}: predicted 0.000242 s (compute 0.000189, latency 4e-06, bandwidth 4.92e-05): [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2)), communicate({A, B, C}, jo), substitute({ii, ji, k}, gemm)]
+// REPORT: remark: schedule auto: chosen of {{[0-9]+}}: predicted 0.000224 s (compute 0.000189, latency 2e-06, bandwidth 3.28e-05, redistribution 0): [stationary(auto)]
+// REPORT: remark: schedule auto: rank 2 of {{[0-9]+}}: predicted 0.000242 s (compute 0.000189, latency 4e-06, bandwidth 4.92e-05, redistribution 0): [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2)), communicate({A, B, C}, jo), substitute({ii, ji, k}, gemm)]
 // The second function's only candidate.
 // REPORT: remark: schedule auto: chosen of 1:
 

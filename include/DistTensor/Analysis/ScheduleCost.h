@@ -30,10 +30,16 @@ struct ScheduleCost {
   double latency = 0;
   /// beta terms: elements moved.
   double bandwidth = 0;
+  /// The redistributions dist-insert-redistributions puts around the
+  /// computation (the planner's predicted seconds; dist-auto-schedule adds
+  /// them).
+  double redistribution = 0;
   /// Elements one process holds at once: its tiles of every tensor plus the
   /// transfer buffers (two of each when the time loop is double-buffered).
   double memoryElements = 0;
-  double total() const { return compute + latency + bandwidth; }
+  double total() const {
+    return compute + latency + bandwidth + redistribution;
+  }
 };
 
 /// The model of `m` under `plans` (analyzeCommunication(m)).

@@ -730,7 +730,11 @@ def DistAutoSchedule : Pass<"dist-auto-schedule", "ModuleOp"> {
     n beta.K for a collective of kind K over p processes (n scaled by
     (p - 1) / p for allgather and reduce-scatter), alpha + n beta for a
     shift or point-to-point step, and (P - 1) alpha + n beta for the
-    general exchange. Keys missing from the cost file fall back to
+    general exchange. Where dist-insert-redistributions will redistribute
+    a tensor to the layout the candidate implies (a general exchange
+    otherwise), the planner's predicted seconds of the redistribution (and
+    back, for the output) are added and the tensor's transfer is the one
+    with that layout. Keys missing from the cost file fall back to
     `alpha`, `beta` and `gamma`, and those to the defaults (1e-6 s, 1e-9
     s per element, 1e-10 s per flop; `gamma.loop` 1e-9).
 
@@ -753,8 +757,12 @@ def DistAutoSchedule : Pass<"dist-auto-schedule", "ModuleOp"> {
            "and transfer buffers); 0: no cap">,
     Option<"report", "report", "unsigned", /*default=*/"0",
            "Print the first N candidates (a remark each: the predicted "
-           "time split into compute, latency and bandwidth, and the "
-           "schedule)">,
+           "time split into compute, latency, bandwidth and "
+           "redistributions, and the schedule)">,
+    Option<"insertRedistributions", "insert-redistributions", "bool",
+           /*default=*/"true",
+           "Cost the redistributions dist-insert-redistributions will put "
+           "around a computation (dist-to-llvm passes its own setting)">,
   ];
 }
 

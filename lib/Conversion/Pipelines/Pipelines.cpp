@@ -62,6 +62,7 @@ void dist::buildDistToLLVMPipeline(OpPassManager &pm,
   {
     DistAutoScheduleOptions autoOptions;
     autoOptions.costFile = options.costFile;
+    autoOptions.insertRedistributions = options.insertRedistributions;
     pm.addPass(dist::createDistAutoSchedule(autoOptions));
   }
   if (options.insertRedistributions)
