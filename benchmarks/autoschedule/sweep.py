@@ -37,7 +37,8 @@ import programs  # noqa: E402
 
 REMARK = re.compile(r"remark: schedule auto: (?:chosen|rank (\d+)) of (\d+): "
                     r"predicted ([0-9.eE+-]+) s \(compute ([0-9.eE+-]+), "
-                    r"latency ([0-9.eE+-]+), bandwidth ([0-9.eE+-]+)\): (\[.*\])$")
+                    r"latency ([0-9.eE+-]+), bandwidth ([0-9.eE+-]+), "
+                    r"redistribution ([0-9.eE+-]+), hidden [0-9.eE+-]+\): (\[.*\])$")
 TIME = re.compile(r"^dist: time .*: ([0-9.eE+-]+) s on \d+ rank", re.M)
 
 GRIDS = {1: [1], 2: [2], 4: [2, 2], 8: [2, 2, 2]}
@@ -91,7 +92,8 @@ def spearman(xs, ys):
 
 
 def candidates(build, path, cost_file):
-    """[(rank, predicted, compute, latency, bandwidth, schedule)], chosen first."""
+    """[(rank, predicted, compute, latency, bandwidth, redistribution,
+    schedule)], chosen first."""
     opt = "report=100000" + (" cost-file=" + cost_file if cost_file else "")
     p = subprocess.run([os.path.join(build, "bin", "dist-opt"),
                         "--dist-auto-schedule=" + opt, path, "-o", os.devnull],
@@ -100,8 +102,8 @@ def candidates(build, path, cost_file):
     for line in p.stderr.splitlines():
         m = REMARK.search(line)
         if m:
-            out.append((int(m.group(1) or 1),) + tuple(float(m.group(i)) for i in range(3, 7))
-                       + (m.group(7),))
+            out.append((int(m.group(1) or 1),) + tuple(float(m.group(i)) for i in range(3, 8))
+                       + (m.group(8),))
     if p.returncode != 0 or not out:
         raise RuntimeError("dist-auto-schedule failed on %s: %s" % (path, p.stderr[-400:]))
     return out
@@ -147,20 +149,20 @@ def sweep_one(args, work, name, kernel, extents, ranks, rows):
     for k, c in enumerate(cands):
         csrc = os.path.join(work, "%s-%d-c%d.mlir" % (name, ranks, k))
         with open(csrc, "w") as f:
-            f.write(programs.program(kernel, grid, extents, CALLS, c[5]))
+            f.write(programs.program(kernel, grid, extents, CALLS, c[6]))
         jobs.append((csrc, csrc[:-5]))
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         built = list(pool.map(lambda j: build_one(args.build, j[0], j[1],
                                                   args.cost_file, 600), jobs))
     measured = []
-    for (rank, pred, comp, lat, bw, sched), (csrc, exe), why in zip(cands, jobs, built):
+    for (rank, pred, comp, lat, bw, red, sched), (csrc, exe), why in zip(cands, jobs, built):
         t, why = (None, why) if why else run_one(exe, ranks, args.timeout)
         if t is None and why == "timeout":
             t = float(args.timeout)  # counted as that long
         measured.append(t)
         rows.append({"shape": name, "kernel": kernel, "extents": "x".join(map(str, extents)),
                      "ranks": ranks, "rank": rank, "predicted_s": pred, "compute_s": comp,
-                     "latency_s": lat, "bandwidth_s": bw,
+                     "latency_s": lat, "bandwidth_s": bw, "redistribution_s": red,
                      "measured_s": "" if t is None else "%.6g" % t, "note": why,
                      "schedule": sched})
     ok = [(p[1], m) for p, m in zip(cands, measured) if m is not None]
@@ -170,7 +172,7 @@ def sweep_one(args, work, name, kernel, extents, ranks, rows):
     return {"shape": name, "ranks": ranks, "candidates": len(cands), "ran": len(ok),
             "chosen_s": chosen, "best_s": best,
             "ratio": chosen / best if chosen and best else None, "spearman": rho,
-            "chosen": cands[0][5]}
+            "chosen": cands[0][6]}
 
 
 def main():

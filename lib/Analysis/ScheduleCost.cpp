@@ -150,6 +150,8 @@ ScheduleCost mlir::dist::estimateScheduleCost(
     const CostModel &costs) {
   ScheduleCost cost;
   cost.compute = computeSeconds(m, costs);
+  // Communication at every step of the time loop, and its steps.
+  double inLoop = 0, loopSteps = 1;
   for (const std::string &name : m.names) {
     DistTensorType t = m.types.lookup(name);
     if (t)
@@ -173,6 +175,13 @@ ScheduleCost mlir::dist::estimateScheduleCost(
     }
     if (plan.kind != TransferPlan::Kind::Local)
       cost.memoryElements += n;
+    if (plan.level > 0 && plan.steps > 1) {
+      inLoop += steps * (step.latency + step.bandwidth);
+      loopSteps = std::max(loopSteps, steps);
+    }
   }
+  if (loopSteps > 1)
+    cost.hidden =
+        std::min(cost.compute, inLoop) * (loopSteps - 1) / loopSteps;
   return cost;
 }

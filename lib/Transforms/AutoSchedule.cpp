@@ -293,7 +293,8 @@ struct AutoSchedulePass
                       << " s (compute " << num(c.compute) << ", latency "
                       << num(c.latency) << ", bandwidth "
                       << num(c.bandwidth) << ", redistribution "
-                      << num(c.redistribution) << "): "
+                      << num(c.redistribution) << ", hidden "
+                      << num(c.hidden) << "): "
                       << scheduleText(fits[i].schedule);
     }
     return success();

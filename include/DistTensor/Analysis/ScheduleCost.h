@@ -34,11 +34,15 @@ struct ScheduleCost {
   /// computation (the planner's predicted seconds; dist-auto-schedule adds
   /// them).
   double redistribution = 0;
+  /// Communication inside the time loop that overlaps the previous step's
+  /// arithmetic (the lowering double-buffers it, `overlap` on by default):
+  /// min(compute, that communication) x (steps - 1) / steps, subtracted.
+  double hidden = 0;
   /// Elements one process holds at once: its tiles of every tensor plus the
   /// transfer buffers (two of each when the time loop is double-buffered).
   double memoryElements = 0;
   double total() const {
-    return compute + latency + bandwidth + redistribution;
+    return compute + latency + bandwidth + redistribution - hidden;
   }
 };
 

@@ -734,7 +734,10 @@ def DistAutoSchedule : Pass<"dist-auto-schedule", "ModuleOp"> {
     a tensor to the layout the candidate implies (a general exchange
     otherwise), the planner's predicted seconds of the redistribution (and
     back, for the output) are added and the tensor's transfer is the one
-    with that layout. Keys missing from the cost file fall back to
+    with that layout. The transfers inside a time loop, which the lowering
+    double-buffers, hide behind the previous step's arithmetic:
+    min(compute, their time) x (steps - 1) / steps is subtracted. Keys
+    missing from the cost file fall back to
     `alpha`, `beta` and `gamma`, and those to the defaults (1e-6 s, 1e-9
     s per element, 1e-10 s per flop; `gamma.loop` 1e-9).
 
@@ -757,8 +760,9 @@ def DistAutoSchedule : Pass<"dist-auto-schedule", "ModuleOp"> {
            "and transfer buffers); 0: no cap">,
     Option<"report", "report", "unsigned", /*default=*/"0",
            "Print the first N candidates (a remark each: the predicted "
-           "time split into compute, latency, bandwidth and "
-           "redistributions, and the schedule)">,
+           "time split into compute, latency, bandwidth, redistributions "
+           "and the communication hidden behind arithmetic, and the "
+           "schedule)">,
     Option<"insertRedistributions", "insert-redistributions", "bool",
            /*default=*/"true",
            "Cost the redistributions dist-insert-redistributions will put "
