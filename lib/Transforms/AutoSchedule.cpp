@@ -170,9 +170,9 @@ struct AutoSchedulePass
   /// (InsertRedistributions.cpp's rule): a tensor that would move with the
   /// general exchange and whose implied layout holds no more per process is
   /// redistributed to it (and back, for the output). Its transfer in
-  /// `plans` becomes the one with that layout; the redistributions'
-  /// predicted seconds (the planner's, or the general exchange's where it
-  /// has no plan) are returned.
+  /// `plans` becomes local; the redistributions' predicted seconds (the
+  /// planner's, or the general exchange's where it has no plan) are
+  /// returned.
   double insertedRedistributions(ComputeOp op, const ComputeModel &model,
                                  std::vector<TransferPlan> &plans,
                                  const CostModel &costs) {
@@ -189,13 +189,13 @@ struct AutoSchedulePass
       int64_t copy = largestTileElements(type, *layout, model.gridShape);
       if (!withinMemoryBound(copy, {own}))
         continue;
-      TransferPlan now = transferWithLayout(model, plan.tensor, *layout);
-      if (now.kind == TransferPlan::Kind::General)
-        continue;
       double one = redistributionSeconds(op, plan.tensor, type, *layout,
                                          costs, double(std::max(own, copy)));
       seconds += plan.output ? 2 * one : one;
-      plan = now;
+      // The copy has the layout the distribution reads: the tensor is
+      // taken to be local then (re-analysing it, as the insertion pass
+      // does, would double the time per candidate).
+      plan.kind = TransferPlan::Kind::Local;
     }
     return seconds;
   }

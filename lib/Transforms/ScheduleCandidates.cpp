@@ -253,7 +253,7 @@ private:
     for (int64_t g : grid)
       if (g > 1 && g <= n)
         parts.insert(g);
-    for (int64_t q : {2, 4, 8})
+    for (int64_t q : {2, 8})
       if (q <= n)
         parts.insert(q);
     std::string ros = fresh(ro + "s");
@@ -261,13 +261,18 @@ private:
       std::string divide = "divide(" + r + ", " + ro + ", " + ri + ", " +
                            std::to_string(q) + ")";
       emit({dist, divide, reorder, outComm, inComm(ro)}, order);
-      // Rotations: over all distributed loops (Cannon, 2.5D), or one
-      // (PUMMA).
+      // Rotations on a 2-D grid over both distributed loops (Cannon) or
+      // one (PUMMA); on a 3-D grid over the first two (2.5D).
       if (d.outer.size() < 2 || !llvm::is_contained(grid, q))
         continue;
-      SmallVector<SmallVector<std::string>> groups{d.outer};
-      for (const std::string &o : d.outer)
-        groups.push_back({o});
+      SmallVector<SmallVector<std::string>> groups;
+      if (d.outer.size() == 2) {
+        groups.push_back(d.outer);
+        for (const std::string &o : d.outer)
+          groups.push_back({o});
+      } else {
+        groups.push_back({d.outer[0], d.outer[1]});
+      }
       for (const auto &g : groups)
         emit({dist, divide, reorder,
               "rotate(" + ro + ", " + list(g) + ", " + ros + ")", outComm,

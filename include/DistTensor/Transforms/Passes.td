@@ -717,7 +717,8 @@ def DistAutoSchedule : Pass<"dist-auto-schedule", "ModuleOp"> {
     Johnson's with a distributed summed variable), the summed loop split
     into chunks or divided into parts with the inputs moved per step
     (SUMMA, COSMA's steps), the parts rotated over the distributed loops
-    (Cannon, PUMMA, 2.5D), each with and without a GEMM leaf where the
+    (Cannon, PUMMA on 2-D grids, 2.5D over the first two of a 3-D grid's),
+    each with and without a GEMM leaf where the
     statement is a product of two matrices; and the one-sided product
     (`stationary(auto)`) where the statement is one. Their number depends
     on the statement and the number of grid dimensions, not on the number
@@ -733,8 +734,8 @@ def DistAutoSchedule : Pass<"dist-auto-schedule", "ModuleOp"> {
     general exchange. Where dist-insert-redistributions will redistribute
     a tensor to the layout the candidate implies (a general exchange
     otherwise), the planner's predicted seconds of the redistribution (and
-    back, for the output) are added and the tensor's transfer is the one
-    with that layout. The transfers inside a time loop, which the lowering
+    back, for the output) are added and the tensor is then taken to be
+    local. The transfers inside a time loop, which the lowering
     double-buffers, hide behind the previous step's arithmetic:
     min(compute, their time) x (steps - 1) / steps is subtracted. Keys
     missing from the cost file fall back to
