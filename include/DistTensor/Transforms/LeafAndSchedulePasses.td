@@ -1,0 +1,216 @@
+//===- LeafAndSchedulePasses.td - leaf and schedule passes -*- tablegen -*-===//
+//
+// Part of the dist project: distributed tensor algebra in MLIR.
+//
+// The passes on sparse leaf functions (dist-overwrite-leaves,
+// dist-restrict-leaves, dist-reassociate-leaves), dist-auto-schedule and
+// dist-insert-redistributions; included at the end of Passes.td.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DIST_TRANSFORMS_LEAFANDSCHEDULEPASSES_TD
+#define DIST_TRANSFORMS_LEAFANDSCHEDULEPASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def DistOverwriteLeaves : Pass<"dist-overwrite-leaves", "ModuleOp"> {
+  let summary = "Let marked leaf functions set their output instead of "
+                "adding to it";
+  let description = [{
+    A function with the attribute `dist.overwrite = N` (an integer: the
+    index of a 1-D floating-point memref argument) promises its callers
+    that it sets that argument (`y = ...`) rather than adding to it
+    (`y += ...`), so they need not zero it first. `dist-materialize-spmd`
+    gives the attribute to the first sparse leaf of a product whose
+    statement assigns (`=`) with rows blocked (`__dist_sparse_*_set`):
+    the leaf covers every row of the process's output block.
+
+    The leaves accumulate (their `linalg.generic` adds into the output), and
+    the upstream sparsifier makes a CSR row's sum a loop that starts from
+    the loaded output element. When every access to the output has that
+    shape (one load of `y[i]` in a row loop from 0 with step 1 at the top of
+    the function, which starts the row's sum, and one store of the sum to
+    `y[i]`), this pass starts the sum from zero instead. Otherwise (SpMM's
+    loops, or anything else) it zeroes the output with a loop at the
+    function's entry. Either way the attribute is removed, and the function
+    then sets its output.
+
+    `dist-to-llvm` runs the pass after `sparsification-and-bufferization`.
+
+    ```mlir
+    func.func private @leaf(..., %y: memref<?xf64>)
+        attributes {dist.overwrite = 5 : i64} {
+      scf.for %i = %c0 to %c32 step %c1 {
+        %init = memref.load %y[%i] : memref<?xf64>   // becomes 0.0
+        %sum = scf.for ... iter_args(%acc = %init) -> (f64) { ... }
+        memref.store %sum, %y[%i] : memref<?xf64>
+      }
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def DistAutoSchedule : Pass<"dist-auto-schedule", "ModuleOp"> {
+  let summary = "Choose the schedule of `schedule auto` computations from "
+                "a calibrated cost model";
+  let description = [{
+    Every `dist.compute ... schedule auto` gets a schedule: the cheapest,
+    by the alpha-beta-gamma model of one call per process, of the
+    candidates that the verifier and the lowering accept. The candidates,
+    per ordered choice of one statement variable per grid dimension, are
+    DISTAL Fig. 9's families: every operand moved once (owner computes, or
+    Johnson's with a distributed summed variable), the summed loop split
+    into chunks or divided into parts with the inputs moved per step
+    (SUMMA, COSMA's steps), the parts rotated over the distributed loops
+    (Cannon, PUMMA on 2-D grids, 2.5D over the first two of a 3-D grid's),
+    each with and without a GEMM leaf where the
+    statement is a product of two matrices; and the one-sided product
+    (`stationary(auto)`) where the statement is one. Their number depends
+    on the statement and the number of grid dimensions, not on the number
+    of processes.
+
+    The model (docs/autoschedule.md): compute = local iterations x flops
+    per iteration x gamma (the cost file's `gamma.gemm.N` at the leaf's
+    size with a GEMM leaf, `gamma.loop` otherwise); each transfer the
+    communication analysis derives costs, per step, ceil(log2 p) alpha.K +
+    n beta.K for a collective of kind K over p processes (n scaled by
+    (p - 1) / p for allgather and reduce-scatter), alpha + n beta for a
+    shift or point-to-point step, and (P - 1) alpha + n beta for the
+    general exchange. Where dist-insert-redistributions will redistribute
+    a tensor to the layout the candidate implies (a general exchange
+    otherwise), the planner's predicted seconds of the redistribution (and
+    back, for the output) are added and the tensor is then taken to be
+    local. The transfers inside a time loop, which the lowering
+    double-buffers, hide behind the previous step's arithmetic:
+    min(compute, their time) x (steps - 1) / steps is subtracted. Keys
+    missing from the cost file fall back to
+    `alpha`, `beta` and `gamma`, and those to the defaults (1e-6 s, 1e-9
+    s per element, 1e-10 s per flop; `gamma.loop` 1e-9).
+
+    The output must be on a one-level machine (`dist-to-llvm` runs the
+    pass after dist-flatten-machines); sparse computations are rejected by
+    the verifier under `schedule auto`. When no candidate fits, or none
+    fits `max-memory`, the computation is an error that says so.
+
+    ```mlir
+    dist.compute "A(i,j) = B(i,k) * C(k,j)" (A = %a, B = %b, C = %c)
+        schedule auto : !A, !B, !C
+    ```
+  }];
+  let options = [
+    Option<"costFile", "cost-file", "std::string", /*default=*/"\"\"",
+           "The calibrated model (benchmarks/calibrate writes it); the "
+           "defaults without one">,
+    Option<"maxMemory", "max-memory", "int64_t", /*default=*/"0",
+           "Most bytes a process may hold for one computation (its tiles "
+           "and transfer buffers); 0: no cap">,
+    Option<"report", "report", "unsigned", /*default=*/"0",
+           "Print the first N candidates (a remark each: the predicted "
+           "time split into compute, latency, bandwidth, redistributions "
+           "and the communication hidden behind arithmetic, and the "
+           "schedule)">,
+    Option<"insertRedistributions", "insert-redistributions", "bool",
+           /*default=*/"true",
+           "Cost the redistributions dist-insert-redistributions will put "
+           "around a computation (dist-to-llvm passes its own setting)">,
+  ];
+}
+
+def DistRestrictLeaves : Pass<"dist-restrict-leaves", "ModuleOp"> {
+  let summary = "Give marked leaf functions' output pointers llvm.noalias";
+  let description = [{
+    A leaf function whose output no other argument reaches carries
+    `dist.restrict = {args = array<i64: N, ...>, type = T}`: the numbers of
+    those memref arguments, and the function's type `T` when it was marked.
+    `func-to-llvm` expands every memref argument into a descriptor's
+    allocated pointer, aligned pointer, offset, sizes and strides, and drops
+    the argument attributes of memref arguments, `llvm.noalias` among them.
+    This pass runs on the `llvm.func` the function became: it finds each
+    marked argument's aligned pointer from `T` (a memref of rank r is 3 + 2r
+    arguments, anything else one) and gives it `llvm.noalias`, then removes
+    the marker. LLVM may then keep an output row in registers across a
+    sparse leaf's inner loop instead of loading and storing it for every
+    entry, because stores to it cannot change the inputs.
+
+    `dist-materialize-spmd` marks the outputs of the sparse leaves whose
+    operands it knows apart (SpMV, SpMM, SpMTTKRP; where two of the
+    computation's tensors could be one tensor passed twice, it also checks
+    that at run time with `dist.check_distinct`). `dist-to-llvm` runs this
+    pass after the conversion to the LLVM dialect.
+
+    A marker that does not fit the function (a number out of range or not
+    a memref in `T`, or a signature that is not `T`'s expansion) is an
+    error, and so is one on a function that was not converted.
+
+    ```mlir
+    llvm.func @leaf(%a0: !llvm.ptr, %a1: !llvm.ptr, %a2: i64, %a3: i64,
+                    %a4: i64, %a5: i64)
+        attributes {dist.restrict = {args = array<i64: 0>,
+                                     type = (memref<?xf64>, index) -> ()}}
+    // becomes %a1: !llvm.ptr {llvm.noalias}
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def DistReassociateLeaves : Pass<"dist-reassociate-leaves", "ModuleOp"> {
+  let summary = "Let the sums of marked leaf functions be reassociated";
+  let description = [{
+    Gives every floating-point `arith.addf` and `arith.mulf` in a function
+    that carries the unit attribute `dist.reassociate` the fast-math flags
+    `reassoc` and `contract`, keeping the flags it already has. The backend
+    may then split a leaf's sums over several accumulators and vector lanes
+    and fuse multiply-adds; the results differ from the statement's order
+    of summation by rounding only, as a distributed sum's do anyway.
+
+    `dist-materialize-spmd` marks the sparse leaves
+    (`__dist_sparse_*`): the upstream sparsifier rebuilds their loops and
+    drops the flags the `linalg.generic` body carried, so `dist-to-llvm`
+    runs this pass after `sparsification-and-bufferization`. Without the
+    flags a sparse row's sum is one chain of dependent additions, which
+    bounds the product of a matrix that fits in cache by the latency of
+    `addsd`. Functions without the attribute are left alone.
+
+    ```mlir
+    func.func private @leaf(...) attributes {dist.reassociate} {
+      ... %s = arith.addf %a, %b : f64   // becomes fastmath<reassoc,contract>
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+def DistInsertRedistributions
+    : Pass<"dist-insert-redistributions", "ModuleOp"> {
+  let summary = "Redistribute tensors to the layouts their schedules need";
+  let description = [{
+    For every `dist.compute`, runs the communication analysis; a tensor
+    that would move with the general exchange is given the layout the
+    schedule's `distribute` implies (each dimension indexed by a
+    distributed loop made by `divide` blocked over that loop's grid
+    dimension, the other dimensions whole): a `dist.alloc` and a
+    `dist.redistribute` are inserted before the computation, which then
+    reads the copy; for the output the copy is also redistributed back
+    after it. The insertion is kept only if the analysis of the rewritten
+    computation no longer needs the general exchange for that tensor, and
+    is reported:
+
+    ```
+    remark: inserted a redistribution of 'C' to #dist.layout<@m, [(0)
+            blocked, (1) blocked]>: its schedule needs it there (it moved
+            with the general exchange; now C: local, once (1 step, up to
+            16 elements))
+    ```
+
+    A layout whose largest tile would be larger than the tensor's own (one
+    that replicates a dimension the tensor keeps partitioned) is skipped:
+    the pass never takes more memory per process. Schedules that distribute
+    otherwise (rotate, collapse, several grid dimensions per variable) are
+    left alone. `dist-to-llvm` runs it unless `insert-redistributions=0`.
+  }];
+}
+
+#endif // DIST_TRANSFORMS_LEAFANDSCHEDULEPASSES_TD
