@@ -3,7 +3,9 @@
 
 For every shape and rank count it asks the pass for all of its candidate
 schedules with their predicted times (`report=`), builds and runs every one
-of them (`dist-run -o` then mpirun, each call timed by `--time`), and
+of them (`dist-opt --dist-auto-schedule=pick=K` writes candidate K with
+its grid and redistributions, then `dist-run -o` and mpirun, each call
+timed by `--time`), and
 reports the automatic choice's measured time over the best measured time,
 and the Spearman rank correlation between predicted and measured times
 over the candidates that ran. A call's time is the computation's and
@@ -38,7 +40,8 @@ import programs  # noqa: E402
 REMARK = re.compile(r"remark: schedule auto: (?:chosen|rank (\d+)) of (\d+): "
                     r"predicted ([0-9.eE+-]+) s \(compute ([0-9.eE+-]+), "
                     r"latency ([0-9.eE+-]+), bandwidth ([0-9.eE+-]+), "
-                    r"redistribution ([0-9.eE+-]+), hidden [0-9.eE+-]+\): (\[.*\])$")
+                    r"redistribution ([0-9.eE+-]+), hidden [0-9.eE+-]+\): (\[.*\])"
+                    r"(?: on @(\S+))?$")
 TIME = re.compile(r"^dist: time .*: ([0-9.eE+-]+) s on \d+ rank", re.M)
 
 GRIDS = {1: [1], 2: [2], 4: [2, 2], 8: [2, 2, 2]}
@@ -93,7 +96,7 @@ def spearman(xs, ys):
 
 def candidates(build, path, cost_file):
     """[(rank, predicted, compute, latency, bandwidth, redistribution,
-    schedule)], chosen first."""
+    schedule, grid)], chosen first; grid is "" on the tensors' own grid."""
     opt = "report=100000" + (" cost-file=" + cost_file if cost_file else "")
     p = subprocess.run([os.path.join(build, "bin", "dist-opt"),
                         "--dist-auto-schedule=" + opt, path, "-o", os.devnull],
@@ -103,10 +106,19 @@ def candidates(build, path, cost_file):
         m = REMARK.search(line)
         if m:
             out.append((int(m.group(1) or 1),) + tuple(float(m.group(i)) for i in range(3, 8))
-                       + (m.group(8),))
+                       + (m.group(8), m.group(9) or ""))
     if p.returncode != 0 or not out:
         raise RuntimeError("dist-auto-schedule failed on %s: %s" % (path, p.stderr[-400:]))
     return out
+
+
+def pick_one(build, src, k, cost_file, out):
+    """Writes `src` with candidate k (1-based) chosen to `out`; "" or why not."""
+    opt = "pick=%d" % k + (" cost-file=" + cost_file if cost_file else "")
+    p = subprocess.run([os.path.join(build, "bin", "dist-opt"), "--dist-flatten-machines",
+                        "--dist-auto-schedule=" + opt, src, "-o", out],
+                       capture_output=True, text=True)
+    return "" if p.returncode == 0 else "pick failed: " + p.stderr[-300:]
 
 
 def build_one(build, src, exe, cost_file, timeout):
@@ -145,17 +157,17 @@ def sweep_one(args, work, name, kernel, extents, ranks, rows):
     with open(src, "w") as f:
         f.write(programs.program(kernel, grid, extents, CALLS, "auto"))
     cands = candidates(args.build, src, args.cost_file)
-    jobs = []
+    jobs, picked = [], []
     for k, c in enumerate(cands):
         csrc = os.path.join(work, "%s-%d-c%d.mlir" % (name, ranks, k))
-        with open(csrc, "w") as f:
-            f.write(programs.program(kernel, grid, extents, CALLS, c[6]))
+        picked.append(pick_one(args.build, src, c[0], args.cost_file, csrc))
         jobs.append((csrc, csrc[:-5]))
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        built = list(pool.map(lambda j: build_one(args.build, j[0], j[1],
-                                                  args.cost_file, 600), jobs))
+        built = list(pool.map(lambda j: j[2] or build_one(args.build, j[0], j[1],
+                                                          args.cost_file, 600),
+                              [(a, b, why) for (a, b), why in zip(jobs, picked)]))
     measured = []
-    for (rank, pred, comp, lat, bw, red, sched), (csrc, exe), why in zip(cands, jobs, built):
+    for (rank, pred, comp, lat, bw, red, sched, grid), (csrc, exe), why in zip(cands, jobs, built):
         t, why = (None, why) if why else run_one(exe, ranks, args.timeout)
         if t is None and why == "timeout":
             t = float(args.timeout)  # counted as that long
@@ -164,7 +176,7 @@ def sweep_one(args, work, name, kernel, extents, ranks, rows):
                      "ranks": ranks, "rank": rank, "predicted_s": pred, "compute_s": comp,
                      "latency_s": lat, "bandwidth_s": bw, "redistribution_s": red,
                      "measured_s": "" if t is None else "%.6g" % t, "note": why,
-                     "schedule": sched})
+                     "schedule": sched, "grid": grid})
     ok = [(p[1], m) for p, m in zip(cands, measured) if m is not None]
     best = min(m for _, m in ok) if ok else None
     chosen = measured[0]
@@ -172,7 +184,7 @@ def sweep_one(args, work, name, kernel, extents, ranks, rows):
     return {"shape": name, "ranks": ranks, "candidates": len(cands), "ran": len(ok),
             "chosen_s": chosen, "best_s": best,
             "ratio": chosen / best if chosen and best else None, "spearman": rho,
-            "chosen": cands[0][6]}
+            "chosen": cands[0][6] + (" on @" + cands[0][7] if cands[0][7] else "")}
 
 
 def main():

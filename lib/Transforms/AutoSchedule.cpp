@@ -12,6 +12,7 @@
 
 #include "DistTensor/Transforms/Passes.h"
 
+#include "AutoScheduleGrids.h"
 #include "ScheduleCandidates.h"
 
 #include "DistTensor/Analysis/LayoutSuggestion.h"
@@ -23,6 +24,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -49,9 +51,23 @@ struct PlanCache {
   double redistribution = 0;
 };
 
+/// The computation moved onto a grid of another shape (AutoScheduleGrids.h)
+/// for one choice of distributed variables: a temporary per tensor there.
+struct Placement {
+  GridOp grid;
+  /// Whether the pass made `grid` (erased again unless chosen).
+  bool createdGrid = false;
+  /// One per tensor operand of the computation, in its order.
+  SmallVector<AllocOp> temps;
+  /// Predicted seconds of the redistributions onto the grid and back.
+  double seconds = 0;
+};
+
 struct Candidate {
   ScheduleAttr schedule;
   ScheduleCost cost;
+  /// Index into the pass's placements; -1 on the output's own grid.
+  int placement = -1;
 };
 
 std::string num(double s) {
@@ -202,8 +218,9 @@ struct AutoSchedulePass
 
   /// The planner's predicted seconds of redistributing `tensor` of `op`
   /// from `type`'s layout to `layout` (on a scratch dist.redistribute that
-  /// is erased again); the general exchange's, (P - 1) alpha + `tile` beta,
-  /// where the planner has no plan.
+  /// is erased again), or the general exchange's, (P - 1) alpha + `tile`
+  /// beta, where the planner has no plan; plus copying the `tile`
+  /// elements once (`beta.copy`).
   double redistributionSeconds(ComputeOp op, StringRef tensor,
                                DistTensorType type, LayoutAttr layout,
                                const CostModel &costs, double tile) {
@@ -218,15 +235,196 @@ struct AutoSchedulePass
     OpRedistributionPlan p = planRedistributeOp(redist, costs);
     redist->erase();
     alloc->erase();
+    // Whatever moves, every element is copied into the new tile once (a
+    // plan of no messages is not free).
+    double copy = tile * costs.get("beta.copy", costs.beta);
     if (p.plan)
-      return p.plan->cost;
+      return p.plan->cost + copy;
     double procs = 1;
     auto grid = SymbolTable::lookupNearestSymbolFrom<GridOp>(
         op, type.getLayout().getGrid());
     if (grid)
       for (int64_t d : grid.getShape())
         procs *= double(d);
-    return std::max(procs - 1, 1.0) * costs.alpha + tile * costs.beta;
+    return std::max(procs - 1, 1.0) * costs.alpha + tile * costs.beta + copy;
+  }
+
+  /// The statement variables `text`'s distribute command distributes, in
+  /// grid-axis order; nothing for a schedule without one.
+  static std::optional<SmallVector<std::string>>
+  distributedVariables(MLIRContext *ctx, StringRef text) {
+    ScopedDiagnosticHandler silence(ctx,
+                                    [](Diagnostic &) { return success(); });
+    auto attr = dyn_cast_or_null<ScheduleAttr>(
+        parseAttribute(("#dist.schedule<" + text + ">").str(), ctx));
+    if (!attr || !attr.isValid())
+      return std::nullopt;
+    for (const ScheduleCommand &c : attr.getDecoded())
+      if (c.kind == ScheduleCommand::Kind::DistributeOnto && !c.lists.empty())
+        return SmallVector<std::string>(c.lists[0]);
+    return std::nullopt;
+  }
+
+  /// The index list `tensor` is accessed with in `stmt`.
+  static SmallVector<std::string> indicesOf(const IndexStatement &stmt,
+                                            StringRef tensor) {
+    if (stmt.lhs.tensor == tensor)
+      return stmt.lhs.indices;
+    for (const Access *a : stmt.rhsAccesses())
+      if (a->tensor == tensor)
+        return a->indices;
+    return {};
+  }
+
+  /// Whether the computation reads its output's old values (`+=`, or the
+  /// output on the right-hand side): then it is redistributed onto another
+  /// grid as well as back.
+  static bool readsOutput(const IndexStatement &stmt) {
+    return stmt.accumulate ||
+           llvm::any_of(stmt.rhsAccesses(), [&](const Access *a) {
+             return a->tensor == stmt.lhs.tensor;
+           });
+  }
+
+  /// Temporaries for every tensor of `op` on `grid` (extents `shape`) in
+  /// the layouts distributing `vars` gives them (distributionLayout), and
+  /// the predicted seconds of moving them there and the output back.
+  Placement makePlacement(ComputeOp op, const IndexStatement &stmt,
+                          GridOp grid, bool created, ArrayRef<int64_t> shape,
+                          ArrayRef<int64_t> ownShape,
+                          ArrayRef<std::string> vars, const CostModel &costs) {
+    Placement pl;
+    pl.grid = grid;
+    pl.createdGrid = created;
+    MLIRContext *ctx = op.getContext();
+    auto ref = FlatSymbolRefAttr::get(grid.getSymNameAttr());
+    OpBuilder b(op);
+    for (auto [name, value] : llvm::zip(op.getNames(), op.getTensors())) {
+      StringRef tensor = cast<StringAttr>(name).getValue();
+      auto type = cast<DistTensorType>(value.getType());
+      LayoutAttr layout = distributionLayout(
+          ctx, ref, unsigned(shape.size()), indicesOf(stmt, tensor), vars);
+      auto newType = DistTensorType::get(ctx, type.getShape(),
+                                         type.getElementType(), layout);
+      pl.temps.push_back(AllocOp::create(b, op.getLoc(), newType));
+      int64_t own = largestTileElements(type, type.getLayout(), ownShape);
+      int64_t copy = largestTileElements(type, layout, shape);
+      double one = redistributionSeconds(op, tensor, type, layout, costs,
+                                         double(std::max(own, copy)));
+      bool output = tensor == stmt.lhs.tensor;
+      pl.seconds += output && readsOutput(stmt) ? 2 * one : one;
+    }
+    return pl;
+  }
+
+  /// The candidates on the other grid shapes (alternativeGridShapes): each
+  /// tried with the computation's tensors replaced by a placement's
+  /// temporaries, costed with the placement's redistributions added and
+  /// the tensors' own tiles (still held) counted in its memory.
+  void tryOtherGrids(ComputeOp op, const IndexStatement &stmt,
+                     const llvm::StringMap<int64_t> &extents, GridOp grid,
+                     const CostModel &costs, PlanCache &plans,
+                     std::vector<Placement> &placements,
+                     function_ref<void(Candidate)> consider) {
+    auto module = op->getParentOfType<ModuleOp>();
+    if (!module)
+      return;
+    ArrayRef<int64_t> ownShape = grid.getShape();
+    double ownElements = 0;
+    for (Value v : op.getTensors()) {
+      auto t = cast<DistTensorType>(v.getType());
+      ownElements += double(largestTileElements(t, t.getLayout(), ownShape));
+    }
+    SmallVector<Value> originals(op.getTensors());
+    unsigned first = op.getTensors().getBeginOperandIndex();
+    for (const SmallVector<int64_t> &shape : alternativeGridShapes(ownShape)) {
+      std::vector<std::string> texts =
+          enumerateScheduleCandidates(stmt, extents, shape);
+      if (texts.empty())
+        continue;
+      bool created = false;
+      GridOp g = gridOfShape(module, shape, grid.getLevel(0).getKind(),
+                             op.getLoc(), created);
+      llvm::StringMap<int> byVars;
+      for (const std::string &text : texts) {
+        std::optional<SmallVector<std::string>> vars =
+            distributedVariables(op.getContext(), text);
+        if (!vars)
+          continue;
+        std::string key = llvm::join(*vars, ",");
+        auto [it, fresh] = byVars.try_emplace(key, int(placements.size()));
+        if (fresh)
+          placements.push_back(makePlacement(op, stmt, g, created, shape,
+                                             ownShape, *vars, costs));
+        // The pass erases a created grid once: only its first placement
+        // says it made it.
+        created = false;
+        Placement &pl = placements[it->second];
+        for (auto [i, t] : llvm::enumerate(pl.temps))
+          op->setOperand(first + i, t.getResult());
+        std::optional<Candidate> c =
+            tryCandidate(op, text, costs, shape, plans);
+        for (auto [i, v] : llvm::enumerate(originals))
+          op->setOperand(first + i, v);
+        if (!c)
+          continue;
+        c->placement = it->second;
+        c->cost.redistribution += pl.seconds;
+        c->cost.memoryElements += ownElements;
+        consider(*c);
+      }
+      if (byVars.empty() && created)
+        g->erase();
+    }
+  }
+
+  /// Moves `op` onto the chosen placement's grid (its tensors redistributed
+  /// there, the output back after it) and erases every other placement.
+  void finishPlacements(ComputeOp op, const IndexStatement &stmt,
+                        std::vector<Placement> &placements, int chosen) {
+    if (chosen >= 0) {
+      Placement &pl = placements[chosen];
+      unsigned first = op.getTensors().getBeginOperandIndex();
+      SmallVector<Value> originals(op.getTensors());
+      OpBuilder b(op);
+      SmallVector<std::string> moved;
+      std::string back;
+      for (auto [i, name] : llvm::enumerate(op.getNames())) {
+        StringRef tensor = cast<StringAttr>(name).getValue();
+        Value temp = pl.temps[i].getResult();
+        bool output = tensor == stmt.lhs.tensor;
+        if (!output || readsOutput(stmt)) {
+          RedistributeOp::create(b, op.getLoc(), originals[i], temp,
+                                 DenseI64ArrayAttr());
+          moved.push_back("'" + tensor.str() + "'");
+        }
+        if (output) {
+          OpBuilder after(op->getContext());
+          after.setInsertionPointAfter(op);
+          RedistributeOp::create(after, op.getLoc(), temp, originals[i],
+                                 DenseI64ArrayAttr());
+          back = "'" + tensor.str() + "'";
+        }
+        op->setOperand(first + i, temp);
+      }
+      std::string shape;
+      llvm::raw_string_ostream os(shape);
+      llvm::interleaveComma(pl.grid.getShape(), os);
+      op.emitRemark() << "schedule auto: computes on grid @"
+                      << pl.grid.getSymName() << " [" << shape
+                      << "]: redistributes " << llvm::join(moved, ", ")
+                      << " onto it and " << back
+                      << " back (predicted " << num(pl.seconds) << " s)";
+    }
+    for (auto [i, pl] : llvm::enumerate(placements)) {
+      if (int(i) == chosen)
+        continue;
+      for (AllocOp t : pl.temps)
+        t->erase();
+    }
+    for (auto [i, pl] : llvm::enumerate(placements))
+      if (pl.createdGrid && (chosen < 0 || placements[chosen].grid != pl.grid))
+        pl.grid->erase();
   }
 
   LogicalResult schedule(ComputeOp op, const CostModel &costs) {
@@ -249,23 +447,33 @@ struct AutoSchedulePass
     // The candidates are tried as the op's own schedule.
     op.removeAutoScheduleAttr();
     std::vector<Candidate> fits, over;
+    size_t tried = texts.size();
     PlanCache plans;
     double elementBytes =
         double(outType.getElementType().getIntOrFloatBitWidth()) / 8;
-    for (const std::string &text : texts) {
-      std::optional<Candidate> c = tryCandidate(op, text, costs, grid.getShape(), plans);
-      if (!c)
-        continue;
+    auto consider = [&](Candidate c) {
       bool within = maxMemory == 0 ||
-                    c->cost.memoryElements * elementBytes <= double(maxMemory);
-      (within ? fits : over).push_back(*c);
-    }
+                    c.cost.memoryElements * elementBytes <= double(maxMemory);
+      (within ? fits : over).push_back(c);
+    };
+    for (const std::string &text : texts)
+      if (std::optional<Candidate> c =
+              tryCandidate(op, text, costs, grid.getShape(), plans))
+        consider(*c);
+    std::vector<Placement> placements;
+    if (gridShapes)
+      tryOtherGrids(op, stmt, nest->extents, grid, costs, plans, placements,
+                    [&](Candidate c) {
+                      ++tried;
+                      consider(c);
+                    });
     op.removeScheduleAttr();
     if (fits.empty()) {
+      finishPlacements(op, stmt, placements, -1);
       op.setAutoSchedule(true);
       InFlightDiagnostic d = op.emitOpError("schedule auto: ");
       if (over.empty()) {
-        d << "none of the " << texts.size()
+        d << "none of the " << tried
           << " candidate schedules verifies and lowers for this statement "
              "on this machine; write a schedule (docs/autoschedule.md)";
       } else {
@@ -284,19 +492,30 @@ struct AutoSchedulePass
     llvm::stable_sort(fits, [](const Candidate &a, const Candidate &b) {
       return a.cost.total() < b.cost.total();
     });
-    op.setScheduleAttr(fits.front().schedule);
+    unsigned k = pick;
+    if (k < 1 || k > fits.size()) {
+      finishPlacements(op, stmt, placements, -1);
+      op.setAutoSchedule(true);
+      return op.emitOpError("schedule auto: pick=")
+             << k << " but " << fits.size()
+             << " candidate schedules fit (pick counts from 1)";
+    }
+    const Candidate &picked = fits[k - 1];
+    op.setScheduleAttr(picked.schedule);
     for (unsigned i = 0; i < report && i < fits.size(); ++i) {
       const ScheduleCost &c = fits[i].cost;
-      op.emitRemark() << "schedule auto: " << (i == 0 ? "chosen" : "rank ")
-                      << (i == 0 ? "" : std::to_string(i + 1)) << " of "
-                      << fits.size() << ": predicted " << num(c.total())
-                      << " s (compute " << num(c.compute) << ", latency "
-                      << num(c.latency) << ", bandwidth "
-                      << num(c.bandwidth) << ", redistribution "
-                      << num(c.redistribution) << ", hidden "
-                      << num(c.hidden) << "): "
-                      << scheduleText(fits[i].schedule);
+      InFlightDiagnostic d = op.emitRemark();
+      d << "schedule auto: " << (i == 0 ? "chosen" : "rank ")
+        << (i == 0 ? "" : std::to_string(i + 1)) << " of " << fits.size()
+        << ": predicted " << num(c.total()) << " s (compute "
+        << num(c.compute) << ", latency " << num(c.latency) << ", bandwidth "
+        << num(c.bandwidth) << ", redistribution " << num(c.redistribution)
+        << ", hidden " << num(c.hidden)
+        << "): " << scheduleText(fits[i].schedule);
+      if (fits[i].placement >= 0)
+        d << " on @" << placements[fits[i].placement].grid.getSymName();
     }
+    finishPlacements(op, stmt, placements, picked.placement);
     return success();
   }
 };

@@ -530,6 +530,14 @@ struct ImportShardPass : dist::impl::DistImportShardBase<ImportShardPass> {
         ok = false;
         continue;
       }
+      if (llvm::any_of(shape, [](int64_t e) { return e < 1; })) {
+        g.emitError("dist-import-shard: grid @")
+            << g.getSymName()
+            << " has an extent below 1; dist grids have at least one "
+               "process per axis";
+        ok = false;
+        continue;
+      }
       if (shape.empty() || shape.size() > 8) {
         g.emitError("dist-import-shard: grid @")
             << g.getSymName() << " has " << shape.size()

@@ -13,6 +13,19 @@ func.func @dynamic_grid(%a: tensor<4x4xf32>) -> tensor<4x4xf32> {
 
 // -----
 
+// A grid with an axis of no processes (found by test/fuzz: it reached the
+// one-sided product's checks, which divide by the extents).
+// expected-error@+1 {{grid @z has an extent below 1; dist grids have at least one process per axis}}
+shard.grid @z(shape = 0)
+func.func @empty_grid(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  // expected-error@+1 {{@z is not a shard.grid of this module with a static shape}}
+  %s = shard.sharding @z split_axes = [[], [0]] : !shard.sharding
+  %b = shard.shard %a to %s : tensor<8x8xf32>
+  return %b : tensor<8x8xf32>
+}
+
+// -----
+
 shard.grid @g(shape = 2)
 // expected-error@+1 {{dist tensors hold f32, f64, i32 or i64, not 'i8'}}
 func.func @i8(%a: tensor<4xi8>) -> tensor<4xi8> {

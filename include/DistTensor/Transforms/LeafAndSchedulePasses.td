@@ -90,6 +90,16 @@ def DistAutoSchedule : Pass<"dist-auto-schedule", "ModuleOp"> {
     `alpha`, `beta` and `gamma`, and those to the defaults (1e-6 s, 1e-9
     s per element, 1e-10 s per flop; `gamma.loop` 1e-9).
 
+    With `grid-shapes` (on by default) the candidates are also tried on
+    grids of other shapes with the same number of processes: [P], the two
+    most nearly square 2-D and the two most nearly cubic 3-D shapes. There
+    every tensor takes the layout the candidate's distribution gives it (a
+    dimension indexed by a distributed variable blocked over its axis, the
+    others blocked over the axes left, in order), the redistributions onto
+    the grid (and the output's back) are costed with the planner, and when
+    such a candidate wins the pass adds a `dist.grid @auto_grid_...`,
+    temporaries and the redistributions, with a remark.
+
     The output must be on a one-level machine (`dist-to-llvm` runs the
     pass after dist-flatten-machines); sparse computations are rejected by
     the verifier under `schedule auto`. When no candidate fits, or none
@@ -116,6 +126,15 @@ def DistAutoSchedule : Pass<"dist-auto-schedule", "ModuleOp"> {
            /*default=*/"true",
            "Cost the redistributions dist-insert-redistributions will put "
            "around a computation (dist-to-llvm passes its own setting)">,
+    Option<"gridShapes", "grid-shapes", "bool", /*default=*/"true",
+           "Also try grids of other shapes with the same number of "
+           "processes ([P], the two most nearly square 2-D and the two most "
+           "nearly cubic 3-D shapes), the tensors redistributed onto them "
+           "and the output back, those redistributions costed">,
+    Option<"pick", "pick", "unsigned", /*default=*/"1",
+           "Write the candidate ranked N by predicted time instead of the "
+           "cheapest (1); for validation sweeps that build and time every "
+           "candidate (benchmarks/autoschedule/sweep.py)">,
   ];
 }
 

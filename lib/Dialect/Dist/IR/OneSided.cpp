@@ -606,6 +606,13 @@ dist::oneSidedGrids(ComputeOp op, const llvm::StringMap<DistTensorType> &types,
       error = "the one-sided lowering takes one-level grids";
       return failure();
     }
+    // The grid's own verifier reports a bad extent; the ownership
+    // relations below divide by them.
+    if (llvm::any_of(grid.getShape(), [](int64_t e) { return e < 1; })) {
+      error = "grid @" + ref.getValue().str() +
+              " has an extent below 1";
+      return failure();
+    }
     grids[ref.getValue()] = llvm::to_vector(grid.getShape());
   }
   return grids;
