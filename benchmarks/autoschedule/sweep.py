@@ -11,8 +11,12 @@ and the Spearman rank correlation between predicted and measured times
 over the candidates that ran. A call's time is the computation's and
 those of the redistributions dist-insert-redistributions put around it.
 
-  benchmarks/autoschedule/sweep.py [--quick] [--cost-file FILE]
+  benchmarks/autoschedule/sweep.py [--quick] [--cost-file FILE | --calibrate]
         [--ranks 1,2,4] [--out DIR] [--build DIR] [--timeout S] [--jobs N]
+
+--calibrate: before each rank count, benchmarks/calibrate measures a cost
+file at that count (at 2 for 1 rank: it needs two), and the pass and the
+builds read it: 4 ranks oversubscribed on 2 cores have their own alpha.
 
 --quick: small shapes on 2 and 4 ranks (a few minutes). Without it: square,
 tall-skinny and small compute-bound products from 256 to 4096, and the four
@@ -45,7 +49,7 @@ REMARK = re.compile(r"remark: schedule auto: (?:chosen|rank (\d+)) of (\d+): "
 TIME = re.compile(r"^dist: time .*: ([0-9.eE+-]+) s on \d+ rank", re.M)
 
 GRIDS = {1: [1], 2: [2], 4: [2, 2], 8: [2, 2, 2]}
-CALLS = 4
+CALLS = 8
 
 
 def shapes(quick):
@@ -109,6 +113,16 @@ def candidates(build, path, cost_file):
                        + (m.group(8), m.group(9) or ""))
     if p.returncode != 0 or not out:
         raise RuntimeError("dist-auto-schedule failed on %s: %s" % (path, p.stderr[-400:]))
+    return out
+
+
+def calibrate(build, work, ranks):
+    """Runs benchmarks/calibrate on `ranks` ranks; the cost file's path."""
+    out = os.path.join(work, "costs-%d.txt" % ranks)
+    if not os.path.exists(out):
+        subprocess.run([os.path.join(ROOT, "benchmarks", "calibrate", "calibrate"),
+                        "-np", str(ranks), "--build", build, "-o", out],
+                       check=True, capture_output=True, text=True)
     return out
 
 
@@ -191,6 +205,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--cost-file", default="")
+    ap.add_argument("--calibrate", action="store_true")
     ap.add_argument("--ranks", default="")
     ap.add_argument("--out", default=os.path.join(ROOT, "benchmarks", "results", "autoschedule"))
     ap.add_argument("--build", default=os.environ.get("DIST_BUILD", os.path.join(ROOT, "build")))
@@ -200,9 +215,17 @@ def main():
     ranks = [int(r) for r in args.ranks.split(",")] if args.ranks else ([2, 4] if args.quick else [1, 2, 4])
     os.makedirs(args.out, exist_ok=True)
     rows, summary = [], []
+    if args.calibrate and args.cost_file:
+        ap.error("--calibrate writes its own cost files; leave out --cost-file")
     with tempfile.TemporaryDirectory(prefix="dist-autosched-") as work:
+        files = {}
+        if args.calibrate:
+            for r in ranks:
+                files[r] = calibrate(args.build, work, max(r, 2))
         for name, kernel, extents in shapes(args.quick):
             for r in ranks:
+                if args.calibrate:
+                    args.cost_file = files[r]
                 s = sweep_one(args, work, name, kernel, extents, r, rows)
                 summary.append(s)
                 print("%-16s %d rank(s): %3d candidates, %3d ran; chosen %s s, best %s s, "
@@ -236,7 +259,8 @@ def write_summary(args, summary):
                      "median Spearman %s (cost file: %s)." % (
                          within, len(ratios), 100.0 * within / len(ratios), max(ratios),
                          fmt(statistics.median(rhos)) if rhos else "-",
-                         args.cost_file or "defaults"))
+                         "calibrated at each rank count" if args.calibrate
+                         else args.cost_file or "defaults"))
     text = "\n".join(lines) + "\n"
     with open(os.path.join(args.out, "summary.md"), "w") as f:
         f.write(text)

@@ -28,6 +28,9 @@
  *                    the plain C loop nest C[i][j] += A[i][k] * B[k][j]
  *                    (i, j, k order, n = 128, row-major): the compiler's
  *                    scalar loops when no GEMM leaf is substituted
+ *   gamma.gemv       seconds per flop (2 n^2) of distrt_gemv_t_f64, 512 x 512
+ *   gamma.dot        seconds per flop (2 n) of distrt_dot_acc_f64, n = 16384
+ *                    (the gemv and dot leaves: TTV, inner products)
  *   beta.copy        seconds per element of a memcpy of 2^23 f64 (64 MiB):
  *                    memory bandwidth
  *
@@ -42,6 +45,7 @@
  * its model, and an allgather against the exchange model's prediction
  * log2(p) alpha + (p - 1) (n / p) beta.
  */
+#include "distrt/compiler.h"
 #include "distrt/distrt.h"
 
 #include <math.h>
@@ -247,6 +251,48 @@ static double time_loop(int64_t n, int reps) {
   return best / (2.0 * (double)n * (double)n * (double)n);
 }
 
+/* Seconds per flop (2 n^2) of the gemv leaf (distrt_gemv_t_f64, n x n,
+ * row-major, as a TTV's), `inner` calls per timing; minimum over
+ * repetitions. */
+static double time_gemv(int64_t n, int reps, int inner) {
+  double *x = distrt_alloc((int64_t)sizeof(double) * (n * n + 2 * n));
+  for (int64_t i = 0; i < n * n + 2 * n; ++i)
+    x[i] = (double)(i % 7) - 3;
+  double best = INFINITY;
+  for (int k = 0; k < reps; ++k) {
+    double t0 = distrt_wtime();
+    for (int c = 0; c < inner; ++c)
+      distrt_gemv_t_f64(0, n, n, 1.0, x, n, x + n * n, 1, 1.0,
+                        x + n * n + n, 1);
+    double t = (distrt_wtime() - t0) / inner;
+    if (t < best)
+      best = t;
+  }
+  sink += x[n * n + n];
+  distrt_free(x);
+  return best / (2.0 * (double)n * (double)n);
+}
+
+/* Seconds per flop (2 n) of the dot leaf (distrt_dot_acc_f64 of n), `inner`
+ * calls per timing; minimum over repetitions. */
+static double time_dot(int64_t n, int reps, int inner) {
+  double *x = distrt_alloc((int64_t)sizeof(double) * 2 * n);
+  for (int64_t i = 0; i < 2 * n; ++i)
+    x[i] = (double)(i % 5) - 2;
+  double out = 0, best = INFINITY;
+  for (int k = 0; k < reps; ++k) {
+    double t0 = distrt_wtime();
+    for (int c = 0; c < inner; ++c)
+      distrt_dot_acc_f64(n, x, 1, x + n, 1, &out);
+    double t = (distrt_wtime() - t0) / inner;
+    if (t < best)
+      best = t;
+  }
+  sink += out;
+  distrt_free(x);
+  return best / (2.0 * (double)n);
+}
+
 /* Seconds per element of a memcpy of n f64, minimum over repetitions. */
 static double time_copy(int64_t n, int reps) {
   double *src = distrt_alloc((int64_t)sizeof(double) * n);
@@ -342,6 +388,9 @@ int main(int argc, char **argv) {
   distrt_barrier(g, 1);
   double gamma_loop = time_loop(loop_n, lreps);
   distrt_barrier(g, 1);
+  double gamma_gemv = time_gemv(512, lreps, 16);
+  double gamma_dot = time_dot((int64_t)1 << 14, lreps, 64);
+  distrt_barrier(g, 1);
   double beta_copy = time_copy(copy_n, creps);
 
   if (distrt_world_rank() == 0) {
@@ -358,6 +407,8 @@ int main(int argc, char **argv) {
       put("gamma", n, gammas[s]);
     }
     put("gamma", "loop", gamma_loop);
+    put("gamma", "gemv", gamma_gemv);
+    put("gamma", "dot", gamma_dot);
     put("beta", "copy", beta_copy);
     printf("# gamma: distrt_gemm_f64 of %lld x %lld x %lld, seconds per flop "
            "(the one-sided products' choice, docs/onesided.md)\n",
@@ -367,6 +418,9 @@ int main(int argc, char **argv) {
     printf("# gamma.loop: C[i][j] += A[i][k] * B[k][j] in C (i, j, k; n = "
            "%lld), seconds per flop (2 n^3)\n",
            (long long)loop_n);
+    printf("# gamma.gemv: distrt_gemv_t_f64 of 512 x 512, seconds per flop "
+           "(2 n^2); gamma.dot: distrt_dot_acc_f64 of 16384, seconds per "
+           "flop (2 n)\n");
     printf("# beta.copy: memcpy of %lld f64, seconds per element\n",
            (long long)copy_n);
     for (int op = 0; op < NOPS; ++op)

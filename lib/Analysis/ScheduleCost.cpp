@@ -77,8 +77,16 @@ static double computeSeconds(const ComputeModel &m, const CostModel &c) {
       leafVolume *= double(loop->extent);
   }
   double flops = iterations * double(flopsPerIteration(m.stmt));
-  double gamma = m.gemmLeaf ? gemmSecondsPerFlop(c, leafVolume)
-                            : c.get("gamma.loop", kDefaultLoopGamma);
+  double gamma = c.get("gamma.loop", kDefaultLoopGamma);
+  if (m.gemmLeaf) {
+    // GEMM and MTTKRP (a GEMM with the Khatri-Rao product) leaves at the
+    // GEMM rate for their size; gemv and dot at their own, measured rate
+    // when the file has one.
+    gamma = gemmSecondsPerFlop(c, leafVolume);
+    const std::string &kernel = m.nest.kernel;
+    if (kernel == "gemv" || kernel == "dot")
+      gamma = c.get("gamma." + kernel, gamma);
+  }
   return flops * gamma;
 }
 
@@ -150,6 +158,9 @@ ScheduleCost mlir::dist::estimateScheduleCost(
     const CostModel &costs) {
   ScheduleCost cost;
   cost.compute = computeSeconds(m, costs);
+  // The lowering double-buffers time-stepped transfers unless the schedule
+  // says overlap(off) (the pipeline's --overlap off is not modelled).
+  bool overlap = m.nest.overlap.value_or(true);
   // Communication at every step of the time loop, and its steps.
   double inLoop = 0, loopSteps = 1;
   for (const std::string &name : m.names) {
@@ -173,14 +184,15 @@ ScheduleCost mlir::dist::estimateScheduleCost(
       cost.latency += costs.alpha;
       cost.bandwidth += words * costs.beta;
     }
+    bool stepped = plan.level > 0 && plan.steps > 1;
     if (plan.kind != TransferPlan::Kind::Local)
-      cost.memoryElements += n;
-    if (plan.level > 0 && plan.steps > 1) {
+      cost.memoryElements += stepped && overlap ? 2 * n : n;
+    if (stepped) {
       inLoop += steps * (step.latency + step.bandwidth);
       loopSteps = std::max(loopSteps, steps);
     }
   }
-  if (loopSteps > 1)
+  if (overlap && loopSteps > 1)
     cost.hidden =
         std::min(cost.compute, inLoop) * (loopSteps - 1) / loopSteps;
   return cost;

@@ -339,7 +339,7 @@ struct AutoSchedulePass
     unsigned first = op.getTensors().getBeginOperandIndex();
     for (const SmallVector<int64_t> &shape : alternativeGridShapes(ownShape)) {
       std::vector<std::string> texts =
-          enumerateScheduleCandidates(stmt, extents, shape);
+          enumerateScheduleCandidates(stmt, extents, shape, maxMemory != 0);
       if (texts.empty())
         continue;
       bool created = false;
@@ -441,7 +441,8 @@ struct AutoSchedulePass
                             "machine in scope (dist-flatten-machines "
                             "flattens machines of nodes first)");
     std::vector<std::string> texts =
-        enumerateScheduleCandidates(stmt, nest->extents, grid.getShape());
+        enumerateScheduleCandidates(stmt, nest->extents, grid.getShape(),
+                                    maxMemory != 0);
     texts.push_back("[stationary(auto)]");
 
     // The candidates are tried as the op's own schedule.

@@ -14,7 +14,9 @@
 //            communicate({ins}, ros)                (Cannon, PUMMA, 2.5D)
 //
 // each with and without substitute(..., gemm) when the statement is a
-// product of two matrices.
+// product of two matrices (or an mttkrp, gemv or dot leaf where the
+// statement has that form), and the stepping ones also with overlap(off)
+// (one transfer buffer instead of two) when asked for.
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,8 +54,8 @@ struct Distribution {
 class Writer {
 public:
   Writer(const IndexStatement &stmt, const llvm::StringMap<int64_t> &extents,
-         ArrayRef<int64_t> grid)
-      : stmt(stmt), extents(extents), grid(grid) {
+         ArrayRef<int64_t> grid, bool overlapOff)
+      : stmt(stmt), extents(extents), grid(grid), overlapOff(overlapOff) {
     for (const std::string &v : stmt.indexVariables())
       used.insert(v);
     for (const std::string &t : stmt.tensorNames())
@@ -65,6 +67,8 @@ public:
                  stmt.reductionVariables().size() == 1 &&
                  stmt.lhs.indices.size() == 2 && rhs[0]->indices.size() == 2 &&
                  rhs[1]->indices.size() == 2;
+    if (!gemmShaped)
+      leafForms = leafFormsOf(stmt);
   }
 
   std::vector<std::string> run() {
@@ -190,17 +194,83 @@ private:
     return s;
   }
 
+  /// A family that steps: `cmds` as emit() writes them, and once more with
+  /// overlap(off) (single transfer buffers) when asked for.
+  void emitSteps(const Commands &cmds, ArrayRef<std::string> order) {
+    emit(cmds, order);
+    if (!overlapOff)
+      return;
+    Commands off(cmds);
+    off.push_back("overlap(off)");
+    emit(off, order);
+  }
+
   /// Writes `cmds`, and once more with a GEMM leaf over the innermost three
-  /// loops `order` when the statement is a matrix product.
+  /// loops `order` when the statement is a matrix product, or with each
+  /// other leaf it has the form of (leafForms) over its variables' loops
+  /// (`leafLoops`), reordered innermost.
   void emit(const Commands &cmds, ArrayRef<std::string> order) {
     std::string text = "[";
     llvm::raw_string_ostream os(text);
     llvm::interleaveComma(cmds, os);
     out.push_back(text + "]");
-    if (!gemmShaped || order.size() < 3)
+    if (gemmShaped && order.size() >= 3) {
+      out.push_back(text + ", substitute(" + list(order.take_back(3)) +
+                    ", gemm)]");
       return;
-    os << ", substitute(" << list(order.take_back(3)) << ", gemm)]";
-    out.push_back(text);
+    }
+    for (const auto &[roles, kernel] : leafForms) {
+      SmallVector<std::string> leaf, reordered;
+      for (const std::string &v : roles)
+        leaf.push_back(leafLoops.lookup(v));
+      for (const std::string &o : order)
+        if (!llvm::is_contained(leaf, o))
+          reordered.push_back(o);
+      llvm::append_range(reordered, leaf);
+      out.push_back(text + ", reorder(" + list(reordered) + "), substitute(" +
+                    list(leaf) + ", " + kernel + ")]");
+    }
+  }
+
+  /// The leaf kernels (docs/dialect.md's `substitute`) the statement has
+  /// the form of, each with the statement variables its loops derive from,
+  /// innermost last: `mttkrp` for A(i,l) = B(i,j,k) * C(j,l) * D(k,l)
+  /// (i, j, k, l); `gemv` for a product of two tensors with one summed
+  /// variable k, the output's last index r and k last in one input (r, k:
+  /// TTV with its vector); `dot` for a product of two tensors whose last
+  /// index k is the same and summed, the output not indexed by it (k:
+  /// inner products). The verifier rejects the candidates whose operands
+  /// do not fit the kernel (contiguity, BLAS's sizes).
+  static SmallVector<std::pair<SmallVector<std::string>, std::string>>
+  leafFormsOf(const IndexStatement &stmt) {
+    SmallVector<std::pair<SmallVector<std::string>, std::string>> forms;
+    SmallVector<const Access *> rhs = stmt.rhsAccesses();
+    if (!stmt.isPureProduct())
+      return forms;
+    const auto &a = stmt.lhs.indices;
+    SmallVector<std::string> sums = stmt.reductionVariables();
+    if (rhs.size() == 3 && a.size() == 2 && rhs[0]->indices.size() == 3 &&
+        rhs[1]->indices.size() == 2 && rhs[2]->indices.size() == 2) {
+      const auto &b = rhs[0]->indices, &c = rhs[1]->indices,
+                 &d = rhs[2]->indices;
+      SmallVector<std::string> roles{a[0], b[1], b[2], a[1]};
+      if (b[0] == a[0] && c[0] == b[1] && c[1] == a[1] && d[0] == b[2] &&
+          d[1] == a[1] &&
+          llvm::StringSet<>(llvm::from_range, roles).size() == 4)
+        forms.push_back({roles, "mttkrp"});
+    }
+    if (rhs.size() != 2 || rhs[0]->indices.empty() ||
+        rhs[1]->indices.empty())
+      return forms;
+    if (sums.size() == 1 && !a.empty() &&
+        llvm::any_of(rhs, [&](const Access *x) {
+          return x->indices.back() == sums.front();
+        }))
+      forms.push_back({{a.back(), sums.front()}, "gemv"});
+    const std::string &k = rhs[0]->indices.back();
+    if (rhs[1]->indices.back() == k && llvm::is_contained(sums, k))
+      forms.push_back({{k}, "dot"});
+    return forms;
   }
 
   void writeFamilies(const Distribution &d) {
@@ -208,6 +278,10 @@ private:
     for (const std::string &c : llvm::reverse(d.prefix))
       dist = c + ", " + dist;
     const std::string &last = d.outer.back();
+    // Each statement variable's local loop (a leaf's loops).
+    leafLoops.clear();
+    for (auto [v, l] : llvm::zip(stmt.indexVariables(), d.local))
+      leafLoops[v] = l;
     // Every operand once: Johnson's form when a summed variable is
     // distributed (the output is reduced), owner computes otherwise.
     emit({dist, "communicate(" + list(tensors) + ", " + last + ")"},
@@ -235,6 +309,10 @@ private:
       if (l != r)
         order.push_back(l);
     order.push_back(ri);
+    llvm::StringMap<std::string> saved = leafLoops;
+    for (auto &kv : leafLoops)
+      if (kv.getValue() == r)
+        kv.getValue() = ri;
     std::string reorder = "reorder(" + list(order) + ")";
     std::string outComm = "communicate(" + tensors.front() + ", " + last + ")";
     SmallVector<std::string> ins(llvm::drop_begin(tensors));
@@ -244,7 +322,7 @@ private:
     // SUMMA: chunks of the summed loop.
     for (int64_t s : {64, 256, 1024, 4096})
       if (s < n)
-        emit({dist, "split(" + r + ", " + ro + ", " + ri + ", " +
+        emitSteps({dist, "split(" + r + ", " + ro + ", " + ri + ", " +
                         std::to_string(s) + ")",
               reorder, outComm, inComm(ro)},
              order);
@@ -260,7 +338,7 @@ private:
     for (int64_t q : parts) {
       std::string divide = "divide(" + r + ", " + ro + ", " + ri + ", " +
                            std::to_string(q) + ")";
-      emit({dist, divide, reorder, outComm, inComm(ro)}, order);
+      emitSteps({dist, divide, reorder, outComm, inComm(ro)}, order);
       // Rotations on a 2-D grid over both distributed loops (Cannon) or
       // one (PUMMA); on a 3-D grid over the first two (2.5D).
       if (d.outer.size() < 2 || !llvm::is_contained(grid, q))
@@ -274,11 +352,12 @@ private:
         groups.push_back({d.outer[0], d.outer[1]});
       }
       for (const auto &g : groups)
-        emit({dist, divide, reorder,
-              "rotate(" + ro + ", " + list(g) + ", " + ros + ")", outComm,
-              inComm(ros)},
-             order);
+        emitSteps({dist, divide, reorder,
+                   "rotate(" + ro + ", " + list(g) + ", " + ros + ")",
+                   outComm, inComm(ros)},
+                  order);
     }
+    leafLoops = std::move(saved);
   }
 
   const IndexStatement &stmt;
@@ -287,6 +366,12 @@ private:
   SmallVector<std::string> tensors;
   llvm::StringSet<> used;
   bool gemmShaped = false;
+  bool overlapOff = false;
+  /// The leaf kernels other than GEMM the statement has the form of
+  /// (leafFormsOf), and each statement variable's innermost loop in the
+  /// family being written.
+  SmallVector<std::pair<SmallVector<std::string>, std::string>> leafForms;
+  llvm::StringMap<std::string> leafLoops;
   size_t placeholders = 0;
   std::vector<std::string> out;
 };
@@ -295,6 +380,7 @@ private:
 std::vector<std::string>
 mlir::dist::enumerateScheduleCandidates(const IndexStatement &stmt,
                                         const llvm::StringMap<int64_t> &extents,
-                                        ArrayRef<int64_t> grid) {
-  return Writer(stmt, extents, grid).run();
+                                        ArrayRef<int64_t> grid,
+                                        bool overlapOff) {
+  return Writer(stmt, extents, grid, overlapOff).run();
 }

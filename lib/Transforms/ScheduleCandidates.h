@@ -28,12 +28,15 @@ namespace dist {
 /// COSMA's steps), and the parts rotated over distributed variables
 /// (Cannon, PUMMA, 2.5D); each with and without a GEMM leaf. Nothing here
 /// checks them: the pass keeps those the verifier and the lowering accept.
-/// The number of candidates depends on the statement and the grid's
-/// dimensions, not on the number of processes.
+/// With `overlapOff`, every family that steps is also written with
+/// overlap(off): no double buffering, half the transfer memory (for a
+/// memory cap). The number of candidates depends on the statement and the
+/// grid's dimensions, not on the number of processes.
 std::vector<std::string>
 enumerateScheduleCandidates(const IndexStatement &stmt,
                             const llvm::StringMap<int64_t> &extents,
-                            llvm::ArrayRef<int64_t> grid);
+                            llvm::ArrayRef<int64_t> grid,
+                            bool overlapOff = false);
 
 } // namespace dist
 } // namespace mlir
