@@ -67,8 +67,10 @@ def DistAutoSchedule : Pass<"dist-auto-schedule", "ModuleOp"> {
     (SUMMA, COSMA's steps), the parts rotated over the distributed loops
     (Cannon, PUMMA on 2-D grids, 2.5D over the first two of a 3-D grid's),
     each with and without a GEMM leaf where the
-    statement is a product of two matrices; and the one-sided product
-    (`stationary(auto)`) where the statement is one. Their number depends
+    statement is a product of two matrices (an MTTKRP, gemv or dot leaf
+    where it has that form), the stepping ones also with `overlap(off)`
+    under `max-memory`; and the one-sided product (`stationary(auto)`)
+    where the statement is one. Their number depends
     on the statement and the number of grid dimensions, not on the number
     of processes.
 
