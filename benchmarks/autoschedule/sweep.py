@@ -11,8 +11,14 @@ and the Spearman rank correlation between predicted and measured times
 over the candidates that ran. A call's time is the computation's and
 those of the redistributions dist-insert-redistributions put around it.
 
-  benchmarks/autoschedule/sweep.py [--quick] [--cost-file FILE | --calibrate]
-        [--ranks 1,2,4] [--out DIR] [--build DIR] [--timeout S] [--jobs N]
+  benchmarks/autoschedule/sweep.py [--quick | --medium]
+        [--cost-file FILE | --calibrate] [--ranks 1,2,4] [--rounds R]
+        [--out DIR] [--build DIR] [--timeout S] [--jobs N]
+
+--rounds R (default 2): every candidate runs R times, in turn with the
+others, and keeps its lowest median. --medium: the full set's kinds at
+sizes between --quick's and the full ones (1024-2048 products, 128-256
+tensors; about half an hour on 1 and 2 ranks).
 
 --calibrate: before each rank count, benchmarks/calibrate measures a cost
 file at that count (at 2 for 1 rank: it needs two), and the pass and the
@@ -52,8 +58,15 @@ GRIDS = {1: [1], 2: [2], 4: [2, 2], 8: [2, 2, 2]}
 CALLS = 8
 
 
-def shapes(quick):
+def shapes(quick, medium=False):
     """(name, kernel, extents) in the statement's variable order."""
+    if medium:
+        return [("gemm-1024", "gemm", [1024, 1024, 1024]),
+                ("gemm-ts-2048", "gemm", [2048, 128, 2048]),
+                ("gemm-small-256", "gemm", [256, 256, 2048]),
+                ("ttv-128", "ttv", [128, 128, 128]),
+                ("innerprod-128", "innerprod", [128, 128, 128]),
+                ("mttkrp-64", "mttkrp", [64, 32, 64, 64])]
     if quick:
         return [("gemm-256", "gemm", [256, 256, 256]),
                 ("gemm-ts", "gemm", [1024, 64, 1024]),
@@ -180,12 +193,24 @@ def sweep_one(args, work, name, kernel, extents, ranks, rows):
         built = list(pool.map(lambda j: j[2] or build_one(args.build, j[0], j[1],
                                                           args.cost_file, 600),
                               [(a, b, why) for (a, b), why in zip(jobs, picked)]))
-    measured = []
-    for (rank, pred, comp, lat, bw, red, sched, grid), (csrc, exe), why in zip(cands, jobs, built):
-        t, why = (None, why) if why else run_one(exe, ranks, args.timeout)
-        if t is None and why == "timeout":
-            t = float(args.timeout)  # counted as that long
-        measured.append(t)
+    # Rounds: every candidate runs once per round, in turn, and keeps its
+    # lowest median, so that a disturbance of the machine during one run
+    # does not decide the comparison.
+    measured = [None] * len(cands)
+    notes = list(built)
+    for _ in range(args.rounds):
+        for i, (exe, why) in enumerate(zip([j[1] for j in jobs], built)):
+            if why or notes[i] == "timeout":
+                continue
+            t, note = run_one(exe, ranks, args.timeout)
+            if t is None and note == "timeout":
+                t = float(args.timeout)  # counted as that long
+            if t is None:
+                notes[i] = note
+                continue
+            notes[i] = note
+            measured[i] = t if measured[i] is None else min(measured[i], t)
+    for (rank, pred, comp, lat, bw, red, sched, grid), t, why in zip(cands, measured, notes):
         rows.append({"shape": name, "kernel": kernel, "extents": "x".join(map(str, extents)),
                      "ranks": ranks, "rank": rank, "predicted_s": pred, "compute_s": comp,
                      "latency_s": lat, "bandwidth_s": bw, "redistribution_s": red,
@@ -211,6 +236,8 @@ def main():
     ap.add_argument("--build", default=os.environ.get("DIST_BUILD", os.path.join(ROOT, "build")))
     ap.add_argument("--timeout", type=float, default=60.0)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--medium", action="store_true")
     args = ap.parse_args()
     ranks = [int(r) for r in args.ranks.split(",")] if args.ranks else ([2, 4] if args.quick else [1, 2, 4])
     os.makedirs(args.out, exist_ok=True)
@@ -222,7 +249,7 @@ def main():
         if args.calibrate:
             for r in ranks:
                 files[r] = calibrate(args.build, work, max(r, 2))
-        for name, kernel, extents in shapes(args.quick):
+        for name, kernel, extents in shapes(args.quick, args.medium):
             for r in ranks:
                 if args.calibrate:
                     args.cost_file = files[r]

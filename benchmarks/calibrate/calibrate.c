@@ -28,9 +28,12 @@
  *                    the plain C loop nest C[i][j] += A[i][k] * B[k][j]
  *                    (i, j, k order, n = 128, row-major): the compiler's
  *                    scalar loops when no GEMM leaf is substituted
- *   gamma.gemv       seconds per flop (2 n^2) of distrt_gemv_t_f64, 512 x 512
- *   gamma.dot        seconds per flop (2 n) of distrt_dot_acc_f64, n = 16384
- *                    (the gemv and dot leaves: TTV, inner products)
+ *   gamma.gemv       seconds per flop (2 n^2) of distrt_gemv_t_f64, n x n,
+ *                    n = 2048 (1024 with --quick): out of cache
+ *   gamma.dot        seconds per flop (2 n) of distrt_dot_acc_f64, n = 2^22
+ *                    (2^20 with --quick): out of cache (the gemv and dot
+ *                    leaves stream a tensor kernel's operands: TTV, inner
+ *                    products)
  *   beta.copy        seconds per element of a memcpy of 2^23 f64 (64 MiB):
  *                    memory bandwidth
  *
@@ -388,8 +391,9 @@ int main(int argc, char **argv) {
   distrt_barrier(g, 1);
   double gamma_loop = time_loop(loop_n, lreps);
   distrt_barrier(g, 1);
-  double gamma_gemv = time_gemv(512, lreps, 16);
-  double gamma_dot = time_dot((int64_t)1 << 14, lreps, 64);
+  /* Out of cache, as a tensor kernel's leaves stream their operands. */
+  double gamma_gemv = time_gemv(quick ? 1024 : 2048, lreps, 1);
+  double gamma_dot = time_dot((int64_t)1 << (quick ? 20 : 22), lreps, 1);
   distrt_barrier(g, 1);
   double beta_copy = time_copy(copy_n, creps);
 
@@ -418,9 +422,11 @@ int main(int argc, char **argv) {
     printf("# gamma.loop: C[i][j] += A[i][k] * B[k][j] in C (i, j, k; n = "
            "%lld), seconds per flop (2 n^3)\n",
            (long long)loop_n);
-    printf("# gamma.gemv: distrt_gemv_t_f64 of 512 x 512, seconds per flop "
-           "(2 n^2); gamma.dot: distrt_dot_acc_f64 of 16384, seconds per "
-           "flop (2 n)\n");
+    printf("# gamma.gemv: distrt_gemv_t_f64 of %d x %d, seconds per flop "
+           "(2 n^2); gamma.dot: distrt_dot_acc_f64 of %lld, seconds per "
+           "flop (2 n)\n",
+           quick ? 1024 : 2048, quick ? 1024 : 2048,
+           (long long)1 << (quick ? 20 : 22));
     printf("# beta.copy: memcpy of %lld f64, seconds per element\n",
            (long long)copy_n);
     for (int op = 0; op < NOPS; ++op)

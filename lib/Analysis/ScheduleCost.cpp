@@ -179,6 +179,15 @@ ScheduleCost mlir::dist::estimateScheduleCost(
     double steps = double(std::max<int64_t>(plan.steps, 1));
     cost.latency += steps * step.latency;
     cost.bandwidth += steps * step.bandwidth;
+    // The lowering copies a box that is not the whole tile into its buffer
+    // (packing what is sent, or reading a local block), and the output's
+    // partial results start at zero there and are added to the tile at the
+    // end of the step: memory traffic per step, not hidden by the overlap.
+    double tile =
+        t ? double(largestTileElements(t, t.getLayout(), m.gridShape)) : 0;
+    if (plan.kind != TransferPlan::Kind::Local || n < tile)
+      cost.bandwidth += steps * (plan.output ? 2 : 1) * words *
+                        costs.get("beta.copy", costs.beta);
     if (plan.kind == TransferPlan::Kind::Shift && !plan.alignLocal) {
       // The initial alignment.
       cost.latency += costs.alpha;

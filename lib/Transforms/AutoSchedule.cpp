@@ -102,7 +102,9 @@ std::optional<ScheduleCost> oneSidedCost(ComputeOp op, const CostModel &c,
   // As one GEMM of the process's flops (the slices' products are smaller).
   cost.compute = e.flops * gemmSecondsPerFlop(c, e.flops / 2);
   cost.latency = e.messages * c.alpha;
-  cost.bandwidth = e.words * c.beta;
+  // Every slice lands in (or leaves from) a buffer of its own, as the
+  // collective lowering's boxes do (ScheduleCost.cpp's copies).
+  cost.bandwidth = e.words * (c.beta + c.get("beta.copy", c.beta));
   for (Value v : op.getTensors()) {
     auto t = cast<DistTensorType>(v.getType());
     cost.memoryElements +=

@@ -12,8 +12,8 @@
 // RUN: dist-opt %s --dist-auto-schedule="report=1 insert-redistributions=0 grid-shapes=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=OFF
 // RUN: dist-opt %s --dist-auto-schedule=grid-shapes=0 | FileCheck %s --check-prefix=CHOSEN
 
-// ON: remark: schedule auto: chosen of 11: predicted 0.00088 s (compute 0.000839, latency 1.6e-05, bandwidth 6.55e-05, redistribution 3.07e-05, hidden 7.13e-05): [distribute({i}, {io}, {ii}, Grid(4)), divide(k, ko, ki, 8), reorder({ko, ii, j, ki}), communicate(A, io), communicate({B, C}, ko), substitute({ii, j, ki}, gemm)]
-// OFF: remark: schedule auto: chosen of 11: predicted 0.000854 s (compute 0.000839, latency 4e-05, bandwidth 8.19e-05, redistribution 0, hidden 0.000107): [distribute({i}, {io}, {ii}, Grid(4)), divide(k, ko, ki, 8), reorder({ko, ii, j, ki}), communicate(A, io), communicate({B, C}, ko), substitute({ii, j, ki}, gemm)]
+// ON: remark: schedule auto: chosen of 11: predicted 0.000962 s (compute 0.000839, latency 1.6e-05, bandwidth 0.000147, redistribution 3.07e-05, hidden 7.13e-05): [distribute({i}, {io}, {ii}, Grid(4)), divide(k, ko, ki, 8), reorder({ko, ii, j, ki}), communicate(A, io), communicate({B, C}, ko), substitute({ii, j, ki}, gemm)]
+// OFF: remark: schedule auto: chosen of 11: predicted 0.000936 s (compute 0.000839, latency 4e-05, bandwidth 0.000164, redistribution 0, hidden 0.000107): [distribute({i}, {io}, {ii}, Grid(4)), divide(k, ko, ki, 8), reorder({ko, ii, j, ki}), communicate(A, io), communicate({B, C}, ko), substitute({ii, j, ki}, gemm)]
 // CHOSEN: schedule [distribute({i}, {io}, {ii}, Grid(4)), divide(k, ko, ki, 8), reorder({ko, ii, j, ki}), communicate(A, io), communicate({B, C}, ko), substitute({ii, j, ki}, gemm)]
 
 dist.grid @r [4]
