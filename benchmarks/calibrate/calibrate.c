@@ -22,6 +22,9 @@
  *                    each rank):          t = L alpha.K + (p - 1) / p n beta.K
  *     reducescatter  distrt_reduce_scatter (sum) of n elements from every
  *                    rank, n / p back:    t = L alpha.K + (p - 1) / p n beta.K
+ *   alpha.rma, beta.rma  a one-sided get of n from the next rank's window
+ *                    (MPI_Rget, wait, MPI_Win_flush_all): t = alpha.rma +
+ *                    n beta.rma (the one-sided product's transfers)
  *   gamma.gemm.N     seconds per flop (2 N^3) of distrt_gemm_f64 of N x N x N,
  *                    N = 32, 128, 512 (32, 128 with --quick)
  *   gamma.loop       seconds per flop (2 n^3: a multiply-add is 2 flops) of
@@ -52,6 +55,7 @@
 #include "distrt/distrt.h"
 
 #include <math.h>
+#include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -296,6 +300,50 @@ static double time_dot(int64_t n, int reps, int inner) {
   return best / (2.0 * (double)n);
 }
 
+/* The one-sided products' transport: every rank gets n f64 from the next
+ * rank's window (MPI_Rget, wait, MPI_Win_flush_all, as the runtime's
+ * passive-target epochs do) at the sizes of `counts`; the least squares
+ * fit t = alpha.rma + n beta.rma of the slowest rank's minimum over
+ * repetitions.  MPI directly: the runtime's windows are internal. */
+static void time_rma(int nsizes, int reps, double *alpha, double *beta) {
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int64_t most = counts[nsizes - 1];
+  double *base = distrt_alloc((int64_t)sizeof(double) * most * 2);
+  for (int64_t i = 0; i < most * 2; ++i)
+    base[i] = (double)(i % 11);
+  MPI_Win win;
+  MPI_Win_create(base, (MPI_Aint)(sizeof(double) * (size_t)most),
+                 sizeof(double), MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+  MPI_Win_lock_all(MPI_MODE_NOCHECK, win);
+  double n[MAX_SIZES], t[MAX_SIZES];
+  int target = (rank + 1) % size;
+  for (int s = 0; s < nsizes; ++s) {
+    int r = counts[s] <= 1024 ? 4 * reps : reps;
+    double best = INFINITY;
+    for (int k = 0; k < r; ++k) {
+      MPI_Barrier(MPI_COMM_WORLD);
+      double t0 = MPI_Wtime();
+      MPI_Request req;
+      MPI_Rget(base + most, (int)counts[s], MPI_DOUBLE, target, 0,
+               (int)counts[s], MPI_DOUBLE, win, &req);
+      MPI_Wait(&req, MPI_STATUS_IGNORE);
+      MPI_Win_flush_all(win);
+      double dt = MPI_Wtime() - t0, slowest;
+      MPI_Allreduce(&dt, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+      if (slowest < best)
+        best = slowest;
+    }
+    n[s] = (double)counts[s];
+    t[s] = best;
+  }
+  MPI_Win_unlock_all(win);
+  MPI_Win_free(&win);
+  distrt_free(base);
+  fit_linear(n, t, nsizes, alpha, beta);
+}
+
 /* Seconds per element of a memcpy of n f64, minimum over repetitions. */
 static double time_copy(int64_t n, int reps) {
   double *src = distrt_alloc((int64_t)sizeof(double) * n);
@@ -391,6 +439,8 @@ int main(int argc, char **argv) {
   distrt_barrier(g, 1);
   double gamma_loop = time_loop(loop_n, lreps);
   distrt_barrier(g, 1);
+  double alpha_rma, beta_rma;
+  time_rma(quick ? 4 : MAX_SIZES, quick ? 3 : reps, &alpha_rma, &beta_rma);
   /* Out of cache, as a tensor kernel's leaves stream their operands. */
   double gamma_gemv = time_gemv(quick ? 1024 : 2048, lreps, 1);
   double gamma_dot = time_dot((int64_t)1 << (quick ? 20 : 22), lreps, 1);
@@ -410,6 +460,8 @@ int main(int argc, char **argv) {
       snprintf(n, sizeof n, "gemm.%lld", (long long)gemm_sizes[s]);
       put("gamma", n, gammas[s]);
     }
+    put("alpha", "rma", alpha_rma);
+    put("beta", "rma", beta_rma);
     put("gamma", "loop", gamma_loop);
     put("gamma", "gemv", gamma_gemv);
     put("gamma", "dot", gamma_dot);

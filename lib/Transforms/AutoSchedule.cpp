@@ -101,10 +101,19 @@ std::optional<ScheduleCost> oneSidedCost(ComputeOp op, const CostModel &c,
   ScheduleCost cost;
   // As one GEMM of the process's flops (the slices' products are smaller).
   cost.compute = e.flops * gemmSecondsPerFlop(c, e.flops / 2);
-  cost.latency = e.messages * c.alpha;
+  // Gets and accumulates at the measured RMA costs (benchmarks/calibrate's
+  // alpha.rma, beta.rma), and per call the allreduce that checks the
+  // windows and the closing barrier (docs/onesided.md).
+  double procs = 1;
+  for (int64_t g : grid)
+    procs *= double(g);
+  double lg = std::ceil(std::log2(std::max(procs, 1.0)));
+  cost.latency = e.messages * c.get("alpha.rma", c.alpha) +
+                 (procs > 1 ? 2 * lg * c.get("alpha.allreduce", c.alpha) : 0);
   // Every slice lands in (or leaves from) a buffer of its own, as the
   // collective lowering's boxes do (ScheduleCost.cpp's copies).
-  cost.bandwidth = e.words * (c.beta + c.get("beta.copy", c.beta));
+  cost.bandwidth =
+      e.words * (c.get("beta.rma", c.beta) + c.get("beta.copy", c.beta));
   for (Value v : op.getTensors()) {
     auto t = cast<DistTensorType>(v.getType());
     cost.memoryElements +=

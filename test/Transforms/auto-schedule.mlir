@@ -44,8 +44,9 @@ dist.grid @m [2, 2]
 // between gamma.gemm.32 = 4e-11 and gamma.gemm.512 = 1e-11, 2.25e-11 s a
 // flop: 2 * 128 * 128 * 256 flops in 0.000189 s, for the one-sided product
 // (its process's flops as one GEMM) as for the GEMM leaf; the one-sided
-// product moves less.
-// REPORT: remark: schedule auto: chosen of {{[0-9]+}}: predicted 0.000256 s (compute 0.000189, latency 2e-06, bandwidth 6.55e-05, redistribution 0, hidden 0): [stationary(auto)]
+// product moves less (its latency: 2 gets, and an allreduce and a barrier
+// over 4 processes per call, 2 + 4 alpha).
+// REPORT: remark: schedule auto: chosen of {{[0-9]+}}: predicted 0.00026 s (compute 0.000189, latency 6e-06, bandwidth 6.55e-05, redistribution 0, hidden 0): [stationary(auto)]
 // REPORT: remark: schedule auto: rank 2 of {{[0-9]+}}: predicted 0.000307 s (compute 0.000189, latency 4e-06, bandwidth 0.000115, redistribution 0, hidden 0): [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2)), communicate({A, B, C}, jo), substitute({ii, ji, k}, gemm)]
 // The second function's only candidate.
 // REPORT: remark: schedule auto: chosen of 1:

@@ -28,7 +28,8 @@ struct ScheduleCost {
   double compute = 0;
   /// alpha terms: messages.
   double latency = 0;
-  /// beta terms: elements moved.
+  /// beta terms: elements moved, and the boxes' copies into and out of
+  /// their buffers (beta.copy).
   double bandwidth = 0;
   /// The redistributions dist-insert-redistributions puts around the
   /// computation (the planner's predicted seconds; dist-auto-schedule adds
@@ -36,7 +37,8 @@ struct ScheduleCost {
   double redistribution = 0;
   /// Communication inside the time loop that overlaps the previous step's
   /// arithmetic (the lowering double-buffers it, `overlap` on by default):
-  /// min(compute, that communication) x (steps - 1) / steps, subtracted.
+  /// min(compute, that communication) x (steps - 1) / steps, subtracted
+  /// (nothing under overlap(off)).
   double hidden = 0;
   /// Elements one process holds at once: its tiles of every tensor plus the
   /// transfer buffers (two of each when the time loop is double-buffered).
