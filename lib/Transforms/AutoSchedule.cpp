@@ -77,6 +77,14 @@ std::string num(double s) {
   return out;
 }
 
+/// The candidate schedule `text` ("[...]") as an attribute; null when it
+/// does not parse or decode (the caller silences the diagnostics).
+ScheduleAttr parseSchedule(MLIRContext *ctx, StringRef text) {
+  auto attr = dyn_cast_or_null<ScheduleAttr>(
+      parseAttribute(("#dist.schedule<" + text + ">").str(), ctx));
+  return attr && attr.isValid() ? attr : ScheduleAttr();
+}
+
 /// The schedule's text as dist.compute prints it.
 std::string scheduleText(ScheduleAttr s) {
   std::string out;
@@ -161,9 +169,8 @@ struct AutoSchedulePass
     // A candidate that does not fit is skipped without a word.
     ScopedDiagnosticHandler silence(ctx,
                                     [](Diagnostic &) { return success(); });
-    auto attr = dyn_cast_or_null<ScheduleAttr>(
-        parseAttribute(("#dist.schedule<" + text + ">").str(), ctx));
-    if (!attr || !attr.isValid())
+    ScheduleAttr attr = parseSchedule(ctx, text);
+    if (!attr)
       return std::nullopt;
     op.setScheduleAttr(attr);
     if (failed(verify(op, /*verifyRecursively=*/false)))
@@ -266,9 +273,8 @@ struct AutoSchedulePass
   distributedVariables(MLIRContext *ctx, StringRef text) {
     ScopedDiagnosticHandler silence(ctx,
                                     [](Diagnostic &) { return success(); });
-    auto attr = dyn_cast_or_null<ScheduleAttr>(
-        parseAttribute(("#dist.schedule<" + text + ">").str(), ctx));
-    if (!attr || !attr.isValid())
+    ScheduleAttr attr = parseSchedule(ctx, text);
+    if (!attr)
       return std::nullopt;
     for (const ScheduleCommand &c : attr.getDecoded())
       if (c.kind == ScheduleCommand::Kind::DistributeOnto && !c.lists.empty())
