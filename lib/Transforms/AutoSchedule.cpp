@@ -337,15 +337,17 @@ struct AutoSchedulePass
   /// The candidates on the other grid shapes (alternativeGridShapes): each
   /// tried with the computation's tensors replaced by a placement's
   /// temporaries, costed with the placement's redistributions added and
-  /// the tensors' own tiles (still held) counted in its memory.
-  void tryOtherGrids(ComputeOp op, const IndexStatement &stmt,
+  /// the tensors' own tiles (still held) counted in its memory. Returns
+  /// how many candidate schedules it tried.
+  size_t tryOtherGrids(ComputeOp op, const IndexStatement &stmt,
                      const llvm::StringMap<int64_t> &extents, GridOp grid,
                      const CostModel &costs, PlanCache &plans,
                      std::vector<Placement> &placements,
                      function_ref<void(Candidate)> consider) {
+    size_t tried = 0;
     auto module = op->getParentOfType<ModuleOp>();
     if (!module)
-      return;
+      return tried;
     ArrayRef<int64_t> ownShape = grid.getShape();
     double ownElements = 0;
     for (Value v : op.getTensors()) {
@@ -359,6 +361,7 @@ struct AutoSchedulePass
           enumerateScheduleCandidates(stmt, extents, shape, maxMemory != 0);
       if (texts.empty())
         continue;
+      tried += texts.size();
       bool created = false;
       GridOp g = gridOfShape(module, shape, grid.getLevel(0).getKind(),
                              op.getLoc(), created);
@@ -393,6 +396,7 @@ struct AutoSchedulePass
       if (byVars.empty() && created)
         g->erase();
     }
+    return tried;
   }
 
   /// Moves `op` onto the chosen placement's grid (its tensors redistributed
@@ -480,11 +484,8 @@ struct AutoSchedulePass
         consider(*c);
     std::vector<Placement> placements;
     if (gridShapes)
-      tryOtherGrids(op, stmt, nest->extents, grid, costs, plans, placements,
-                    [&](Candidate c) {
-                      ++tried;
-                      consider(c);
-                    });
+      tried += tryOtherGrids(op, stmt, nest->extents, grid, costs, plans,
+                             placements, consider);
     op.removeScheduleAttr();
     if (fits.empty()) {
       finishPlacements(op, stmt, placements, -1);
