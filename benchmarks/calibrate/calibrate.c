@@ -37,6 +37,10 @@
  *                    (2^20 with --quick): out of cache (the gemv and dot
  *                    leaves stream a tensor kernel's operands: TTV, inner
  *                    products)
+ *   alpha.leaf       seconds per call of distrt_dot_acc_f64 of 4 elements
+ *                    in cache: a leaf call's constant (its checks and the
+ *                    library's dispatch), paid once per iteration of the
+ *                    loops around a substituted leaf
  *   beta.copy        seconds per element of a memcpy of 2^23 f64 (64 MiB):
  *                    memory bandwidth
  *
@@ -280,6 +284,25 @@ static double time_gemv(int64_t n, int reps, int inner) {
   return best / (2.0 * (double)n * (double)n);
 }
 
+/* Seconds per call of a leaf kernel beyond its arithmetic: distrt_dot_acc_f64
+ * of 4 elements in cache, 2^16 calls per timing; minimum over repetitions.
+ * The generated code calls a leaf once per iteration of the loops around
+ * it (a dot per output element of a TTV, a gemv per row block). */
+static double time_leaf_call(int reps) {
+  double x[8] = {1, 2, 3, 4, 5, 6, 7, 8}, out = 0, best = INFINITY;
+  const int inner = 1 << 16;
+  for (int k = 0; k < reps; ++k) {
+    double t0 = distrt_wtime();
+    for (int c = 0; c < inner; ++c)
+      distrt_dot_acc_f64(4, x, 1, x + 4, 1, &out);
+    double t = (distrt_wtime() - t0) / inner;
+    if (t < best)
+      best = t;
+  }
+  sink += out;
+  return best;
+}
+
 /* Seconds per flop (2 n) of the dot leaf (distrt_dot_acc_f64 of n), `inner`
  * calls per timing; minimum over repetitions. */
 static double time_dot(int64_t n, int reps, int inner) {
@@ -444,6 +467,7 @@ int main(int argc, char **argv) {
   /* Out of cache, as a tensor kernel's leaves stream their operands. */
   double gamma_gemv = time_gemv(quick ? 1024 : 2048, lreps, 1);
   double gamma_dot = time_dot((int64_t)1 << (quick ? 20 : 22), lreps, 1);
+  double alpha_leaf = time_leaf_call(lreps);
   distrt_barrier(g, 1);
   double beta_copy = time_copy(copy_n, creps);
 
@@ -465,6 +489,7 @@ int main(int argc, char **argv) {
     put("gamma", "loop", gamma_loop);
     put("gamma", "gemv", gamma_gemv);
     put("gamma", "dot", gamma_dot);
+    put("alpha", "leaf", alpha_leaf);
     put("beta", "copy", beta_copy);
     printf("# gamma: distrt_gemm_f64 of %lld x %lld x %lld, seconds per flop "
            "(the one-sided products' choice, docs/onesided.md)\n",
@@ -479,6 +504,8 @@ int main(int argc, char **argv) {
            "flop (2 n)\n",
            quick ? 1024 : 2048, quick ? 1024 : 2048,
            (long long)1 << (quick ? 20 : 22));
+    printf("# alpha.leaf: seconds per call of distrt_dot_acc_f64 of 4 "
+           "elements in cache (a leaf's constant)\n");
     printf("# beta.copy: memcpy of %lld f64, seconds per element\n",
            (long long)copy_n);
     for (int op = 0; op < NOPS; ++op)

@@ -78,7 +78,15 @@ static double computeSeconds(const ComputeModel &m, const CostModel &c) {
   }
   double flops = iterations * double(flopsPerIteration(m.stmt));
   double gamma = c.get("gamma.loop", kDefaultLoopGamma);
+  double overhead = 0;
   if (m.gemmLeaf) {
+    // Every call of the leaf pays a constant (the runtime's checks and the
+    // library's dispatch): `alpha.leaf` per call, the calls being the
+    // iterations of the loops around it.
+    double calls = 1;
+    for (unsigned i = 0; i < m.leafLevel && i < m.localLoops.size(); ++i)
+      calls *= double(m.localLoops[i]->extent);
+    overhead = calls * c.get("alpha.leaf", kDefaultLeafAlpha);
     // GEMM and MTTKRP (a GEMM with the Khatri-Rao product) leaves at the
     // GEMM rate for their size; gemv and dot at their own, measured rate
     // when the file has one.
@@ -87,7 +95,7 @@ static double computeSeconds(const ComputeModel &m, const CostModel &c) {
     if (kernel == "gemv" || kernel == "dot")
       gamma = c.get("gamma." + kernel, gamma);
   }
-  return flops * gamma;
+  return flops * gamma + overhead;
 }
 
 /// Processes in the group of grid axes `axes` (all of them when empty).

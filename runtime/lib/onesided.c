@@ -442,14 +442,14 @@ static void prepare(os_plan *p, int64_t accumulate) {
       p->acc_win = w[n];
     }
   } else if (useacc) {
-    p->acc = xmalloc(p->op, cbytes);
+    p->acc = os_scratch_get(p->op, p->g, cbytes, &p->acccap);
   }
   if (useacc) {
     memset(p->acc, 0, (size_t)cbytes);
-    p->self = xmalloc(p->op, cbytes);
+    p->self = os_scratch_get(p->op, p->g, cbytes, &p->selfcap);
     memset(p->self, 0, (size_t)cbytes);
   } else if (crep > 1) {
-    p->acc = xmalloc(p->op, cbytes);
+    p->acc = os_scratch_get(p->op, p->g, cbytes, &p->acccap);
     memset(p->acc, 0, (size_t)cbytes);
   } else {
     p->acc = C->tile;
@@ -491,9 +491,9 @@ static void finish(os_plan *p, int64_t accumulate) {
         memcpy(C->tile, p->acc, (size_t)(C->size * p->es));
     }
     if (!p->acc_win)
-      free(p->acc);
+      os_scratch_put(p->g, p->acc, p->acccap);
   }
-  free(p->self);
+  os_scratch_put(p->g, p->self, p->selfcap);
 }
 
 /* The batch (distrt_onesided_matmul_batched): this process's count of
@@ -609,8 +609,7 @@ static void onesided(const char *op, distrt_grid *const *grids, int64_t dtype,
       os_run_onesided(&p);
     finish(&p, accumulate);
   }
-  if (!p.twosided)
-    os_windows_trim(op, g);
+  os_windows_trim(op, g);
   words_total += p.words;
   for (int x = 0; x < 3; ++x)
     free(p.iv[x]);

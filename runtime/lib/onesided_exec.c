@@ -115,15 +115,16 @@ typedef struct {
   const char *ptr;    /* the panel: buf or in place */
   int64_t ld;
   int64_t scap;       /* elements of stage */
+  int64_t bcap, sbytes; /* bytes of buf and stage (pooled, os_scratch_get) */
 } os_pslot;
 
 /* Makes room for `need` elements of staging (nothing of it in flight). */
 static void stage_room(const os_plan *p, os_pslot *s, int64_t need) {
   if (need <= s->scap)
     return;
-  free(s->stage);
-  s->stage = xmalloc(p->op, need * p->es);
-  s->scap = need;
+  os_scratch_put(p->g, s->stage, s->sbytes);
+  s->stage = os_scratch_get(p->op, p->g, need * p->es, &s->sbytes);
+  s->scap = s->sbytes / p->es;
 }
 
 /* Elements of the slot's remote pieces that are narrower than the panel
@@ -145,9 +146,9 @@ typedef struct {
 static void pslot_alloc(const os_plan *p, const os_panel *d, os_pslot *s) {
   int64_t rows, cols, np = max_pieces(p, d);
   os_panel_shape(p, d, p->width, &rows, &cols);
-  s->buf = xmalloc(p->op, rows * cols * p->es);
+  s->buf = os_scratch_get(p->op, p->g, rows * cols * p->es, &s->bcap);
   s->stage = NULL;
-  s->scap = 0;
+  s->scap = s->sbytes = 0;
   if (d->fdim == 0)
     stage_room(p, s, rows * cols);
   s->pc = xmalloc(p->op, (int64_t)sizeof(os_piece) * np);
@@ -156,11 +157,11 @@ static void pslot_alloc(const os_plan *p, const os_panel *d, os_pslot *s) {
     distrt_fatal(p->op, "out of memory for %lld requests", (long long)np);
 }
 
-static void pslot_free(os_pslot *s) {
+static void pslot_free(const os_plan *p, os_pslot *s) {
   for (int64_t i = 0; s->req && i < s->npc; ++i)
     wait_comm(&s->req[i]);
-  free(s->buf);
-  free(s->stage);
+  os_scratch_put(p->g, s->buf, s->bcap);
+  os_scratch_put(p->g, s->stage, s->sbytes);
   free(s->pc);
   free(s->req);
 }
@@ -287,9 +288,9 @@ void os_run_onesided(os_plan *p) {
   }
   for (int64_t s = 0; s < nslot; ++s) {
     for (int i = 0; i < p->npan; ++i)
-      pslot_free(&slot[s].g[i]);
+      pslot_free(p, &slot[s].g[i]);
     if (out)
-      pslot_free(&slot[s].o);
+      pslot_free(p, &slot[s].o);
   }
   free(slot);
 }

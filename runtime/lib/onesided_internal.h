@@ -100,6 +100,7 @@ typedef struct {
    * contributions (both of the C tile's shape, row length C ext[1]). */
   char *acc;
   char *self;
+  int64_t acccap, selfcap; /* bytes of pooled acc (not a window) and self */
   distrt_bwin *acc_win;
   int twosided;
   int64_t words; /* elements moved by this call */
@@ -138,8 +139,16 @@ DISTRT_HIDDEN void os_windows(const char *op, distrt_grid *g, int nslots,
                               void **base, const int64_t *bytes,
                               const int *role, const int *scratch,
                               int64_t esize, distrt_bwin **wins);
-/* Trims the cache after a call (the same decision on every process). */
+/* Trims the cache after a call (the same decision on every process), and
+ * frees the pooled scratch buffers the call did not use. */
 DISTRT_HIDDEN void os_windows_trim(const char *op, distrt_grid *g);
+/* Scratch buffers (panels, staging, the own contributions), pooled per
+ * grid so that repeated calls do not map and fault in fresh pages: a
+ * buffer of at least `bytes` (its size in *cap), taken from the pool when
+ * one fits, and its return.  Local (no communication). */
+DISTRT_HIDDEN void *os_scratch_get(const char *op, distrt_grid *g,
+                                   int64_t bytes, int64_t *cap);
+DISTRT_HIDDEN void os_scratch_put(distrt_grid *g, void *buf, int64_t cap);
 /* The grid release hook: frees the grid's windows (collective). */
 DISTRT_HIDDEN void os_windows_release(const char *op, distrt_grid *g);
 

@@ -76,6 +76,9 @@ struct RedistributionPlan {
 /// Seconds per flop of the scalar loops of a computation without a GEMM
 /// leaf when the cost file has no `gamma.loop`.
 constexpr double kDefaultLoopGamma = 1e-9;
+/// Seconds per call of a substituted leaf kernel (gemm, mttkrp, gemv, dot)
+/// beyond its flops, when the cost file has no `alpha.leaf`.
+constexpr double kDefaultLeafAlpha = 5e-8;
 
 struct CostModel {
   double alpha = 1e-6;
