@@ -13,14 +13,16 @@ those of the redistributions dist-insert-redistributions put around it.
 
   benchmarks/autoschedule/sweep.py [--quick | --medium]
         [--cost-file FILE | --calibrate] [--ranks 1,2,4] [--rounds R]
-        [--finalists F] [--final-rounds N]
+        [--finalists F] [--final-rounds N] [--no-check] [--check-timeout S]
         [--out DIR] [--build DIR] [--timeout S] [--jobs N]
 
 --rounds R (default 2): every candidate runs R times, in turn with the
 others, and keeps its lowest median. Then the chosen candidate and the
 --finalists F (default 3) best measured run --final-rounds N (default 3)
 more times in turn, so that the best is not merely the luckiest of many
-noisy measurements. --medium: the full set's kinds at
+noisy measurements. Then the automatic choice of a two-call program is
+built with `dist-run --check` and run (--no-check skips it; it stops at
+--check-timeout S, default 300). --medium: the full set's kinds at
 sizes between --quick's and the full ones (1024-2048 products, the
 tensor kernels at 256, MTTKRP at 128; about half an hour on 1 and 2
 ranks).
@@ -61,6 +63,10 @@ TIME = re.compile(r"^dist: time .*: ([0-9.eE+-]+) s on \d+ rank", re.M)
 
 GRIDS = {1: [1], 2: [2], 4: [2, 2], 8: [2, 2, 2]}
 CALLS = 8
+# A shape whose chosen candidate is predicted above LONG_CALL seconds a call
+# makes LONG_CALLS calls (the first untimed).
+LONG_CALL = 0.25
+LONG_CALLS = 4
 
 
 def shapes(quick, medium=False):
@@ -164,7 +170,7 @@ def build_one(build, src, exe, cost_file, timeout):
     return "" if p.returncode == 0 else "build failed: " + p.stderr[-300:]
 
 
-def run_one(exe, ranks, timeout):
+def run_one(exe, ranks, timeout, calls=CALLS):
     """Median seconds of the calls after the first, or (None, why)."""
     cmd = ["mpirun", "--oversubscribe", "--bind-to", "none", "-np", str(ranks), exe]
     if os.geteuid() == 0:
@@ -174,13 +180,38 @@ def run_one(exe, ranks, timeout):
     except subprocess.TimeoutExpired:
         return None, "timeout"
     times = [float(t) for t in TIME.findall(p.stdout)]
-    if p.returncode != 0 or not times or len(times) % CALLS:
+    if p.returncode != 0 or not times or len(times) % calls:
         return None, "run failed: " + (p.stdout + p.stderr)[-300:]
     # A call is the computation and the redistributions that
     # dist-insert-redistributions put around it, each timed on its own line.
-    per = len(times) // CALLS
+    per = len(times) // calls
     calls = [sum(times[i:i + per]) for i in range(0, len(times), per)]
     return statistics.median(calls[1:]), ""
+
+
+def check_choice(args, work, name, kernel, extents, ranks):
+    """Builds the automatic choice of a two-call program with `dist-run
+    --check` and runs it: "ok", or why not."""
+    src = os.path.join(work, "%s-%d-check.mlir" % (name, ranks))
+    with open(src, "w") as f:
+        f.write(programs.program(kernel, GRIDS[ranks], extents, 2, "auto"))
+    cmd = [os.path.join(args.build, "bin", "dist-run"), "--check", "-o", src[:-5], src]
+    if args.cost_file:
+        cmd[1:1] = ["--cost-file", args.cost_file]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        return "build failed: " + p.stderr[-200:]
+    run = ["mpirun", "--oversubscribe", "--bind-to", "none", "-np", str(ranks), src[:-5]]
+    if os.geteuid() == 0:
+        run.insert(1, "--allow-run-as-root")
+    try:
+        p = subprocess.run(run, capture_output=True, text=True, timeout=args.check_timeout)
+    except subprocess.TimeoutExpired:
+        return "check timed out"
+    out = p.stdout + p.stderr
+    if p.returncode == 0 and "PASS" in out and "FAIL" not in out:
+        return "ok"
+    return "check failed: " + out[-200:]
 
 
 def sweep_one(args, work, name, kernel, extents, ranks, rows):
@@ -189,6 +220,11 @@ def sweep_one(args, work, name, kernel, extents, ranks, rows):
     with open(src, "w") as f:
         f.write(programs.program(kernel, grid, extents, CALLS, "auto"))
     cands = candidates(args.build, src, args.cost_file)
+    # Long calls (the full sweep's 4096^3 products) make fewer of them.
+    calls = CALLS if cands[0][1] < LONG_CALL else LONG_CALLS
+    if calls != CALLS:
+        with open(src, "w") as f:
+            f.write(programs.program(kernel, grid, extents, calls, "auto"))
     jobs, picked = [], []
     for k, c in enumerate(cands):
         csrc = os.path.join(work, "%s-%d-c%d.mlir" % (name, ranks, k))
@@ -207,7 +243,7 @@ def sweep_one(args, work, name, kernel, extents, ranks, rows):
         for i, (exe, why) in enumerate(zip([j[1] for j in jobs], built)):
             if why or notes[i] == "timeout":
                 continue
-            t, note = run_one(exe, ranks, args.timeout)
+            t, note = run_one(exe, ranks, args.timeout, calls)
             if t is None and note == "timeout":
                 t = float(args.timeout)  # counted as that long
             if t is None:
@@ -225,7 +261,7 @@ def sweep_one(args, work, name, kernel, extents, ranks, rows):
                        set(sorted(ran, key=lambda i: measured[i])[:args.finalists]))
     for _ in range(args.final_rounds):
         for i in finalists:
-            t, note = run_one(jobs[i][1], ranks, args.timeout)
+            t, note = run_one(jobs[i][1], ranks, args.timeout, calls)
             if t is not None:
                 measured[i] = min(measured[i], t)
     for (rank, pred, comp, lat, bw, red, sched, grid), t, why in zip(cands, measured, notes):
@@ -238,7 +274,8 @@ def sweep_one(args, work, name, kernel, extents, ranks, rows):
     best = min(m for _, m in ok) if ok else None
     chosen = measured[0]
     rho = spearman([p for p, _ in ok], [m for _, m in ok])
-    return {"shape": name, "ranks": ranks, "candidates": len(cands), "ran": len(ok),
+    check = check_choice(args, work, name, kernel, extents, ranks) if args.check else "-"
+    return {"shape": name, "ranks": ranks, "candidates": len(cands), "ran": len(ok), "check": check,
             "chosen_s": chosen, "best_s": best,
             "ratio": chosen / best if chosen and best else None, "spearman": rho,
             "chosen": cands[0][6] + (" on @" + cands[0][7] if cands[0][7] else "")}
@@ -256,6 +293,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--medium", action="store_true")
+    ap.add_argument("--no-check", dest="check", action="store_false")
+    ap.add_argument("--check-timeout", type=float, default=300.0)
     ap.add_argument("--final-rounds", type=int, default=3)
     ap.add_argument("--finalists", type=int, default=3)
     args = ap.parse_args()
@@ -276,9 +315,10 @@ def main():
                 s = sweep_one(args, work, name, kernel, extents, r, rows)
                 summary.append(s)
                 print("%-16s %d rank(s): %3d candidates, %3d ran; chosen %s s, best %s s, "
-                      "chosen/best %s, spearman %s" % (
+                      "chosen/best %s, spearman %s, --check %s" % (
                           name, r, s["candidates"], s["ran"], fmt(s["chosen_s"]),
-                          fmt(s["best_s"]), fmt(s["ratio"]), fmt(s["spearman"])), flush=True)
+                          fmt(s["best_s"]), fmt(s["ratio"]), fmt(s["spearman"]),
+                          s["check"]), flush=True)
     with open(os.path.join(args.out, "results.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
         w.writeheader()
@@ -293,19 +333,24 @@ def fmt(x):
 def write_summary(args, summary):
     ratios = [s["ratio"] for s in summary if s["ratio"] is not None]
     rhos = [s["spearman"] for s in summary if s["spearman"] is not None]
-    lines = ["| shape | ranks | candidates | ran | chosen (s) | best (s) | chosen / best | Spearman |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    lines = ["| shape | ranks | candidates | ran | chosen (s) | best (s) | chosen / best "
+             "| Spearman | --check |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for s in summary:
-        lines.append("| %s | %d | %d | %d | %s | %s | %s | %s |" % (
+        lines.append("| %s | %d | %d | %d | %s | %s | %s | %s | %s |" % (
             s["shape"], s["ranks"], s["candidates"], s["ran"], fmt(s["chosen_s"]),
-            fmt(s["best_s"]), fmt(s["ratio"]), fmt(s["spearman"])))
+            fmt(s["best_s"]), fmt(s["ratio"]), fmt(s["spearman"]), s["check"]))
     if ratios:
         within = sum(1 for r in ratios if r <= 1.1)
         lines.append("")
+        checked = [s["check"] for s in summary if s["check"] != "-"]
         lines.append("Within 1.1x of the best: %d of %d shapes (%.0f %%); worst %.2fx; "
-                     "median Spearman %s (cost file: %s)." % (
+                     "median Spearman %s; the automatic choice passed --check on %s "
+                     "(cost file: %s)." % (
                          within, len(ratios), 100.0 * within / len(ratios), max(ratios),
                          fmt(statistics.median(rhos)) if rhos else "-",
+                         "%d of %d" % (checked.count("ok"), len(checked)) if checked
+                         else "none run (--no-check)",
                          "calibrated at each rank count" if args.calibrate
                          else args.cost_file or "defaults"))
     text = "\n".join(lines) + "\n"

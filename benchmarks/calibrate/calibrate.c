@@ -32,11 +32,19 @@
  *                    (i, j, k order, n = 128, row-major): the compiler's
  *                    scalar loops when no GEMM leaf is substituted
  *   gamma.gemv       seconds per flop (2 n^2) of distrt_gemv_t_f64, n x n,
- *                    n = 2048 (1024 with --quick): out of cache
- *   gamma.dot        seconds per flop (2 n) of distrt_dot_acc_f64, n = 2^22
- *                    (2^20 with --quick): out of cache (the gemv and dot
- *                    leaves stream a tensor kernel's operands: TTV, inner
- *                    products)
+ *                    n = 128, in cache
+ *   gamma.dot        seconds per flop (2 n) of distrt_dot_acc_f64, n = 4096,
+ *                    in cache
+ *   gamma.vec        seconds per flop (2 n) of a multiply-add loop over two
+ *                    vectors of 2048, eight partial sums, in cache: the
+ *                    compiler's loops when they vectorize (docs/autoschedule.md)
+ *   beta.stream      seconds per f64 element of a streaming read of 2^23
+ *                    elements (64 MiB): the memory side of the roofline (a
+ *                    TTV or inner product streams its operands)
+ *   alpha.onesided   seconds per call of distrt_onesided_matmul beyond its
+ *                    gets: a product of 8p x 8p x 8p by rows (stationary
+ *                    C, windows cached), less (p - 1) alpha.rma; its
+ *                    windows' agreement, barriers and plan
  *   alpha.leaf       seconds per call of distrt_dot_acc_f64 of 4 elements
  *                    in cache: a leaf call's constant (its checks and the
  *                    library's dispatch), paid once per iteration of the
@@ -284,6 +292,55 @@ static double time_gemv(int64_t n, int reps, int inner) {
   return best / (2.0 * (double)n * (double)n);
 }
 
+/* Seconds per f64 element of a streaming read of n elements (out of cache,
+ * eight partial sums so that the adds do not wait on each other); minimum
+ * over repetitions.  The memory side of the model's roofline. */
+static double time_stream(int64_t n, int reps) {
+  double *x = distrt_alloc((int64_t)sizeof(double) * n);
+  for (int64_t i = 0; i < n; ++i)
+    x[i] = (double)(i % 7) - 3;
+  double best = INFINITY;
+  for (int k = 0; k < reps; ++k) {
+    double s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    double t0 = distrt_wtime();
+    for (int64_t i = 0; i + 8 <= n; i += 8)
+      for (int l = 0; l < 8; ++l)
+        s[l] += x[i + l];
+    double t = (distrt_wtime() - t0) / (double)n;
+    for (int l = 0; l < 8; ++l)
+      sink += s[l];
+    if (t < best)
+      best = t;
+  }
+  distrt_free(x);
+  return best;
+}
+
+/* Seconds per flop (2 n) of a multiply-add loop over two vectors of n
+ * elements in cache, eight partial sums (as the vectorized loops the
+ * compiler emits for a reassociated sum), `inner` passes per timing. */
+static double time_vec(int64_t n, int reps, int inner) {
+  double *x = distrt_alloc((int64_t)sizeof(double) * 2 * n);
+  for (int64_t i = 0; i < 2 * n; ++i)
+    x[i] = (double)(i % 5) - 2;
+  double best = INFINITY;
+  for (int k = 0; k < reps; ++k) {
+    double s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    double t0 = distrt_wtime();
+    for (int c = 0; c < inner; ++c)
+      for (int64_t i = 0; i + 8 <= n; i += 8)
+        for (int l = 0; l < 8; ++l)
+          s[l] += x[i + l] * x[n + i + l];
+    double t = (distrt_wtime() - t0) / inner;
+    for (int l = 0; l < 8; ++l)
+      sink += s[l];
+    if (t < best)
+      best = t;
+  }
+  distrt_free(x);
+  return best / (2.0 * (double)n);
+}
+
 /* Seconds per call of a leaf kernel beyond its arithmetic: distrt_dot_acc_f64
  * of 4 elements in cache, 2^16 calls per timing; minimum over repetitions.
  * The generated code calls a leaf once per iteration of the loops around
@@ -321,6 +378,36 @@ static double time_dot(int64_t n, int reps, int inner) {
   sink += out;
   distrt_free(x);
   return best / (2.0 * (double)n);
+}
+
+/* The one-sided product's constant per call: distrt_onesided_matmul of
+ * 8p x 8p x 8p f64, all three by rows on the world grid (stationary C,
+ * windows cached after the first call), the slowest rank's minimum over
+ * repetitions, less its p - 1 gets at alpha.rma: the windows' agreement
+ * (an allreduce), the barriers that open and close the epoch, the plan
+ * from the descriptors. */
+static double time_onesided_call(distrt_grid *g, int reps, double alpha_rma) {
+  int64_t p = distrt_world_size(), n = 8 * p, rows = 8;
+  int64_t desc[11] = {2, n, DISTRT_KIND_BLOCKED, 0, 1, 0,
+                      n, DISTRT_KIND_NONE, 0, 0, 0};
+  double *a = distrt_alloc((int64_t)sizeof(double) * 3 * rows * n);
+  for (int64_t i = 0; i < 3 * rows * n; ++i)
+    a[i] = (double)(i % 5) - 2;
+  double best = INFINITY;
+  for (int k = 0; k < reps + 1; ++k) {
+    distrt_barrier(g, 1);
+    double t0 = distrt_wtime();
+    distrt_onesided_matmul(g, DISTRT_F64, desc, a, desc, a + rows * n, desc,
+                           a + 2 * rows * n, DISTRT_STATIONARY_C, 1, 2, 0);
+    double dt = distrt_wtime() - t0, slowest;
+    MPI_Allreduce(&dt, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    if (k > 0 && slowest < best) /* the first call creates the windows */
+      best = slowest;
+  }
+  sink += a[2 * rows * n];
+  distrt_free(a);
+  double fixed = best - (double)(p - 1) * alpha_rma;
+  return fixed > best / 10 ? fixed : best / 10;
 }
 
 /* The one-sided products' transport: every rank gets n f64 from the next
@@ -464,9 +551,13 @@ int main(int argc, char **argv) {
   distrt_barrier(g, 1);
   double alpha_rma, beta_rma;
   time_rma(quick ? 4 : MAX_SIZES, quick ? 3 : reps, &alpha_rma, &beta_rma);
-  /* Out of cache, as a tensor kernel's leaves stream their operands. */
-  double gamma_gemv = time_gemv(quick ? 1024 : 2048, lreps, 1);
-  double gamma_dot = time_dot((int64_t)1 << (quick ? 20 : 22), lreps, 1);
+  double alpha_onesided = time_onesided_call(g, quick ? 5 : 4 * reps, alpha_rma);
+  /* In cache: the arithmetic; beta.stream is the memory side. */
+  double gamma_gemv = time_gemv(128, lreps, 256);
+  double gamma_dot = time_dot(4096, lreps, 1024);
+  double gamma_vec = time_vec(2048, lreps, 2048);
+  distrt_barrier(g, 1);
+  double beta_stream = time_stream(copy_n, creps);
   double alpha_leaf = time_leaf_call(lreps);
   distrt_barrier(g, 1);
   double beta_copy = time_copy(copy_n, creps);
@@ -486,9 +577,12 @@ int main(int argc, char **argv) {
     }
     put("alpha", "rma", alpha_rma);
     put("beta", "rma", beta_rma);
+    put("alpha", "onesided", alpha_onesided);
     put("gamma", "loop", gamma_loop);
     put("gamma", "gemv", gamma_gemv);
     put("gamma", "dot", gamma_dot);
+    put("gamma", "vec", gamma_vec);
+    put("beta", "stream", beta_stream);
     put("alpha", "leaf", alpha_leaf);
     put("beta", "copy", beta_copy);
     printf("# gamma: distrt_gemm_f64 of %lld x %lld x %lld, seconds per flop "
@@ -499,11 +593,16 @@ int main(int argc, char **argv) {
     printf("# gamma.loop: C[i][j] += A[i][k] * B[k][j] in C (i, j, k; n = "
            "%lld), seconds per flop (2 n^3)\n",
            (long long)loop_n);
-    printf("# gamma.gemv: distrt_gemv_t_f64 of %d x %d, seconds per flop "
-           "(2 n^2); gamma.dot: distrt_dot_acc_f64 of %lld, seconds per "
-           "flop (2 n)\n",
-           quick ? 1024 : 2048, quick ? 1024 : 2048,
-           (long long)1 << (quick ? 20 : 22));
+    printf("# gamma.gemv: distrt_gemv_t_f64 of 128 x 128, seconds per flop "
+           "(2 n^2); gamma.dot: distrt_dot_acc_f64 of 4096, seconds per "
+           "flop (2 n); gamma.vec: a multiply-add loop over 2048, eight "
+           "partial sums, seconds per flop (2 n): in cache\n");
+    printf("# beta.stream: a read of %lld f64 (eight partial sums), seconds "
+           "per element\n",
+           (long long)copy_n);
+    printf("# alpha.onesided: distrt_onesided_matmul of %lld^3 by rows "
+           "(stationary C, windows cached), less its gets at alpha.rma\n",
+           (long long)(8 * p));
     printf("# alpha.leaf: seconds per call of distrt_dot_acc_f64 of 4 "
            "elements in cache (a leaf's constant)\n");
     printf("# beta.copy: memcpy of %lld f64, seconds per element\n",

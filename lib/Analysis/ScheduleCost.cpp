@@ -12,6 +12,7 @@
 #include "DistTensor/Analysis/LayoutSuggestion.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <algorithm>
 #include <cmath>
@@ -67,8 +68,65 @@ double mlir::dist::gemmSecondsPerFlop(const CostModel &c, double volume) {
   return points.back().second;
 }
 
+/// Elements of each statement variable a process iterates over: the
+/// product of the extents of the local loops derived from it (a collapsed
+/// loop counts for its first origin).
+static llvm::StringMap<double> localExtents(const ComputeModel &m) {
+  llvm::StringMap<double> ext;
+  for (const std::string &v : m.stmt.indexVariables())
+    ext[v] = 1;
+  for (const Loop *loop : m.localLoops)
+    if (!loop->origins.empty())
+      ext[loop->origins.front()] *= double(loop->extent);
+  return ext;
+}
+
+/// f64-sized elements a call reads or writes once, from memory: each
+/// tensor's region of the local iteration space (a tensor read by a leaf
+/// many times, as a GEMM's, stays in cache and counts once).
+static double streamedWords(const ComputeModel &m) {
+  llvm::StringMap<double> ext = localExtents(m);
+  llvm::StringSet<> seen;
+  double words = 0;
+  auto add = [&](const Access &a) {
+    if (!seen.insert(a.tensor).second)
+      return;
+    double n = 1;
+    for (const std::string &v : a.indices)
+      n *= ext.lookup(v);
+    DistTensorType t = m.types.lookup(a.tensor);
+    unsigned bits = t ? t.getElementType().getIntOrFloatBitWidth() : 64;
+    words += n * double(bits) / 64.0;
+  };
+  add(m.stmt.lhs);
+  for (const Access *a : m.stmt.rhsAccesses())
+    add(*a);
+  return words;
+}
+
+/// Whether the scalar loops vectorize: the lowering's linalg.generic
+/// iterates in the statement's variable order, and its innermost variable
+/// is the last index of every access that has it (stride 1; a sum is
+/// reassociated). A GEMM's k walks C(k,j) by rows: strided.
+static bool vectorizes(const IndexStatement &stmt) {
+  SmallVector<std::string> vars = stmt.indexVariables();
+  if (vars.empty())
+    return false;
+  const std::string &inner = vars.back();
+  auto unit = [&](const Access &a) {
+    return !llvm::is_contained(a.indices, inner) || a.indices.back() == inner;
+  };
+  if (!unit(stmt.lhs))
+    return false;
+  return llvm::all_of(stmt.rhsAccesses(),
+                      [&](const Access *a) { return unit(*a); });
+}
+
 /// The local arithmetic of one call: iterations of the local loops times
-/// the statement's flops, at the leaf's rate.
+/// the statement's flops at the leaf's rate, or the time to stream the
+/// tensors' local regions from memory when that is longer (a roofline: a
+/// TTV or an inner product is bound by memory, a GEMM by its flops), plus
+/// the leaf's constant per call.
 static double computeSeconds(const ComputeModel &m, const CostModel &c) {
   double iterations = 1, leafVolume = 1;
   for (auto [i, loop] : llvm::enumerate(m.localLoops)) {
@@ -77,7 +135,10 @@ static double computeSeconds(const ComputeModel &m, const CostModel &c) {
       leafVolume *= double(loop->extent);
   }
   double flops = iterations * double(flopsPerIteration(m.stmt));
+  // Scalar loops: gamma.loop (strided), or gamma.vec when they vectorize.
   double gamma = c.get("gamma.loop", kDefaultLoopGamma);
+  if (!m.gemmLeaf && vectorizes(m.stmt))
+    gamma = c.get("gamma.vec", gamma);
   double overhead = 0;
   if (m.gemmLeaf) {
     // Every call of the leaf pays a constant (the runtime's checks and the
@@ -95,7 +156,9 @@ static double computeSeconds(const ComputeModel &m, const CostModel &c) {
     if (kernel == "gemv" || kernel == "dot")
       gamma = c.get("gamma." + kernel, gamma);
   }
-  return flops * gamma + overhead;
+  double memory =
+      streamedWords(m) * c.get("beta.stream", kDefaultStreamBeta);
+  return std::max(flops * gamma, memory) + overhead;
 }
 
 /// Processes in the group of grid axes `axes` (all of them when empty).

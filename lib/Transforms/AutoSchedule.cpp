@@ -110,14 +110,18 @@ std::optional<ScheduleCost> oneSidedCost(ComputeOp op, const CostModel &c,
   // As one GEMM of the process's flops (the slices' products are smaller).
   cost.compute = e.flops * gemmSecondsPerFlop(c, e.flops / 2);
   // Gets and accumulates at the measured RMA costs (benchmarks/calibrate's
-  // alpha.rma, beta.rma), and per call the allreduce that checks the
-  // windows and the closing barrier (docs/onesided.md).
+  // alpha.rma, beta.rma), and per call its constant: the allreduce that
+  // checks the windows, the barriers that open and close the epoch and the
+  // plan (docs/onesided.md), measured as `alpha.onesided`, else taken as
+  // two allreduces.
   double procs = 1;
   for (int64_t g : grid)
     procs *= double(g);
   double lg = std::ceil(std::log2(std::max(procs, 1.0)));
+  double perCall =
+      c.get("alpha.onesided", 2 * lg * c.get("alpha.allreduce", c.alpha));
   cost.latency = e.messages * c.get("alpha.rma", c.alpha) +
-                 (procs > 1 ? 2 * lg * c.get("alpha.allreduce", c.alpha) : 0);
+                 (procs > 1 ? perCall : 0);
   // Every slice lands in (or leaves from) a buffer of its own, as the
   // collective lowering's boxes do (ScheduleCost.cpp's copies).
   cost.bandwidth =

@@ -7,10 +7,13 @@
 // RUN: dist-opt %s --dist-auto-schedule=grid-shapes=0 -split-input-file | FileCheck %s --check-prefix=DEFAULT
 // RUN: dist-opt %s "--dist-auto-schedule=grid-shapes=0 cost-file=%S/Inputs/autosched-slow-gemv.txt" -split-input-file | FileCheck %s --check-prefix=SLOWGEMV
 // RUN: dist-opt %s "--dist-auto-schedule=grid-shapes=0 max-memory=500000" -split-input-file | FileCheck %s --check-prefix=CAP
+// RUN: dist-opt %s "--dist-auto-schedule=grid-shapes=0 cost-file=%S/Inputs/autosched-costly-leaf-call.txt" -split-input-file | FileCheck %s --check-prefix=LEAFCALL
 
 // TTV: with the default numbers (every leaf at gamma, 1e-10 s a flop, the
 // scalar loops at gamma.loop, 1e-9) a gemv leaf over (j, k), TTV's form in
-// DISTAL; with gemv slow (1e-8), the dot leaf over k.
+// DISTAL; with gemv slow (1e-8), the dot leaf over k; with a leaf call
+// costing 10 us (alpha.leaf; 32 gemv or 768 dot calls a process), the
+// scalar loops.
 dist.grid @m [2, 2]
 !A = !dist.tensor<64x48xf64, #dist.layout<@m, "xy -> xy">>
 !B = !dist.tensor<64x48x40xf64, #dist.layout<@m, "xyz -> xy">>
@@ -19,6 +22,8 @@ dist.grid @m [2, 2]
 // DEFAULT: schedule [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2)), communicate({A, B, c}, jo), reorder({ii, ji, k}), substitute({ji, k}, gemv)] :
 // SLOWGEMV-LABEL: func.func @ttv(
 // SLOWGEMV: schedule [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2)), communicate({A, B, c}, jo), reorder({ii, ji, k}), substitute({k}, dot)] :
+// LEAFCALL-LABEL: func.func @ttv(
+// LEAFCALL: schedule [distribute({i, j}, {io, jo}, {ii, ji}, Grid(2, 2)), communicate({A, B, c}, jo)] :
 func.func @ttv(%a: !A, %b: !B, %c: !c) {
   dist.compute "A(i,j) = B(i,j,k) * c(k)" (A = %a, B = %b, c = %c)
       schedule auto : !A, !B, !c

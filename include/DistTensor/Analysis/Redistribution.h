@@ -79,6 +79,9 @@ constexpr double kDefaultLoopGamma = 1e-9;
 /// Seconds per call of a substituted leaf kernel (gemm, mttkrp, gemv, dot)
 /// beyond its flops, when the cost file has no `alpha.leaf`.
 constexpr double kDefaultLeafAlpha = 5e-8;
+/// Seconds per f64 element a computation streams from memory when the cost
+/// file has no `beta.stream` (32 GB/s).
+constexpr double kDefaultStreamBeta = 2.5e-10;
 
 struct CostModel {
   double alpha = 1e-6;
