@@ -21,7 +21,8 @@
  * reused by the next: fresh buffers of tens of megabytes per call cost
  * their page faults and zeroing every time (about a fifth of a 1024^3
  * product on 2 ranks).  The pool keeps only the buffers of the last call
- * (pool_trim), which that call held at once, so it adds no peak memory.
+ * (pool_trim), which that call held at once, so it adds no peak memory,
+ * and at most DISTRT_ONESIDED_POOL_BYTES (256 MiB) of them.
  */
 #include "onesided_internal.h"
 
@@ -52,7 +53,30 @@ struct distrt_oswin {
   os_entry *head; /* in creation (sequence) order */
   int64_t seq, clock, n;
   os_buf *pool;   /* free scratch buffers */
+  int64_t pooled; /* their bytes */
 };
+
+/* The most bytes the pool keeps between calls: DISTRT_ONESIDED_POOL_BYTES,
+ * else 256 MiB; a buffer returned beyond it is freed (a product that large
+ * computes for much longer than its pages take to fault in). */
+static int64_t pool_limit(const char *op) {
+  static int64_t limit = -1;
+  if (limit >= 0)
+    return limit;
+  limit = (int64_t)256 << 20;
+  const char *env = getenv("DISTRT_ONESIDED_POOL_BYTES");
+  if (env && *env) {
+    char *end = NULL;
+    long long v = strtoll(env, &end, 10);
+    if (*end || v < 0)
+      distrt_fatal_collective(op,
+                              "DISTRT_ONESIDED_POOL_BYTES='%s' is not a "
+                              "non-negative integer",
+                              env);
+    limit = (int64_t)v;
+  }
+  return limit;
+}
 
 static struct distrt_oswin *cache_of(const char *op, distrt_grid *g) {
   if (!g->wins) {
@@ -138,9 +162,11 @@ void *os_scratch_get(const char *op, distrt_grid *g, int64_t bytes,
     void *base = b->base;
     *best = b->next;
     *cap = b->cap;
+    c->pooled -= b->cap;
     free(b);
     return base;
   }
+  (void)pool_limit(op); /* a bad setting fails here, not at the return */
   *cap = bytes > 0 ? bytes : 1;
   return xmalloc(op, *cap);
 }
@@ -149,8 +175,10 @@ void os_scratch_put(distrt_grid *g, void *buf, int64_t cap) {
   if (!buf)
     return;
   struct distrt_oswin *c = g->wins;
-  os_buf *b = c ? malloc(sizeof *b) : NULL;
-  if (!b) { /* no pool (or no memory for its entry): just free it */
+  os_buf *b = c && c->pooled + cap <= pool_limit("distrt_onesided_matmul")
+                  ? malloc(sizeof *b)
+                  : NULL;
+  if (!b) { /* over the limit, no pool, or no memory for its entry */
     free(buf);
     return;
   }
@@ -159,6 +187,7 @@ void os_scratch_put(distrt_grid *g, void *buf, int64_t cap) {
   b->used = 1;
   b->next = c->pool;
   c->pool = b;
+  c->pooled += cap;
 }
 
 /* Frees the pooled buffers not used since the last trim: the pool keeps
@@ -172,6 +201,7 @@ static void pool_trim(struct distrt_oswin *c) {
     }
     os_buf *dead = *b;
     *b = dead->next;
+    c->pooled -= dead->cap;
     free(dead->base);
     free(dead);
   }
