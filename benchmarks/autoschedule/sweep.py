@@ -14,14 +14,15 @@ those of the redistributions dist-insert-redistributions put around it.
   benchmarks/autoschedule/sweep.py [--quick | --medium]
         [--cost-file FILE | --calibrate] [--ranks 1,2,4] [--rounds R]
         [--finalists F] [--final-rounds N] [--no-check] [--check-timeout S]
+        [--shapes NAME,...]
         [--out DIR] [--build DIR] [--timeout S] [--jobs N]
 
 --rounds R (default 2): every candidate runs R times, in turn with the
 others, and keeps its lowest median. Then the chosen candidate and the
 --finalists F (default 3) best measured run --final-rounds N (default 3)
 more times in turn, so that the best is not merely the luckiest of many
-noisy measurements. Then the automatic choice of a two-call program is
-built with `dist-run --check` and run (--no-check skips it; it stops at
+noisy measurements. Then the automatic choice of a two-call program (one
+call for the long shapes) is built with `dist-run --check` and run (--no-check skips it; it stops at
 --check-timeout S, default 300). --medium: the full set's kinds at
 sizes between --quick's and the full ones (1024-2048 products, the
 tensor kernels at 256, MTTKRP at 128; about half an hour on 1 and 2
@@ -189,12 +190,12 @@ def run_one(exe, ranks, timeout, calls=CALLS):
     return statistics.median(calls[1:]), ""
 
 
-def check_choice(args, work, name, kernel, extents, ranks):
-    """Builds the automatic choice of a two-call program with `dist-run
-    --check` and runs it: "ok", or why not."""
+def check_choice(args, work, name, kernel, extents, ranks, calls=2):
+    """Builds the automatic choice of a program of `calls` calls with
+    `dist-run --check` and runs it: "ok", or why not."""
     src = os.path.join(work, "%s-%d-check.mlir" % (name, ranks))
     with open(src, "w") as f:
-        f.write(programs.program(kernel, GRIDS[ranks], extents, 2, "auto"))
+        f.write(programs.program(kernel, GRIDS[ranks], extents, calls, "auto"))
     cmd = [os.path.join(args.build, "bin", "dist-run"), "--check", "-o", src[:-5], src]
     if args.cost_file:
         cmd[1:1] = ["--cost-file", args.cost_file]
@@ -274,7 +275,10 @@ def sweep_one(args, work, name, kernel, extents, ranks, rows):
     best = min(m for _, m in ok) if ok else None
     chosen = measured[0]
     rho = spearman([p for p, _ in ok], [m for _, m in ok])
-    check = check_choice(args, work, name, kernel, extents, ranks) if args.check else "-"
+    # The check's reference is the runtime's evaluator on one process (a
+    # 4096^3 product takes minutes): one call for the long shapes.
+    check = (check_choice(args, work, name, kernel, extents, ranks,
+                          2 if calls == CALLS else 1) if args.check else "-")
     return {"shape": name, "ranks": ranks, "candidates": len(cands), "ran": len(ok), "check": check,
             "chosen_s": chosen, "best_s": best,
             "ratio": chosen / best if chosen and best else None, "spearman": rho,
@@ -293,6 +297,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--medium", action="store_true")
+    ap.add_argument("--shapes", default="",
+                    help="only these shapes of the set (comma-separated names)")
     ap.add_argument("--no-check", dest="check", action="store_false")
     ap.add_argument("--check-timeout", type=float, default=300.0)
     ap.add_argument("--final-rounds", type=int, default=3)
@@ -308,7 +314,14 @@ def main():
         if args.calibrate:
             for r in ranks:
                 files[r] = calibrate(args.build, work, max(r, 2))
-        for name, kernel, extents in shapes(args.quick, args.medium):
+        chosen = shapes(args.quick, args.medium)
+        if args.shapes:
+            want = args.shapes.split(",")
+            unknown = sorted(set(want) - {n for n, _, _ in chosen})
+            if unknown:
+                ap.error("no shape %s in this set" % ", ".join(unknown))
+            chosen = [s for s in chosen if s[0] in want]
+        for name, kernel, extents in chosen:
             for r in ranks:
                 if args.calibrate:
                     args.cost_file = files[r]
@@ -319,18 +332,27 @@ def main():
                           name, r, s["candidates"], s["ran"], fmt(s["chosen_s"]),
                           fmt(s["best_s"]), fmt(s["ratio"]), fmt(s["spearman"]),
                           s["check"]), flush=True)
+                # Written after every shape, so that a stopped sweep keeps
+                # what it measured.
+                write_results(args, rows, summary, quiet=True)
+    write_results(args, rows, summary)
+
+
+def write_results(args, rows, summary, quiet=False):
+    if not rows:
+        return
     with open(os.path.join(args.out, "results.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
         w.writeheader()
         w.writerows(rows)
-    write_summary(args, summary)
+    write_summary(args, summary, quiet)
 
 
 def fmt(x):
     return "-" if x is None else "%.3g" % x
 
 
-def write_summary(args, summary):
+def write_summary(args, summary, quiet=False):
     ratios = [s["ratio"] for s in summary if s["ratio"] is not None]
     rhos = [s["spearman"] for s in summary if s["spearman"] is not None]
     lines = ["| shape | ranks | candidates | ran | chosen (s) | best (s) | chosen / best "
@@ -356,7 +378,8 @@ def write_summary(args, summary):
     text = "\n".join(lines) + "\n"
     with open(os.path.join(args.out, "summary.md"), "w") as f:
         f.write(text)
-    print(text)
+    if not quiet:
+        print(text)
 
 
 if __name__ == "__main__":
