@@ -74,9 +74,14 @@ def DistAutoSchedule : Pass<"dist-auto-schedule", "ModuleOp"> {
     on the statement and the number of grid dimensions, not on the number
     of processes.
 
-    The model (docs/autoschedule.md): compute = local iterations x flops
-    per iteration x gamma (the cost file's `gamma.gemm.N` at the leaf's
-    size with a GEMM leaf, `gamma.loop` otherwise); each transfer the
+    The model (docs/autoschedule.md): compute = the larger of local
+    iterations x flops per iteration x gamma (the cost file's
+    `gamma.gemm.N` at the leaf's size with a GEMM or MTTKRP leaf,
+    `gamma.gemv` / `gamma.dot` for those leaves, `gamma.vec` for scalar
+    loops that vectorize, `gamma.loop` otherwise) and the elements of the
+    tensors' local regions x `beta.stream` (a roofline), plus
+    `alpha.leaf` per leaf call; the one-sided product's own estimate adds
+    `alpha.onesided` per call; each transfer the
     communication analysis derives costs, per step, ceil(log2 p) alpha.K +
     n beta.K for a collective of kind K over p processes (n scaled by
     (p - 1) / p for allgather and reduce-scatter), alpha + n beta for a
@@ -90,7 +95,8 @@ def DistAutoSchedule : Pass<"dist-auto-schedule", "ModuleOp"> {
     min(compute, their time) x (steps - 1) / steps is subtracted. Keys
     missing from the cost file fall back to
     `alpha`, `beta` and `gamma`, and those to the defaults (1e-6 s, 1e-9
-    s per element, 1e-10 s per flop; `gamma.loop` 1e-9).
+    s per element, 1e-10 s per flop; `gamma.loop` 1e-9, `beta.stream`
+    2.5e-10, `alpha.leaf` 5e-8).
 
     With `grid-shapes` (on by default) the candidates are also tried on
     grids of other shapes with the same number of processes: [P], the two
