@@ -32,7 +32,7 @@
  * every step).  A constant in an integer statement is (int64_t)constant.
  *===----------------------------------------------------------------------===*/
 
-#include "internal.h"
+#include "reference_internal.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -44,59 +44,7 @@
  * minus, a statement may have. */
 #define REF_MAX_DEPTH 256
 
-enum node_kind { N_ACCESS, N_CONST, N_NEG, N_ADD, N_SUB, N_MUL };
-
-struct node {
-  enum node_kind kind;
-  struct node *lhs, *rhs; /* operands; N_NEG uses lhs only */
-  double constant;        /* N_CONST */
-  int64_t tensor;         /* N_ACCESS: index into r->tensors */
-  int64_t nidx;           /* N_ACCESS: number of indices */
-  int64_t *idx;           /* N_ACCESS: variable of each index */
-  size_t begin, end;      /* N_ACCESS: its text, for messages */
-  int64_t nscoped;        /* variables summed at this node */
-  int64_t *scoped;
-  int depth; /* height of the subtree */
-};
-
-struct ref_tensor {
-  char *name;
-  int bound;
-  int64_t rank, count;
-  int64_t shape[DISTRT_MAX_DIMS], stride[DISTRT_MAX_DIMS];
-  void *data;
-};
-
-struct ref_var {
-  char *name;
-  int64_t extent;            /* -1 until an access fixes it */
-  const struct node *origin; /* the access that fixed the extent */
-  int64_t origin_dim;
-};
-
-struct distrt_reference {
-  char *text;
-  int64_t dtype;
-  int is_int;
-  int accumulate;
-  struct node *lhs, *rhs;
-  struct ref_tensor *tensors;
-  int64_t ntensors;
-  struct ref_var *vars;
-  int64_t nvars;
-  int64_t *env; /* current value of each variable */
-  struct node **nodes; /* every node, for freeing */
-  int64_t nnodes;
-};
-
-/* A value: double for float statements, uint64_t (mod 2^64) for integer
- * ones. */
-typedef union {
-  double f;
-  uint64_t i;
-} scalar;
-
-static void *xrealloc(const char *op, void *p, size_t n, size_t size) {
+void *distrt_ref_xrealloc(const char *op, void *p, size_t n, size_t size) {
   if (n == 0)
     n = 1;
   if (n > SIZE_MAX / size)
@@ -108,7 +56,7 @@ static void *xrealloc(const char *op, void *p, size_t n, size_t size) {
 }
 
 static char *xstrndup(const char *op, const char *s, size_t n) {
-  char *d = xrealloc(op, NULL, n + 1, 1);
+  char *d = distrt_ref_xrealloc(op, NULL, n + 1, 1);
   memcpy(d, s, n);
   d[n] = '\0';
   return d;
@@ -169,7 +117,7 @@ static size_t identifier(struct parser *p) {
 static struct node *new_node(struct parser *p, enum node_kind kind,
                              struct node *lhs, struct node *rhs) {
   distrt_reference *r = p->r;
-  struct node *n = xrealloc(kBeginOp, NULL, 1, sizeof(*n));
+  struct node *n = distrt_ref_xrealloc(kBeginOp, NULL, 1, sizeof(*n));
   memset(n, 0, sizeof(*n));
   n->kind = kind;
   n->lhs = lhs;
@@ -183,7 +131,7 @@ static struct node *new_node(struct parser *p, enum node_kind kind,
     free(n);
     parse_error(p, "the expression nests too deeply (more than 256 levels)");
   }
-  r->nodes = xrealloc(kBeginOp, r->nodes, (size_t)r->nnodes + 1,
+  r->nodes = distrt_ref_xrealloc(kBeginOp, r->nodes, (size_t)r->nnodes + 1,
                       sizeof(*r->nodes));
   r->nodes[r->nnodes++] = n;
   return n;
@@ -195,7 +143,7 @@ static int64_t intern_tensor(distrt_reference *r, const char *name, size_t n) {
     if (strlen(r->tensors[t].name) == n &&
         strncmp(r->tensors[t].name, name, n) == 0)
       return t;
-  r->tensors = xrealloc(kBeginOp, r->tensors, (size_t)r->ntensors + 1,
+  r->tensors = distrt_ref_xrealloc(kBeginOp, r->tensors, (size_t)r->ntensors + 1,
                         sizeof(*r->tensors));
   struct ref_tensor *t = &r->tensors[r->ntensors];
   memset(t, 0, sizeof(*t));
@@ -207,7 +155,7 @@ static int64_t intern_var(distrt_reference *r, const char *name, size_t n) {
   for (int64_t v = 0; v < r->nvars; ++v)
     if (strlen(r->vars[v].name) == n && strncmp(r->vars[v].name, name, n) == 0)
       return v;
-  r->vars = xrealloc(kBeginOp, r->vars, (size_t)r->nvars + 1,
+  r->vars = distrt_ref_xrealloc(kBeginOp, r->vars, (size_t)r->nvars + 1,
                      sizeof(*r->vars));
   struct ref_var *v = &r->vars[r->nvars];
   memset(v, 0, sizeof(*v));
@@ -232,7 +180,7 @@ static struct node *parse_access(struct parser *p) {
       size_t m = identifier(p);
       if (m == 0)
         parse_error(p, "expected an index variable");
-      a->idx = xrealloc(kBeginOp, a->idx, (size_t)a->nidx + 1,
+      a->idx = distrt_ref_xrealloc(kBeginOp, a->idx, (size_t)a->nidx + 1,
                         sizeof(*a->idx));
       a->idx[a->nidx++] = intern_var(p->r, p->s + p->pos, m);
       p->pos += m;
@@ -310,7 +258,7 @@ distrt_reference *distrt_reference_begin(const char *stmt, int64_t dtype) {
   if (!stmt)
     distrt_fatal(kBeginOp, "the statement is NULL");
   distrt_dtype_size(kBeginOp, dtype);
-  distrt_reference *r = xrealloc(kBeginOp, NULL, 1, sizeof(*r));
+  distrt_reference *r = distrt_ref_xrealloc(kBeginOp, NULL, 1, sizeof(*r));
   memset(r, 0, sizeof(*r));
   r->text = xstrndup(kBeginOp, stmt, strlen(stmt));
   r->dtype = dtype;
@@ -451,7 +399,7 @@ static void assign_scope(struct node *n, int64_t v, int64_t total) {
     assign_scope(n->lhs, v, left);
     assign_scope(n->rhs, v, right);
   } else {
-    n->scoped = xrealloc(kRunOp, n->scoped, (size_t)n->nscoped + 1,
+    n->scoped = distrt_ref_xrealloc(kRunOp, n->scoped, (size_t)n->nscoped + 1,
                          sizeof(*n->scoped));
     n->scoped[n->nscoped++] = v;
   }
@@ -618,6 +566,30 @@ static void free_reference(distrt_reference *r) {
   free(r);
 }
 
+/* DISTRT_REFERENCE: "auto" (default, also unset or empty) evaluates float
+ * statements that are sums of products as loop nests (reference_fast.c),
+ * "interpret" walks the tree for every statement. */
+static int loop_nests(void) {
+  const char *env = getenv("DISTRT_REFERENCE");
+  if (!env || !*env || strcmp(env, "auto") == 0)
+    return 1;
+  if (strcmp(env, "interpret") == 0)
+    return 0;
+  distrt_fatal(kRunOp, "DISTRT_REFERENCE is '%s': expected 'auto' or "
+                       "'interpret'",
+               env);
+}
+
+/* With DISTRT_VERBOSE set (and not 0): which evaluator ran the statement. */
+static void verbose_line(const distrt_reference *r, const char *how) {
+  const char *verbose = getenv("DISTRT_VERBOSE");
+  if (!verbose || !*verbose || strcmp(verbose, "0") == 0)
+    return;
+  fprintf(stderr, "distrt: reference: " QUOTE " by %s\n", QUOTED(r->text),
+          how);
+  fflush(stderr);
+}
+
 void distrt_reference_run(distrt_reference *r) {
   if (!r)
     distrt_fatal(kRunOp, "the reference is NULL");
@@ -628,15 +600,21 @@ void distrt_reference_run(distrt_reference *r) {
   check_access(r, r->lhs);
   check_tree(r, r->rhs);
   assign_scopes(r);
-  r->env = xrealloc(kRunOp, NULL, (size_t)r->nvars, sizeof(*r->env));
+  r->env = distrt_ref_xrealloc(kRunOp, NULL, (size_t)r->nvars, sizeof(*r->env));
+  if (loop_nests() && distrt_ref_fast_run(r, kRunOp)) {
+    verbose_line(r, "loop nests");
+    free_reference(r);
+    return;
+  }
+  verbose_line(r, "the interpreter");
   /* Into a separate result, so that an output read on the right-hand side
    * gives its old values; '=' starts from zero, '+=' from the old values. */
   struct ref_tensor *out = &r->tensors[r->lhs->tensor];
-  scalar *result = xrealloc(kRunOp, NULL, (size_t)out->count, sizeof(scalar));
+  scalar *result = distrt_ref_xrealloc(kRunOp, NULL, (size_t)out->count, sizeof(scalar));
   for (int64_t i = 0; i < out->count; ++i)
     result[i] = r->accumulate ? load(r, out, i) : zero(r);
   /* The free variables: those of the left-hand side, once each. */
-  int64_t *free_vars = xrealloc(kRunOp, NULL, (size_t)r->lhs->nidx,
+  int64_t *free_vars = distrt_ref_xrealloc(kRunOp, NULL, (size_t)r->lhs->nidx,
                                 sizeof(*free_vars));
   int64_t nfree = 0;
   for (int64_t d = 0; d < r->lhs->nidx; ++d) {

@@ -608,6 +608,9 @@ static void misuse(const char *c) {
     } else if (strcmp(c, "extent") == 0) {
       distrt_reference_bind(r, "B", 2, (int64_t[]){2, 2}, y);
       distrt_reference_bind(r, "C", 1, (int64_t[]){3}, x);
+    } else if (strcmp(c, "valid") == 0) { /* fatal only by its environment */
+      distrt_reference_bind(r, "B", 2, (int64_t[]){2, 2}, y);
+      distrt_reference_bind(r, "C", 1, (int64_t[]){2}, x);
     } else if (strcmp(c, "null-data") == 0) {
       distrt_reference_bind(r, "B", 2, (int64_t[]){2, 2}, NULL);
     } else {
