@@ -14,7 +14,7 @@ those of the redistributions dist-insert-redistributions put around it.
   benchmarks/autoschedule/sweep.py [--quick | --medium]
         [--cost-file FILE | --calibrate] [--ranks 1,2,4] [--rounds R]
         [--finalists F] [--final-rounds N] [--no-check] [--check-timeout S]
-        [--shapes NAME,...]
+        [--check-only] [--shapes NAME,...]
         [--out DIR] [--build DIR] [--timeout S] [--jobs N]
 
 --rounds R (default 2): every candidate runs R times, in turn with the
@@ -23,7 +23,8 @@ others, and keeps its lowest median. Then the chosen candidate and the
 more times in turn, so that the best is not merely the luckiest of many
 noisy measurements. Then the automatic choice of a two-call program (one
 call for the long shapes) is built with `dist-run --check` and run (--no-check skips it; it stops at
---check-timeout S, default 300). --medium: the full set's kinds at
+--check-timeout S, default 300). --check-only does only that, for every shape
+and rank count, and measures nothing. --medium: the full set's kinds at
 sizes between --quick's and the full ones (1024-2048 products, the
 tensor kernels at 256, MTTKRP at 128; about half an hour on 1 and 2
 ranks).
@@ -221,6 +222,13 @@ def sweep_one(args, work, name, kernel, extents, ranks, rows):
     with open(src, "w") as f:
         f.write(programs.program(kernel, grid, extents, CALLS, "auto"))
     cands = candidates(args.build, src, args.cost_file)
+    if args.check_only:
+        check = check_choice(args, work, name, kernel, extents, ranks,
+                             2 if cands[0][1] < LONG_CALL else 1)
+        return {"shape": name, "ranks": ranks, "candidates": len(cands), "ran": 0,
+                "check": check, "chosen_s": None, "best_s": None, "ratio": None,
+                "spearman": None,
+                "chosen": cands[0][6] + (" on @" + cands[0][7] if cands[0][7] else "")}
     # Long calls (the full sweep's 4096^3 products) make fewer of them.
     calls = CALLS if cands[0][1] < LONG_CALL else LONG_CALLS
     if calls != CALLS:
@@ -301,12 +309,16 @@ def main():
                     help="only these shapes of the set (comma-separated names)")
     ap.add_argument("--no-check", dest="check", action="store_false")
     ap.add_argument("--check-timeout", type=float, default=300.0)
+    ap.add_argument("--check-only", action="store_true",
+                    help="only build and --check the automatic choice of each shape")
     ap.add_argument("--final-rounds", type=int, default=3)
     ap.add_argument("--finalists", type=int, default=3)
     args = ap.parse_args()
     ranks = [int(r) for r in args.ranks.split(",")] if args.ranks else ([2, 4] if args.quick else [1, 2, 4])
     os.makedirs(args.out, exist_ok=True)
     rows, summary = [], []
+    if args.check_only and not args.check:
+        ap.error("--check-only and --no-check leave nothing to do")
     if args.calibrate and args.cost_file:
         ap.error("--calibrate writes its own cost files; leave out --cost-file")
     with tempfile.TemporaryDirectory(prefix="dist-autosched-") as work:
@@ -339,13 +351,13 @@ def main():
 
 
 def write_results(args, rows, summary, quiet=False):
-    if not rows:
-        return
-    with open(os.path.join(args.out, "results.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
-        w.writeheader()
-        w.writerows(rows)
-    write_summary(args, summary, quiet)
+    if rows:
+        with open(os.path.join(args.out, "results.csv"), "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+            w.writeheader()
+            w.writerows(rows)
+    if summary:
+        write_summary(args, summary, quiet)
 
 
 def fmt(x):
@@ -375,6 +387,12 @@ def write_summary(args, summary, quiet=False):
                          else "none run (--no-check)",
                          "calibrated at each rank count" if args.calibrate
                          else args.cost_file or "defaults"))
+    if args.check_only:
+        checked = [s["check"] for s in summary]
+        lines.append("")
+        lines.append("--check only: the automatic choice passed on %d of %d (cost file: %s)." % (
+            checked.count("ok"), len(checked),
+            "calibrated at each rank count" if args.calibrate else args.cost_file or "defaults"))
     text = "\n".join(lines) + "\n"
     with open(os.path.join(args.out, "summary.md"), "w") as f:
         f.write(text)
