@@ -98,11 +98,13 @@ struct DistInstrumentPass
       return failure();
     Location loc = op.getLoc();
     OpBuilder b(op->getContext());
-    // Timed like a computation when both tensors are on one grid (a
-    // barrier over it brackets the redistribution).
+    // Timed like a computation: a barrier over the destination's grid
+    // brackets the redistribution. The source's grid, when another one (as
+    // dist-auto-schedule's other grid shapes), has the same processes (the
+    // verifier requires as many; they pair by grid rank).
     FlatSymbolRefAttr grid = dt.getLayout().getGrid();
-    if (timing && st.getLayout().getGrid() == grid) {
-      auto gridOp = SymbolTable::lookupNearestSymbolFrom<GridOp>(op, grid);
+    auto gridOp = SymbolTable::lookupNearestSymbolFrom<GridOp>(op, grid);
+    if (timing && gridOp) {
       int64_t gridRank = gridOp.getLevel(0).getShape().size();
       b.setInsertionPoint(op);
       Value timer = startTiming(b, loc, grid, gridRank);

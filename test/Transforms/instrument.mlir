@@ -5,11 +5,15 @@
 // before a computation and the report after it; check gathers the inputs
 // before it and computes and compares the reference after it, and checks a
 // redistribution against its gathered source. The computation and the
-// redistribution stay for the lowerings.
+// redistribution stay for the lowerings. A redistribution onto another grid
+// (of as many processes: dist-auto-schedule's other grid shapes) is timed
+// too, with the destination grid's barrier.
 
 dist.grid @m [2, 2]
+dist.grid @l [4]
 !T = !dist.tensor<64x64xf64, #dist.layout<@m, "xy -> xy">>
 !R = !dist.tensor<64x64xf64, #dist.layout<@m, "xy -> yx">>
+!L = !dist.tensor<64x64xf64, #dist.layout<@l, "xy -> x">>
 
 // TIME-LABEL: func.func @summa
 // TIME: dist.barrier on @m axes [0, 1]
@@ -43,5 +47,17 @@ func.func @summa(%a: !T, %b: !T, %c: !T, %r: !R) {
                 communicate(A, jo), communicate({B, C}, ko),
                 substitute({ii, ji, ki}, gemm)] : !T, !T, !T
   dist.redistribute %a into %r : !T into !R
+  return
+}
+
+// TIME-LABEL: func.func @grids
+// TIME:      dist.barrier on @l axes [0]
+// TIME:      dist.wtime
+// TIME-NEXT: dist.redistribute %{{.*}} into %{{.*}} : !dist.tensor<64x64xf64, #dist.layout<@m, [(0) blocked, (1) blocked]>> into !dist.tensor<64x64xf64, #dist.layout<@l, [(0) blocked, ()]>>
+// TIME:      dist.barrier on @l axes [0]
+// TIME:      dist.report_time "redistribute 64x64 #dist.layout<@m, [(0) blocked, (1) blocked]> -> #dist.layout<@l, [(0) blocked, ()]>"
+// TIME-NEXT: return
+func.func @grids(%a: !T, %l: !L) {
+  dist.redistribute %a into %l : !T into !L
   return
 }
