@@ -9,7 +9,8 @@ timed by `--time`), and
 reports the automatic choice's measured time over the best measured time,
 and the Spearman rank correlation between predicted and measured times
 over the candidates that ran. A call's time is the computation's and
-those of the redistributions dist-insert-redistributions put around it.
+those of the redistributions put around it (dist-insert-redistributions',
+and dist-auto-schedule's onto another grid shape).
 
   benchmarks/autoschedule/sweep.py [--quick | --medium]
         [--cost-file FILE | --calibrate] [--ranks 1,2,4] [--rounds R]

@@ -142,9 +142,11 @@ def DistInstrument : Pass<"dist-instrument", "ModuleOp"> {
     With `timing`, the time of each computation is printed: the clock runs
     from a barrier over the grid before it to a barrier after it, and the
     maximum over the ranks is reported. So is the time of each
-    redistribution between two tensors on one grid, under the name
+    redistribution, under the name
     `redistribute SHAPE SOURCE-LAYOUT -> DEST-LAYOUT` (`(sum)` for a
-    partial sum), including those `dist-insert-redistributions` added.
+    partial sum), including those `dist-insert-redistributions` and
+    `dist-auto-schedule` added; the barriers are over the destination's
+    grid (a source on another grid has the same processes).
   }];
   let options = [
     Option<"check", "check", "bool", /*default=*/"false",
