@@ -70,8 +70,8 @@ static const char *const kBeginOp = "distrt_reference_begin";
  *   printf("... " QUOTE " ...", QUOTED(text)). */
 #define REF_QUOTE 200
 #define QUOTE "\"%.*s%s\""
-#define QUOTED(text)                                                          \
-  (int)(strlen(text) > REF_QUOTE ? REF_QUOTE : strlen(text)), (text),         \
+#define QUOTED(text)                                                           \
+  (int)(strlen(text) > REF_QUOTE ? REF_QUOTE : strlen(text)), (text),          \
       (strlen(text) > REF_QUOTE ? "..." : "")
 
 struct parser {
@@ -81,8 +81,8 @@ struct parser {
   int nesting; /* parentheses and unary minus around the current factor */
 };
 
-static void parse_error(const struct parser *p, const char *message)
-    DISTRT_NORETURN;
+static void parse_error(const struct parser *p,
+                        const char *message) DISTRT_NORETURN;
 static void parse_error(const struct parser *p, const char *message) {
   distrt_fatal(kBeginOp, "invalid statement " QUOTE " at column %zu: %s",
                QUOTED(p->s), p->pos + 1, message);
@@ -132,7 +132,7 @@ static struct node *new_node(struct parser *p, enum node_kind kind,
     parse_error(p, "the expression nests too deeply (more than 256 levels)");
   }
   r->nodes = distrt_ref_xrealloc(kBeginOp, r->nodes, (size_t)r->nnodes + 1,
-                      sizeof(*r->nodes));
+                                 sizeof(*r->nodes));
   r->nodes[r->nnodes++] = n;
   return n;
 }
@@ -143,8 +143,8 @@ static int64_t intern_tensor(distrt_reference *r, const char *name, size_t n) {
     if (strlen(r->tensors[t].name) == n &&
         strncmp(r->tensors[t].name, name, n) == 0)
       return t;
-  r->tensors = distrt_ref_xrealloc(kBeginOp, r->tensors, (size_t)r->ntensors + 1,
-                        sizeof(*r->tensors));
+  r->tensors = distrt_ref_xrealloc(
+      kBeginOp, r->tensors, (size_t)r->ntensors + 1, sizeof(*r->tensors));
   struct ref_tensor *t = &r->tensors[r->ntensors];
   memset(t, 0, sizeof(*t));
   t->name = xstrndup(kBeginOp, name, n);
@@ -156,7 +156,7 @@ static int64_t intern_var(distrt_reference *r, const char *name, size_t n) {
     if (strlen(r->vars[v].name) == n && strncmp(r->vars[v].name, name, n) == 0)
       return v;
   r->vars = distrt_ref_xrealloc(kBeginOp, r->vars, (size_t)r->nvars + 1,
-                     sizeof(*r->vars));
+                                sizeof(*r->vars));
   struct ref_var *v = &r->vars[r->nvars];
   memset(v, 0, sizeof(*v));
   v->name = xstrndup(kBeginOp, name, n);
@@ -181,7 +181,7 @@ static struct node *parse_access(struct parser *p) {
       if (m == 0)
         parse_error(p, "expected an index variable");
       a->idx = distrt_ref_xrealloc(kBeginOp, a->idx, (size_t)a->nidx + 1,
-                        sizeof(*a->idx));
+                                   sizeof(*a->idx));
       a->idx[a->nidx++] = intern_var(p->r, p->s + p->pos, m);
       p->pos += m;
     } while (consume(p, ","));
@@ -282,8 +282,8 @@ distrt_reference *distrt_reference_begin(const char *stmt, int64_t dtype) {
 
 /*===-- binding ----------------------------------------------------------===*/
 
-void distrt_reference_bind(distrt_reference *r, const char *name,
-                           int64_t rank, const int64_t *shape, void *data) {
+void distrt_reference_bind(distrt_reference *r, const char *name, int64_t rank,
+                           const int64_t *shape, void *data) {
   const char *op = "distrt_reference_bind";
   if (!r)
     distrt_fatal(op, "the reference is NULL");
@@ -308,12 +308,12 @@ void distrt_reference_bind(distrt_reference *r, const char *name,
   t->count = 1;
   for (int64_t d = 0; d < rank; ++d) {
     if (shape[d] < 0)
-      distrt_fatal(op, "tensor '%s' has a negative extent %lld in dimension "
-                       "%lld",
+      distrt_fatal(op,
+                   "tensor '%s' has a negative extent %lld in dimension "
+                   "%lld",
                    name, (long long)shape[d], (long long)d);
     t->shape[d] = shape[d];
-    t->count = distrt_mul(op, "the tensor's element count", t->count,
-                          shape[d]);
+    t->count = distrt_mul(op, "the tensor's element count", t->count, shape[d]);
   }
   distrt_mul(op, "the tensor's size in bytes", t->count,
              distrt_dtype_size(op, r->dtype));
@@ -341,8 +341,9 @@ static void check_access(distrt_reference *r, const struct node *a) {
     distrt_fatal(kRunOp, "tensor '%s' of " QUOTE " is not bound", t->name,
                  QUOTED(r->text));
   if (a->nidx != t->rank)
-    distrt_fatal(kRunOp, "access %.*s in " QUOTE " has %lld index(es) but "
-                         "tensor '%s' is bound with rank %lld",
+    distrt_fatal(kRunOp,
+                 "access %.*s in " QUOTE " has %lld index(es) but "
+                 "tensor '%s' is bound with rank %lld",
                  len, text, QUOTED(r->text), (long long)a->nidx, t->name,
                  (long long)t->rank);
   for (int64_t d = 0; d < a->nidx; ++d) {
@@ -353,13 +354,14 @@ static void check_access(distrt_reference *r, const struct node *a) {
       v->origin_dim = d;
     } else if (v->extent != t->shape[d]) {
       const struct node *o = v->origin;
-      distrt_fatal(kRunOp, "index variable '%s' of " QUOTE " has extent "
-                           "%lld in %.*s (dimension %lld) but %lld in %.*s "
-                           "(dimension %lld)",
+      distrt_fatal(kRunOp,
+                   "index variable '%s' of " QUOTE " has extent "
+                   "%lld in %.*s (dimension %lld) but %lld in %.*s "
+                   "(dimension %lld)",
                    v->name, QUOTED(r->text), (long long)v->extent,
                    (int)(o->end - o->begin), r->text + o->begin,
-                   (long long)v->origin_dim, (long long)t->shape[d], len,
-                   text, (long long)d);
+                   (long long)v->origin_dim, (long long)t->shape[d], len, text,
+                   (long long)d);
     }
   }
 }
@@ -400,7 +402,7 @@ static void assign_scope(struct node *n, int64_t v, int64_t total) {
     assign_scope(n->rhs, v, right);
   } else {
     n->scoped = distrt_ref_xrealloc(kRunOp, n->scoped, (size_t)n->nscoped + 1,
-                         sizeof(*n->scoped));
+                                    sizeof(*n->scoped));
     n->scoped[n->nscoped++] = v;
   }
 }
@@ -417,25 +419,38 @@ static scalar load(const distrt_reference *r, const struct ref_tensor *t,
                    int64_t i) {
   scalar x;
   switch (r->dtype) {
-  case DISTRT_F32: x.f = ((const float *)t->data)[i]; break;
-  case DISTRT_F64: x.f = ((const double *)t->data)[i]; break;
-  case DISTRT_I32: x.i = (uint64_t)(int64_t)((const int32_t *)t->data)[i]; break;
-  default: x.i = (uint64_t)((const int64_t *)t->data)[i]; break;
+  case DISTRT_F32:
+    x.f = ((const float *)t->data)[i];
+    break;
+  case DISTRT_F64:
+    x.f = ((const double *)t->data)[i];
+    break;
+  case DISTRT_I32:
+    x.i = (uint64_t)(int64_t)((const int32_t *)t->data)[i];
+    break;
+  default:
+    x.i = (uint64_t)((const int64_t *)t->data)[i];
+    break;
   }
   return x;
 }
 
-static void store(const distrt_reference *r, void *data, int64_t i,
-                  scalar x) {
+static void store(const distrt_reference *r, void *data, int64_t i, scalar x) {
   switch (r->dtype) {
-  case DISTRT_F32: ((float *)data)[i] = (float)x.f; break;
-  case DISTRT_F64: ((double *)data)[i] = x.f; break;
+  case DISTRT_F32:
+    ((float *)data)[i] = (float)x.f;
+    break;
+  case DISTRT_F64:
+    ((double *)data)[i] = x.f;
+    break;
   case DISTRT_I32: {
     uint32_t w = (uint32_t)x.i; /* the low 32 bits, two's complement */
     memcpy((int32_t *)data + i, &w, sizeof w);
     break;
   }
-  default: memcpy((int64_t *)data + i, &x.i, sizeof x.i); break;
+  default:
+    memcpy((int64_t *)data + i, &x.i, sizeof x.i);
+    break;
   }
 }
 
@@ -566,6 +581,21 @@ static void free_reference(distrt_reference *r) {
   free(r);
 }
 
+int64_t *distrt_ref_free_vars(const distrt_reference *r, const char *op,
+                              int64_t *n) {
+  int64_t *vars =
+      distrt_ref_xrealloc(op, NULL, (size_t)r->lhs->nidx, sizeof *vars);
+  *n = 0;
+  for (int64_t d = 0; d < r->lhs->nidx; ++d) {
+    int seen = 0;
+    for (int64_t k = 0; k < *n; ++k)
+      seen |= vars[k] == r->lhs->idx[d];
+    if (!seen)
+      vars[(*n)++] = r->lhs->idx[d];
+  }
+  return vars;
+}
+
 /* DISTRT_REFERENCE: "auto" (default, also unset or empty) evaluates float
  * statements that are sums of products as loop nests (reference_fast.c),
  * "interpret" walks the tree for every statement. */
@@ -575,8 +605,9 @@ static int loop_nests(void) {
     return 1;
   if (strcmp(env, "interpret") == 0)
     return 0;
-  distrt_fatal(kRunOp, "DISTRT_REFERENCE is '%s': expected 'auto' or "
-                       "'interpret'",
+  distrt_fatal(kRunOp,
+               "DISTRT_REFERENCE is '%s': expected 'auto' or "
+               "'interpret'",
                env);
 }
 
@@ -585,8 +616,7 @@ static void verbose_line(const distrt_reference *r, const char *how) {
   const char *verbose = getenv("DISTRT_VERBOSE");
   if (!verbose || !*verbose || strcmp(verbose, "0") == 0)
     return;
-  fprintf(stderr, "distrt: reference: " QUOTE " by %s\n", QUOTED(r->text),
-          how);
+  fprintf(stderr, "distrt: reference: " QUOTE " by %s\n", QUOTED(r->text), how);
   fflush(stderr);
 }
 
@@ -610,20 +640,12 @@ void distrt_reference_run(distrt_reference *r) {
   /* Into a separate result, so that an output read on the right-hand side
    * gives its old values; '=' starts from zero, '+=' from the old values. */
   struct ref_tensor *out = &r->tensors[r->lhs->tensor];
-  scalar *result = distrt_ref_xrealloc(kRunOp, NULL, (size_t)out->count, sizeof(scalar));
+  scalar *result =
+      distrt_ref_xrealloc(kRunOp, NULL, (size_t)out->count, sizeof(scalar));
   for (int64_t i = 0; i < out->count; ++i)
     result[i] = r->accumulate ? load(r, out, i) : zero(r);
-  /* The free variables: those of the left-hand side, once each. */
-  int64_t *free_vars = distrt_ref_xrealloc(kRunOp, NULL, (size_t)r->lhs->nidx,
-                                sizeof(*free_vars));
-  int64_t nfree = 0;
-  for (int64_t d = 0; d < r->lhs->nidx; ++d) {
-    int seen = 0;
-    for (int64_t k = 0; k < nfree; ++k)
-      seen |= free_vars[k] == r->lhs->idx[d];
-    if (!seen)
-      free_vars[nfree++] = r->lhs->idx[d];
-  }
+  int64_t nfree;
+  int64_t *free_vars = distrt_ref_free_vars(r, kRunOp, &nfree);
   if (first_point(r, nfree, free_vars)) {
     do {
       int64_t off = offset_of(r, r->lhs);

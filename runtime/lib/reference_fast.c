@@ -82,8 +82,7 @@ static const double *as_doubles(struct fast *F, int64_t t) {
  * with that variable, added (a repeated index walks a diagonal). */
 static int64_t *strides_of(struct fast *F, const struct node *a,
                            const struct ref_tensor *t) {
-  int64_t *s =
-      distrt_ref_xrealloc(F->op, NULL, (size_t)F->r->nvars, sizeof *s);
+  int64_t *s = distrt_ref_xrealloc(F->op, NULL, (size_t)F->r->nvars, sizeof *s);
   memset(s, 0, (size_t)F->r->nvars * sizeof *s);
   for (int64_t d = 0; d < a->nidx; ++d)
     s[a->idx[d]] += t->stride[d];
@@ -97,17 +96,16 @@ static int64_t *strides_of(struct fast *F, const struct node *a,
 static int collect_product(struct fast *F, const struct node *n,
                            struct term *t) {
   if (n->nscoped) {
-    t->scoped = distrt_ref_xrealloc(F->op, t->scoped,
-                                    (size_t)(t->nscoped + n->nscoped),
-                                    sizeof *t->scoped);
+    t->scoped = distrt_ref_xrealloc(
+        F->op, t->scoped, (size_t)(t->nscoped + n->nscoped), sizeof *t->scoped);
     memcpy(t->scoped + t->nscoped, n->scoped,
            (size_t)n->nscoped * sizeof *t->scoped);
     t->nscoped += n->nscoped;
   }
   switch (n->kind) {
   case N_ACCESS: {
-    t->f = distrt_ref_xrealloc(F->op, t->f, (size_t)t->nfactors + 1,
-                               sizeof *t->f);
+    t->f =
+        distrt_ref_xrealloc(F->op, t->f, (size_t)t->nfactors + 1, sizeof *t->f);
     struct factor *f = &t->f[t->nfactors++];
     f->data = NULL; /* set once the statement is known to qualify */
     f->stride = strides_of(F, n, &F->r->tensors[n->tensor]);
@@ -133,8 +131,7 @@ static double evaluations(const distrt_reference *r, const struct node *n) {
   double points = 1;
   for (int64_t k = 0; k < n->nscoped; ++k)
     points *= (double)r->vars[n->scoped[k]].extent;
-  return points *
-         (1 + evaluations(r, n->lhs) + evaluations(r, n->rhs));
+  return points * (1 + evaluations(r, n->lhs) + evaluations(r, n->rhs));
 }
 
 /* Splits n into signed terms; 0 if some term is not a plain product. */
@@ -244,8 +241,7 @@ static int nest_next(struct nest *s) {
 
 /* Every point of the nest's current ranges. */
 static void run_points(struct nest *s, const struct term *t, double *res,
-                       const int64_t *ostride, const double **vp,
-                       int64_t *vs) {
+                       const int64_t *ostride, const double **vp, int64_t *vs) {
   int64_t n = s->inner >= 0 ? s->hi[s->nloops] : 1;
   int64_t os = s->inner >= 0 ? ostride[s->inner] : 0;
   if (n == 0 || !nest_first(s))
@@ -354,8 +350,8 @@ int distrt_ref_fast_run(distrt_reference *r, const char *op) {
     free_fast(&F);
     return 0;
   }
-  F.copies = distrt_ref_xrealloc(op, NULL, (size_t)r->ntensors,
-                                 sizeof *F.copies);
+  F.copies =
+      distrt_ref_xrealloc(op, NULL, (size_t)r->ntensors, sizeof *F.copies);
   memset(F.copies, 0, (size_t)r->ntensors * sizeof *F.copies);
   for (int64_t k = 0; k < F.nterms; ++k) {
     int64_t next = 0;
@@ -365,16 +361,8 @@ int distrt_ref_fast_run(distrt_reference *r, const char *op) {
    * steps per variable. */
   struct ref_tensor *out = &r->tensors[r->lhs->tensor];
   int64_t *ostride = strides_of(&F, r->lhs, out);
-  int64_t *freev =
-      distrt_ref_xrealloc(op, NULL, (size_t)r->lhs->nidx, sizeof *freev);
-  int64_t nfree = 0;
-  for (int64_t d = 0; d < r->lhs->nidx; ++d) {
-    int seen = 0;
-    for (int64_t k = 0; k < nfree; ++k)
-      seen |= freev[k] == r->lhs->idx[d];
-    if (!seen)
-      freev[nfree++] = r->lhs->idx[d];
-  }
+  int64_t nfree;
+  int64_t *freev = distrt_ref_free_vars(r, op, &nfree);
   /* Into a separate result, so that an output read on the right-hand side
    * gives its old values; '=' starts from zero, '+=' from the old values. */
   double *res = distrt_ref_xrealloc(op, NULL, (size_t)out->count, sizeof *res);

@@ -52,7 +52,7 @@ struct distrt_reference {
   int64_t ntensors;
   struct ref_var *vars;
   int64_t nvars;
-  int64_t *env; /* current value of each variable */
+  int64_t *env;        /* current value of each variable */
   struct node **nodes; /* every node, for freeing */
   int64_t nnodes;
 };
@@ -67,6 +67,11 @@ typedef union {
 /* Allocation that ends in distrt_fatal(op, ...) when memory runs out; n = 0
  * allocates one item. */
 void *distrt_ref_xrealloc(const char *op, void *p, size_t n, size_t size);
+
+/* The free variables (those of the left-hand side, once each, in their
+ * order): an allocated array of *n of them. */
+int64_t *distrt_ref_free_vars(const distrt_reference *r, const char *op,
+                              int64_t *n);
 
 /* reference_fast.c: evaluates r (checked, scopes assigned, env allocated)
  * into its output tensor and returns 1 when the statement is f32 or f64 and

@@ -6,7 +6,8 @@
  * (DISTRT_REFERENCE=interpret) and by the default (loop nests where the
  * statement is a sum of products: runtime/lib/reference_fast.c); the two
  * must agree to rounding (within 1e-12 for f64 and 1e-5 for f32, where
- * values are sums of at most a few hundred products of numbers in [-1, 1]).  Sizes do not divide the loop nests' block of 64, and
+ * values are sums of at most a few hundred products of numbers in
+ * [-1, 1]).  Sizes do not divide the loop nests' block of 64, and
  * every kind of term appears: products, transposed and diagonal accesses,
  * broadcasts, constants, minus, '+=', order-0 outputs, one to four factors
  * varying along the innermost loop.  test/Runtime/reference-fast.test runs it
