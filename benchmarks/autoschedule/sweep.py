@@ -223,15 +223,16 @@ def sweep_one(args, work, name, kernel, extents, ranks, rows):
     with open(src, "w") as f:
         f.write(programs.program(kernel, grid, extents, CALLS, "auto"))
     cands = candidates(args.build, src, args.cost_file)
+    # Long calls (the full sweep's 4096^3 products) make fewer of them, and
+    # their check one (its reference runs on one process).
+    long_call = cands[0][1] >= LONG_CALL
+    chosen_text = cands[0][6] + (" on @" + cands[0][7] if cands[0][7] else "")
     if args.check_only:
-        check = check_choice(args, work, name, kernel, extents, ranks,
-                             2 if cands[0][1] < LONG_CALL else 1)
+        check = check_choice(args, work, name, kernel, extents, ranks, 1 if long_call else 2)
         return {"shape": name, "ranks": ranks, "candidates": len(cands), "ran": 0,
                 "check": check, "chosen_s": None, "best_s": None, "ratio": None,
-                "spearman": None,
-                "chosen": cands[0][6] + (" on @" + cands[0][7] if cands[0][7] else "")}
-    # Long calls (the full sweep's 4096^3 products) make fewer of them.
-    calls = CALLS if cands[0][1] < LONG_CALL else LONG_CALLS
+                "spearman": None, "chosen": chosen_text}
+    calls = LONG_CALLS if long_call else CALLS
     if calls != CALLS:
         with open(src, "w") as f:
             f.write(programs.program(kernel, grid, extents, calls, "auto"))
@@ -284,14 +285,12 @@ def sweep_one(args, work, name, kernel, extents, ranks, rows):
     best = min(m for _, m in ok) if ok else None
     chosen = measured[0]
     rho = spearman([p for p, _ in ok], [m for _, m in ok])
-    # The check's reference is the runtime's evaluator on one process (a
-    # 4096^3 product takes minutes): one call for the long shapes.
-    check = (check_choice(args, work, name, kernel, extents, ranks,
-                          2 if calls == CALLS else 1) if args.check else "-")
+    check = (check_choice(args, work, name, kernel, extents, ranks, 1 if long_call else 2)
+             if args.check else "-")
     return {"shape": name, "ranks": ranks, "candidates": len(cands), "ran": len(ok), "check": check,
             "chosen_s": chosen, "best_s": best,
             "ratio": chosen / best if chosen and best else None, "spearman": rho,
-            "chosen": cands[0][6] + (" on @" + cands[0][7] if cands[0][7] else "")}
+            "chosen": chosen_text}
 
 
 def main():
@@ -365,6 +364,10 @@ def fmt(x):
     return "-" if x is None else "%.3g" % x
 
 
+def cost_source(args):
+    return "calibrated at each rank count" if args.calibrate else args.cost_file or "defaults"
+
+
 def write_summary(args, summary, quiet=False):
     ratios = [s["ratio"] for s in summary if s["ratio"] is not None]
     rhos = [s["spearman"] for s in summary if s["spearman"] is not None]
@@ -386,14 +389,13 @@ def write_summary(args, summary, quiet=False):
                          fmt(statistics.median(rhos)) if rhos else "-",
                          "%d of %d" % (checked.count("ok"), len(checked)) if checked
                          else "none run (--no-check)",
-                         "calibrated at each rank count" if args.calibrate
-                         else args.cost_file or "defaults"))
+                         cost_source(args)))
     if args.check_only:
         checked = [s["check"] for s in summary]
         lines.append("")
         lines.append("--check only: the automatic choice passed on %d of %d (cost file: %s)." % (
             checked.count("ok"), len(checked),
-            "calibrated at each rank count" if args.calibrate else args.cost_file or "defaults"))
+            cost_source(args)))
     text = "\n".join(lines) + "\n"
     with open(os.path.join(args.out, "summary.md"), "w") as f:
         f.write(text)
