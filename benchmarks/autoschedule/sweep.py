@@ -21,8 +21,9 @@ and dist-auto-schedule's onto another grid shape).
 --rounds R (default 2): every candidate runs R times, in turn with the
 others, and keeps its lowest median. Then the chosen candidate and the
 --finalists F (default 3) best measured run --final-rounds N (default 3)
-more times in turn, so that the best is not merely the luckiest of many
-noisy measurements. Then the automatic choice of a two-call program (one
+more times in turn, and these fresh measurements (their median) are what
+the chosen and the best are compared by, so that the best is not merely
+the luckiest of many noisy measurements. Then the automatic choice of a two-call program (one
 call for the long shapes) is built with `dist-run --check` and run (--no-check skips it; it stops at
 --check-timeout S, default 300). --check-only does only that, for every shape
 and rank count, and measures nothing. --medium: the full set's kinds at
@@ -263,18 +264,24 @@ def sweep_one(args, work, name, kernel, extents, ranks, rows):
             notes[i] = note
             measured[i] = t if measured[i] is None else min(measured[i], t)
     # The chosen candidate and the best measured ones run again, in turn,
-    # --final-rounds times: with a dozen candidates of nearly equal time,
-    # the lowest of their noisy measurements is lower than any one of them
-    # measured as often (the minimum of many draws), which would count
-    # against the choice for noise alone.
+    # --final-rounds times, and keep only these fresh measurements (their
+    # median): with dozens of candidates of nearly equal time, the lowest
+    # of the first rounds' noisy measurements is lower than any one of them
+    # measured again (the minimum of many draws; a winner's curse), which
+    # would count against the choice for noise alone. The chosen and the
+    # finalists are then measured alike, after the selection.
     ran = [i for i, m in enumerate(measured) if m is not None and notes[i] != "timeout"]
     finalists = sorted(set([0] if 0 in ran else []) |
                        set(sorted(ran, key=lambda i: measured[i])[:args.finalists]))
+    fresh = {i: [] for i in finalists}
     for _ in range(args.final_rounds):
         for i in finalists:
             t, note = run_one(jobs[i][1], ranks, args.timeout, calls)
             if t is not None:
-                measured[i] = min(measured[i], t)
+                fresh[i].append(t)
+    for i, ts in fresh.items():
+        if ts:
+            measured[i] = statistics.median(ts)
     for (rank, pred, comp, lat, bw, red, sched, grid), t, why in zip(cands, measured, notes):
         rows.append({"shape": name, "kernel": kernel, "extents": "x".join(map(str, extents)),
                      "ranks": ranks, "rank": rank, "predicted_s": pred, "compute_s": comp,
@@ -282,7 +289,10 @@ def sweep_one(args, work, name, kernel, extents, ranks, rows):
                      "measured_s": "" if t is None else "%.6g" % t, "note": why,
                      "schedule": sched, "grid": grid})
     ok = [(p[1], m) for p, m in zip(cands, measured) if m is not None]
-    best = min(m for _, m in ok) if ok else None
+    # The best of the finalists, measured as the chosen one was (a
+    # candidate outside them measured lower only in the first rounds).
+    final_ok = [measured[i] for i in finalists if measured[i] is not None]
+    best = min(final_ok) if final_ok else (min(m for _, m in ok) if ok else None)
     chosen = measured[0]
     rho = spearman([p for p, _ in ok], [m for _, m in ok])
     check = (check_choice(args, work, name, kernel, extents, ranks, 1 if long_call else 2)

@@ -58,8 +58,9 @@
  * for a collective) and beta = b (b / ((p - 1) / p) for allgather and
  * reducescatter).  A non-positive fit falls back to b = t / n at the largest
  * size and a = t at the smallest.  Local times (gamma.*, beta.copy) run on
- * every rank at once, as programs run them; rank 0's minimum over
- * repetitions is printed.  Then, as comments, every measured point against
+ * every rank at once, as programs run them; the GEMM rates (gamma,
+ * gamma.gemm.N) are sustained (the mean over the repetitions, of the
+ * slowest rank), the others rank 0's minimum over repetitions.  Then, as comments, every measured point against
  * its model, and an allgather against the exchange model's prediction
  * log2(p) alpha + (p - 1) (n / p) beta.
  */
@@ -218,25 +219,27 @@ static sweep sweep_op(distrt_grid *g, int op, int nsizes, int reps,
   return w;
 }
 
-/* Seconds per flop of a local GEMM (distrt_gemm_f64, n x n x n), `inner`
- * calls per timing so that small sizes are not lost in the timer: the
- * minimum over repetitions on this process (every rank runs it at once, as
- * the products do). */
+/* Seconds per flop of a local GEMM (distrt_gemm_f64, n x n x n), sustained:
+ * every rank runs `reps` timings of `inner` calls at once, as the products
+ * do, after one untimed call; the mean over the timings, of the slowest
+ * rank.  A mean, not a minimum: with more ranks than cores the processes
+ * share them, and a short timing that fits in one scheduling slice runs at
+ * a whole core's rate while a product's long GEMMs run at the shared rate
+ * (a minimum made 512^3 look slower per flop than 128^3 at 4 ranks on 2
+ * cores, and favoured many small steps). */
 static double time_gemm(int64_t n, int reps, int inner) {
   double *x = distrt_alloc((int64_t)sizeof(double) * n * n * 3);
   for (int64_t i = 0; i < n * n * 3; ++i)
     x[i] = (double)(i % 7) - 3;
-  double best = INFINITY;
-  for (int k = 0; k < reps; ++k) {
-    double t0 = distrt_wtime();
+  distrt_gemm_f64(n, n, n, 1.0, x, n, x + n * n, n, 0.0, x + 2 * n * n, n);
+  double t0 = distrt_wtime();
+  for (int k = 0; k < reps; ++k)
     for (int c = 0; c < inner; ++c)
       distrt_gemm_f64(n, n, n, 1.0, x, n, x + n * n, n, 0.0, x + 2 * n * n, n);
-    double t = (distrt_wtime() - t0) / inner;
-    if (t < best)
-      best = t;
-  }
+  double mean = (distrt_wtime() - t0) / ((double)reps * inner), slowest;
+  MPI_Allreduce(&mean, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   distrt_free(x);
-  return best / (2.0 * (double)n * (double)n * (double)n);
+  return slowest / (2.0 * (double)n * (double)n * (double)n);
 }
 
 /* The loop nest a compiler emits for a matmul without a GEMM leaf (called
