@@ -134,9 +134,10 @@ int64_t DimDistribution::localExtent(int64_t q) const {
     return std::clamp<int64_t>(extent - q * block, 0, block);
   case PartitionKind::cyclic:
   case PartitionKind::block_cyclic: {
-    int64_t cycle = block * parts;
+    int64_t cycle = mulSaturated(block, parts);
     int64_t full = extent / cycle, rem = extent % cycle;
-    return full * block + std::clamp<int64_t>(rem - q * block, 0, block);
+    return full * block +
+           std::clamp<int64_t>(rem - mulSaturated(q, block), 0, block);
   }
   }
   return 0;
@@ -156,7 +157,7 @@ int64_t DimDistribution::toLocal(int64_t q, int64_t g) const {
     return g - q * block;
   case PartitionKind::cyclic:
   case PartitionKind::block_cyclic:
-    return (g / (block * parts)) * block + g % block;
+    return (g / mulSaturated(block, parts)) * block + g % block;
   }
   return g;
 }
@@ -170,7 +171,8 @@ int64_t DimDistribution::toGlobal(int64_t q, int64_t l) const {
     return q * block + l;
   case PartitionKind::cyclic:
   case PartitionKind::block_cyclic:
-    return (l / block) * block * parts + q * block + l % block;
+    // l / block full cycles lie before l: none when a cycle overflows.
+    return (l / block) * mulSaturated(block, parts) + q * block + l % block;
   }
   return l;
 }
@@ -552,7 +554,7 @@ std::string dimText(const DimDistribution &dim, const std::string &e,
     if (Q == 1)
       return e;
     return std::to_string(b) + "*floor(" + paren(e) + "/" +
-           std::to_string(b * Q) + ") + " + paren(e) + " mod " +
+           std::to_string(mulSaturated(b, Q)) + ") + " + paren(e) + " mod " +
            std::to_string(b);
   }
   }

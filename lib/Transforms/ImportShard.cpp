@@ -545,6 +545,16 @@ struct ImportShardPass : dist::impl::DistImportShardBase<ImportShardPass> {
         ok = false;
         continue;
       }
+      std::optional<int64_t> procs = 1;
+      for (int64_t e : shape)
+        procs = procs ? mulWithin(*procs, e, kMaxProcessors) : procs;
+      if (!procs) {
+        g.emitError("dist-import-shard: grid @")
+            << g.getSymName() << " has more than " << kMaxProcessors
+            << " processes (dist grids have at most 2^20)";
+        ok = false;
+        continue;
+      }
       grids[g.getSymName()] = SmallVector<int64_t>(shape);
     }
     SmallVector<func::FuncOp> funcs;

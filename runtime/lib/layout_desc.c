@@ -106,8 +106,18 @@ void parse_layout_as(const char *op, const distrt_grid *g,
         distrt_fatal(op, "%sblock-cyclic dimension %lld has block %lld (must "
                          "be at least 1)",
                      pre, (long long)d, (long long)L->block[d]);
-      L->bsz[d] = L->block[d];
+      /* A block of the whole extent or more is one block held by the
+       * first process: the same as a block of the extent. */
+      L->bsz[d] = L->block[d] < L->n[d] ? L->block[d] : L->n[d];
     }
+    int64_t cycle;
+    if (L->kind[d] != K_NONE &&
+        __builtin_mul_overflow(L->bsz[d], L->Q[d], &cycle))
+      distrt_fatal(op, "%sdimension %lld is dealt in blocks of %lld over "
+                       "%lld processes: a cycle of blocks overflows 64-bit "
+                       "indices",
+                   pre, (long long)d, (long long)L->bsz[d],
+                   (long long)L->Q[d]);
   }
   L->nfixed = desc[pos++];
   if ((flags & LAYOUT_NO_FIXED) && L->nfixed != 0)

@@ -205,6 +205,14 @@ int main(int argc, char **argv) {
         int64_t desc[] = {1, 8, 2, 1, 1, 5, 0};
         (void)distrt_layout_tile_size(g, desc);
       }
+      CASE("layout-cycle-overflow") {
+        /* Blocks of 2^62 over 2 processes: a cycle of 2^63 elements does
+         * not fit in 64-bit indices (a block above the extent counts as
+         * the extent, so the extent is 2^62 too). */
+        int64_t big = (int64_t)1 << 62;
+        int64_t desc[] = {1, big, DISTRT_KIND_BLOCK_CYCLIC, big, 1, 0, 0};
+        (void)distrt_layout_tile_size(g, desc);
+      }
       CASE("redist-fixed-used") {
         /* A destination fixed on the grid axis that partitions it. */
         int64_t sdesc[] = {1, 8, 2, 1, 1, 0, 0};

@@ -205,3 +205,16 @@ func.func @scalar_result(%a: tensor<8xf32>) -> tensor<f32> {
   } -> tensor<f32>
   return %r : tensor<f32>
 }
+
+// -----
+
+// A grid whose product of extents overflows 64 bits (upstream's verifier
+// accepts it): refused before any block size is computed from it.
+// expected-error@+1 {{dist-import-shard: grid @g has more than 1048576 processes (dist grids have at most 2^20)}}
+shard.grid @g(shape = 4611686018427387904x4611686018427387904x4611686018427387904x4611686018427387904)
+func.func @overflow(%a: tensor<10x4xf32>) -> tensor<10x4xf32> {
+  // expected-error@+1 {{@g is not a shard.grid of this module}}
+  %o = shard.sharding @g split_axes = [[0, 1, 2, 3]] sharded_dims_offsets = [0] : !shard.sharding
+  %b1 = shard.shard %a to %o : tensor<10x4xf32>
+  return %b1 : tensor<10x4xf32>
+}

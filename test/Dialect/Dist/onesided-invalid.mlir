@@ -258,3 +258,18 @@ func.func @f(%c: !C, %a: !A, %b: !B) {
       schedule [stationary(C)] : !C, !A, !B
   return
 }
+
+// -----
+
+// Blocks of 2^62 over 4 processes: the cycle (2^64) overflows and is longer
+// than the extent, so it does not divide it (no division by a wrapped 0).
+dist.grid @m [4]
+!C = !dist.tensor<4x2x8xf64, #dist.layout<@m, [(), (), (0) block_cyclic(4611686018427387904)]>>
+!A = !dist.tensor<4x4xf64, #dist.layout<@m, [(0) blocked, ()]>>
+!B = !dist.tensor<4x2x8xf64, #dist.layout<@m, [(0) blocked, (), ()]>>
+func.func @f(%c: !C, %a: !A, %b: !B) {
+  // expected-error @+1 {{'C' deals 'l' in blocks of 4611686018427387904 over 4 processes, which do not divide its extent 8}}
+  dist.compute "C(i,j,l) = A(i,k) * B(k,j,l)" (C = %c, A = %a, B = %b)
+      schedule [stationary(C)] : !C, !A, !B
+  return
+}

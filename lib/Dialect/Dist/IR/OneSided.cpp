@@ -107,7 +107,7 @@ FailureOr<DimDistAttr> mergeGroup(DistTensorType t, StringRef tensor,
     before *= shape[d];
   for (int64_t d = part + 1; d < lo + n; ++d)
     after *= shape[d];
-  if (before > 1 && shape[part] % (dl.block * dl.parts) != 0) {
+  if (before > 1 && shape[part] % mulSaturated(dl.block, dl.parts) != 0) {
     error = "'" + tensor.str() + "' deals '" + names[part - lo] +
             "' in blocks of " + std::to_string(dl.block) + " over " +
             std::to_string(dl.parts) +
@@ -123,7 +123,8 @@ FailureOr<DimDistAttr> mergeGroup(DistTensorType t, StringRef tensor,
     return failure();
   }
   return DimDistAttr::get(ctx, dims[part].getAxes(),
-                          PartitionKind::block_cyclic, dl.block * after);
+                          PartitionKind::block_cyclic,
+                          mulSaturated(dl.block, after));
 }
 
 /// The role of a tensor in the model: its matrix, its grid's extents, and

@@ -14,6 +14,7 @@
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/DialectImplementation.h"
 
+#include <limits>
 #include <optional>
 
 #include "DistTensor/Dialect/Dist/IR/IndexNotation.h"
@@ -72,6 +73,15 @@ inline std::optional<int64_t> mulWithin(int64_t a, int64_t b, int64_t limit) {
   if (a != 0 && b > limit / a)
     return std::nullopt;
   return a * b;
+}
+
+/// a * b for a, b >= 0, saturated at INT64_MAX: a block-cyclic cycle
+/// (block * processes) that overflows is longer than any extent, and every
+/// use of one (a division or remainder of an index below the extent) gives
+/// the same result with INT64_MAX.
+inline int64_t mulSaturated(int64_t a, int64_t b) {
+  return mulWithin(a, b, std::numeric_limits<int64_t>::max())
+      .value_or(std::numeric_limits<int64_t>::max());
 }
 
 /// Number of processors of a level of a layout: the product of the extents
