@@ -113,11 +113,11 @@ void parse_layout_as(const char *op, const distrt_grid *g,
     int64_t cycle;
     if (L->kind[d] != K_NONE &&
         __builtin_mul_overflow(L->bsz[d], L->Q[d], &cycle))
-      distrt_fatal(op, "%sdimension %lld is dealt in blocks of %lld over "
-                       "%lld processes: a cycle of blocks overflows 64-bit "
-                       "indices",
-                   pre, (long long)d, (long long)L->bsz[d],
-                   (long long)L->Q[d]);
+      distrt_fatal(op,
+                   "%sdimension %lld is dealt in blocks of %lld over "
+                   "%lld processes: a cycle of blocks overflows 64-bit "
+                   "indices",
+                   pre, (long long)d, (long long)L->bsz[d], (long long)L->Q[d]);
   }
   L->nfixed = desc[pos++];
   if ((flags & LAYOUT_NO_FIXED) && L->nfixed != 0)
