@@ -160,7 +160,7 @@ void distrt_reduce_scatter(distrt_grid *g, int64_t axes, const void *send,
 
 /* Elements of group rank r in a cut of `count` into blocks of `block`. */
 static int64_t block_piece(int64_t count, int64_t block, int64_t r) {
-  if (r >= (count + block - 1) / block)
+  if (r >= distrt_ceil_div(count, block))
     return 0;
   int64_t left = count - r * block;
   return left < block ? left : block;
@@ -175,12 +175,12 @@ void distrt_reduce_scatter_blocks(distrt_grid *g, int64_t axes,
   distrt_check_op(fn, op);
   if (block < 1)
     distrt_fatal(fn, "block %lld is not positive", (long long)block);
-  if ((count + block - 1) / block > c.size)
+  if (distrt_ceil_div(count, block) > c.size)
     distrt_fatal(fn,
                  "%lld elements in blocks of %lld need %lld processes; the "
                  "axes 0x%llx span %lld",
                  (long long)count, (long long)block,
-                 (long long)((count + block - 1) / block),
+                 (long long)distrt_ceil_div(count, block),
                  (unsigned long long)axes, (long long)c.size);
   int64_t mine = block_piece(count, block, c.rank);
   if (recv_count < mine)

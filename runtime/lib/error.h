@@ -89,6 +89,16 @@ void distrt_check_no_overlap(const char *op, const char *wa, const void *a,
                              int64_t bbytes);
 /* a * b with overflow check (fatal naming `what`). */
 int64_t distrt_mul(const char *op, const char *what, int64_t a, int64_t b);
+/* ceil(a / b) for a >= 0, b >= 1, without the overflow of (a + b - 1) / b
+ * when a is near INT64_MAX. */
+static inline int64_t distrt_ceil_div(int64_t a, int64_t b) {
+  return a / b + (a % b != 0);
+}
+/* min(r * block, n) for r, block >= 0 and n >= 0, without overflow: where
+ * block r of a cut of n starts (n past the last). */
+static inline int64_t distrt_block_start(int64_t r, int64_t block, int64_t n) {
+  return r > 0 && block > n / r ? n : (r * block < n ? r * block : n);
+}
 const char *distrt_dtype_name(int64_t dtype);
 
 #endif /* DISTRT_ERROR_H */

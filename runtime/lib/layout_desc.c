@@ -96,7 +96,7 @@ void parse_layout_as(const char *op, const distrt_grid *g,
       L->bsz[d] = L->n[d];
       break;
     case K_BLOCKED:
-      L->bsz[d] = (L->n[d] + L->Q[d] - 1) / L->Q[d];
+      L->bsz[d] = distrt_ceil_div(L->n[d], L->Q[d]);
       break;
     case K_CYCLIC:
       L->bsz[d] = 1;
@@ -119,6 +119,13 @@ void parse_layout_as(const char *op, const distrt_grid *g,
                    "indices",
                    pre, (long long)d, (long long)L->bsz[d], (long long)L->Q[d]);
   }
+  int64_t elements = 1;
+  for (int64_t d = 0; d < L->ndims; ++d)
+    if (__builtin_mul_overflow(elements, L->n[d], &elements))
+      distrt_fatal(op,
+                   "%slayout describes a tensor whose element count "
+                   "overflows 64 bits",
+                   sp);
   L->nfixed = desc[pos++];
   if ((flags & LAYOUT_NO_FIXED) && L->nfixed != 0)
     distrt_fatal(op, "%slayout fixes grid axes; the balanced steps need "

@@ -314,14 +314,17 @@ static void build_chunks(os_plan *p, int64_t offset) {
   /* Segments: each interval split into near-equal parts of at most w. */
   p->nseg = 0;
   for (int64_t t = 0; t < p->niv[f]; ++t)
-    p->nseg += (p->iv[f][t].len + w - 1) / w;
+    p->nseg += distrt_ceil_div(p->iv[f][t].len, w);
   p->seg = xmalloc(p->op, (int64_t)sizeof(os_ival) * (p->nseg + 1));
   int64_t ns = 0;
   for (int64_t t = 0; t < p->niv[f]; ++t) {
     int64_t lo = p->iv[f][t].lo, len = p->iv[f][t].len;
-    int64_t parts = (len + w - 1) / w;
+    int64_t parts = distrt_ceil_div(len, w);
+    /* Part q starts at floor(len * q / parts), without overflow. */
     for (int64_t q = 0; q < parts; ++q) {
-      int64_t a = lo + len * q / parts, b = lo + len * (q + 1) / parts;
+      int64_t a = lo + (len / parts) * q + (len % parts) * q / parts;
+      int64_t b =
+          lo + (len / parts) * (q + 1) + (len % parts) * (q + 1) / parts;
       p->seg[ns++] = (os_ival){a, b - a};
     }
   }
@@ -341,7 +344,8 @@ static void build_chunks(os_plan *p, int64_t offset) {
   }
   if (!offset || p->nchunks == 0)
     return;
-  int64_t want = p->g->rank * nf / p->g->size, start = 0;
+  int64_t P = p->g->size, r = p->g->rank;
+  int64_t want = (nf / P) * r + (nf % P) * r / P, start = 0;
   while (start < p->nchunks && p->chunks[start].lo < want)
     ++start;
   if (start == p->nchunks)
@@ -553,8 +557,10 @@ static void onesided(const char *op, distrt_grid *const *grids, int64_t dtype,
         "stationary is %lld; expected DISTRT_STATIONARY_A (0), "
         "_B (1) or _C (2)",
         (long long)stationary);
-  if (prefetch < 1)
-    distrt_fatal_collective(op, "prefetch is %lld; expected at least 1",
+  /* The compiler's bound (kMaxPrefetch): deeper prefetch only takes
+   * memory, and the slots times a panel column must fit in 64 bits. */
+  if (prefetch < 1 || prefetch > 16)
+    distrt_fatal_collective(op, "prefetch is %lld; expected 1 to 16",
                             (long long)prefetch);
   if ((offset != 0 && offset != 1) || (accumulate != 0 && accumulate != 1))
     distrt_fatal_collective(

@@ -105,7 +105,7 @@ int64_t intersect(const char *op, const distrt_grid *g,
   for (int64_t d = 0; d < S->ndims; ++d) {
     int64_t Qs = S->Q[d], Bs = S->bsz[d], qs = dim_q(g, S, d, cs);
     int64_t Qd = D->Q[d], Bd = D->bsz[d], qd = dim_q(g, D, d, cd);
-    int64_t n = S->n[d], nbs = (n + Bs - 1) / Bs, cap = 0, cnt = 0;
+    int64_t n = S->n[d], nbs = distrt_ceil_div(n, Bs), cap = 0, cnt = 0;
     /* Every source block this process holds, cut by the destination
      * blocks process e holds. */
     for (int64_t kb = qs; kb < nbs; kb += Qs) {

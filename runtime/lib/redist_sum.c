@@ -271,10 +271,14 @@ void distrt_sum_reference(distrt_grid *g, int64_t root, const void *in,
    * its multi-index by division, added to its output element. */
   int64_t invol = 1, outvol = 1;
   for (int64_t d = 0; d < ndims; ++d) {
-    invol *= shape[d];
+    if (shape[d] < 0)
+      distrt_fatal(op, "dimension %lld has extent %lld", (long long)d,
+                   (long long)shape[d]);
+    invol = distrt_mul(op, "the input's element count", invol, shape[d]);
     if (!(sumdims >> d & 1))
-      outvol *= shape[d];
+      outvol = distrt_mul(op, "the output's element count", outvol, shape[d]);
   }
+  outvol = distrt_mul(op, "the output's bytes", outvol, es) / es;
   memset(out, 0, (size_t)(outvol * es));
   for (int64_t i = 0; i < invol; ++i) {
     int64_t rest = i, o = 0, mult = 1;

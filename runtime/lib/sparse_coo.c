@@ -240,7 +240,7 @@ static int64_t *exchange(sp_ctx *c, int64_t block, sp_recs *r,
 static void distribute(sp_ctx *c, int64_t order, const int64_t *dims,
                        sp_recs *r, distrt_coo *coo, int merge) {
   int64_t rows = dims[0], P = c->size, w = order + 2;
-  int64_t block = rows > 0 ? (rows + P - 1) / P : 1;
+  int64_t block = rows > 0 ? distrt_ceil_div(rows, P) : 1;
   int64_t n = 0;
   int64_t *recv = exchange(c, block, r, &n);
 
@@ -249,9 +249,8 @@ static void distribute(sp_ctx *c, int64_t order, const int64_t *dims,
   int64_t *tmp = (int64_t *)sp_alloc(c, n * w * 8);
   int64_t *sorted =
       merge ? sort_by_row(c, recv, tmp, n, w,
-                          c->rank * block < rows ? c->rank * block : rows,
-                          (c->rank + 1) * block < rows ? (c->rank + 1) * block
-                                                       : rows)
+                          distrt_block_start(c->rank, block, rows),
+                          distrt_block_start(c->rank + 1, block, rows))
             : sort_recs(recv, tmp, n, w);
   if (merge && n > 0) {
     int64_t m = 1;
@@ -288,8 +287,8 @@ static void distribute(sp_ctx *c, int64_t order, const int64_t *dims,
   coo->nnz = n;
   coo->coords = coords;
   coo->values = values;
-  coo->lo = c->rank * block < rows ? c->rank * block : rows;
-  coo->hi = (c->rank + 1) * block < rows ? (c->rank + 1) * block : rows;
+  coo->lo = distrt_block_start(c->rank, block, rows);
+  coo->hi = distrt_block_start(c->rank + 1, block, rows);
 }
 
 void sp_distribute(sp_ctx *c, int64_t order, const int64_t *dims, sp_recs *r,

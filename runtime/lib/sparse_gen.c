@@ -82,7 +82,7 @@ static int64_t share_start(int64_t draws, int64_t r, int64_t P) {
 /*===-- common -----------------------------------------------------------===*/
 
 static int64_t block_of(int64_t rows, int64_t P) {
-  return rows > 0 ? (rows + P - 1) / P : 1;
+  return rows > 0 ? distrt_ceil_div(rows, P) : 1;
 }
 
 /*===-- banded -----------------------------------------------------------===*/
@@ -105,8 +105,8 @@ void distrt_coo_gen_banded(distrt_grid *g, int64_t n, int64_t width,
   if (half > n)
     half = n; /* a wider band than the matrix: every column */
   int64_t block = block_of(n, c.size);
-  int64_t lo = c.rank * block < n ? c.rank * block : n;
-  int64_t hi = (c.rank + 1) * block < n ? (c.rank + 1) * block : n;
+  int64_t lo = distrt_block_start(c.rank, block, n);
+  int64_t hi = distrt_block_start(c.rank + 1, block, n);
 
   int64_t nnz = 0;
   for (int64_t i = lo; i < hi; ++i) {

@@ -70,8 +70,6 @@ void spm_csr_free(spm_csr *a) {
   memset(a, 0, sizeof *a);
 }
 
-static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
-
 int64_t spm_new_stamp(void) {
   static int64_t next = 0;
   return ++next;
@@ -137,17 +135,17 @@ distrt_spmat *spm_new(const char *op, distrt_grid *g, int64_t rows,
   m->rank = g->rank;
   m->rows = rows;
   m->cols = cols;
-  m->B = (rows + m->P - 1) / m->P;
-  m->lo = min64(m->rank * m->B, rows);
-  m->hi = min64((m->rank + 1) * m->B, rows);
+  m->B = distrt_ceil_div(rows, m->P);
+  m->lo = distrt_block_start(m->rank, m->B, rows);
+  m->hi = distrt_block_start(m->rank + 1, m->B, rows);
   m->kind = kind;
   /* The row partition's piece is its block; the non-zero partition's is
    * empty until entries arrive. */
   m->first = kind == DISTRT_SPMAT_ROWS ? m->lo : 0;
   m->nr = kind == DISTRT_SPMAT_ROWS ? m->B : 0;
-  m->C = (cols + m->P - 1) / m->P;
-  m->xlo = min64(m->rank * m->C, cols);
-  m->xhi = min64((m->rank + 1) * m->C, cols);
+  m->C = distrt_ceil_div(cols, m->P);
+  m->xlo = distrt_block_start(m->rank, m->C, cols);
+  m->xhi = distrt_block_start(m->rank + 1, m->C, cols);
   m->pos_bits = pos_bits;
   m->crd_bits = crd_bits;
   m->dtype = dtype;

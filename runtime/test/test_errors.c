@@ -213,6 +213,14 @@ int main(int argc, char **argv) {
         int64_t desc[] = {1, big, DISTRT_KIND_BLOCK_CYCLIC, big, 1, 0, 0};
         (void)distrt_layout_tile_size(g, desc);
       }
+      CASE("layout-elements-overflow") {
+        /* 2^32 x 2^32 elements: the count wraps to 0, and a tile check
+         * would accept any buffer. */
+        int64_t big = (int64_t)1 << 32;
+        int64_t desc[] = {2, big, DISTRT_KIND_BLOCKED, 0, 1, 0,
+                          big, DISTRT_KIND_NONE, 0, 0, 0};
+        (void)distrt_layout_tile_size(g, desc);
+      }
       CASE("redist-fixed-used") {
         /* A destination fixed on the grid axis that partitions it. */
         int64_t sdesc[] = {1, 8, 2, 1, 1, 0, 0};

@@ -444,6 +444,8 @@ static int error_case(const char *name) {
     st = 3;
   else if (strcmp(name, "prefetch") == 0)
     prefetch = 0;
+  else if (strcmp(name, "prefetch-huge") == 0)
+    prefetch = ((int64_t)1 << 61) - 1; /* (prefetch + 1) * 8 wraps to 0 */
   else if (strcmp(name, "extents") == 0)
     make_desc(&s, 5, 5, db); /* K = 5, A has K = 4 */
   else if (strcmp(name, "ndims") == 0) {

@@ -426,7 +426,7 @@ void distrt_free(void *p);
  *  read with one-sided gets from the nearest replica and, unless C is
  *  stationary, partial products are added into C's holders with one-sided
  *  accumulates.  offset (0/1): start each process's loop at a position
- *  derived from its rank.  prefetch (>= 1): gets in flight ahead of the
+ *  derived from its rank.  prefetch (1 to 16): gets in flight ahead of the
  *  block product being computed.  accumulate 0: C = A * B, 1: C += A * B;
  *  every replica of C ends with the same values.  Collective over g.
  *  DISTRT_ONESIDED=twosided selects the two-sided fallback. */
