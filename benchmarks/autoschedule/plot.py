@@ -3,7 +3,8 @@
 
   left:  every candidate's measured time against its predicted time
          (log-log), one colour per shape and rank count, the automatic
-         choice ringed, the best measured candidate a cross;
+         choice ringed, the best measured candidate a cross (the best of
+         the finalists, rows noted "final", when there are any);
   right: the automatic choice's time over the best measured one per shape
          and rank count, with the targets' 1.1x and 1.5x lines.
 
@@ -30,16 +31,21 @@ def main():
                 continue
             key = "%s, %s rank(s)" % (row["shape"], row["ranks"])
             groups.setdefault(key, []).append(
-                (int(row["rank"]), float(row["predicted_s"]), float(row["measured_s"])))
+                (int(row["rank"]), float(row["predicted_s"]), float(row["measured_s"]),
+                 row["note"] == "final"))
     fig, (ax, bx) = plt.subplots(1, 2, figsize=(13, 5.5))
     cmap = plt.get_cmap("tab20")
     names, ratios = [], []
     for n, (key, pts) in enumerate(groups.items()):
         colour = cmap(n % 20)
-        ax.scatter([p for _, p, _ in pts], [m for _, _, m in pts], s=10,
+        ax.scatter([p for _, p, _, _ in pts], [m for _, _, m, _ in pts], s=10,
                    color=colour, label=key, alpha=0.7)
         chosen = min(pts, key=lambda x: x[0])
-        best = min(pts, key=lambda x: x[2])
+        # The best of the finalists (note "final": measured again, their
+        # median), as sweep.py compares them; results from before the final
+        # rounds kept fresh medians have none: the best of all.
+        final = [p for p in pts if p[3]] or pts
+        best = min(final, key=lambda x: x[2])
         ax.scatter([chosen[1]], [chosen[2]], s=90, facecolors="none",
                    edgecolors=colour, linewidths=1.5)
         ax.scatter([best[1]], [best[2]], s=60, marker="x", color=colour)

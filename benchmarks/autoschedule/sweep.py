@@ -282,6 +282,9 @@ def sweep_one(args, work, name, kernel, extents, ranks, rows):
     for i, ts in fresh.items():
         if ts:
             measured[i] = statistics.median(ts)
+    for i, i_fresh in fresh.items():
+        if i_fresh and not notes[i]:
+            notes[i] = "final"  # its time: the median of the fresh rounds
     for (rank, pred, comp, lat, bw, red, sched, grid), t, why in zip(cands, measured, notes):
         rows.append({"shape": name, "kernel": kernel, "extents": "x".join(map(str, extents)),
                      "ranks": ranks, "rank": rank, "predicted_s": pred, "compute_s": comp,
