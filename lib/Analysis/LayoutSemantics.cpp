@@ -171,7 +171,6 @@ int64_t DimDistribution::toGlobal(int64_t q, int64_t l) const {
     return q * block + l;
   case PartitionKind::cyclic:
   case PartitionKind::block_cyclic:
-    // l / block full cycles lie before l: none when a cycle overflows.
     return (l / block) * mulSaturated(block, parts) + q * block + l % block;
   }
   return l;
