@@ -84,6 +84,8 @@ void distrt_finalize(void) {
   if (!distrt_g.initialized)
     return;
   distrt_requests_finish_all(op);
+  /* The time lines (distrt_report_time flushes them at most every 0.25 s). */
+  fflush(stdout);
   /* The report is collective over the whole job; a library's processes
    * need not all have used distrt. */
   if (!distrt_g.library)

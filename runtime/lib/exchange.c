@@ -84,26 +84,24 @@ static int64_t select_all(const layout_t *L, const int64_t *lo,
     }                                                                          \
   } while (0)
 
-/* Runs of the selection along the last dimension: run[j] is the length of
- * the run starting at position j (0 inside a run).  A run is a stretch of
- * selected indices that are consecutive both globally and in the tile, so
- * it is contiguous in a row-major box, in the tile and in a packed stream.
- * Returns NULL for 0-D layouts. */
-
-static int64_t *selection_runs(const char *op, const layout_t *L,
-                               const sel_t *s) {
-  if (L->ndims == 0)
+/* Runs of a selection held in a tile of layout T whose elements come from
+ * owners under layout O: stretches along the last dimension that are
+ * consecutive globally and in T's tile and have one owner under O (so one
+ * provider).  A run is contiguous in a row-major box, in T's tile and in
+ * a packed stream.  Returns NULL for 0-D layouts. */
+static int64_t *provider_runs(const char *op, const layout_t *T,
+                              const layout_t *O, const sel_t *s) {
+  if (T->ndims == 0)
     return NULL;
-  int64_t d = L->ndims - 1, n = s->cnt[d];
+  int64_t d = T->ndims - 1, n = s->cnt[d];
+  const int64_t *x = s->idx[d];
   int64_t *run = xmalloc(op, sizeof(int64_t) * (n > 0 ? n : 1));
   for (int64_t j = 0; j < n;) {
     int64_t len = 1;
-    while (j + len < n && s->idx[d][j + len] == s->idx[d][j + len - 1] + 1 &&
-           local_of(L, d, s->idx[d][j + len]) ==
-               local_of(L, d, s->idx[d][j + len - 1]) + 1 &&
-           (L->kind[d] == K_NONE ||
-            owner_q(L, d, s->idx[d][j + len]) ==
-                owner_q(L, d, s->idx[d][j + len - 1])))
+    while (j + len < n && x[j + len] == x[j + len - 1] + 1 &&
+           local_of(T, d, x[j + len]) == local_of(T, d, x[j + len - 1]) + 1 &&
+           (O->kind[d] == K_NONE ||
+            owner_q(O, d, x[j + len]) == owner_q(O, d, x[j + len - 1])))
       ++len;
     run[j] = len;
     for (int64_t i = 1; i < len; ++i)
@@ -239,7 +237,7 @@ static void fetch_box_impl(distrt_grid *g, const int64_t *desc, const void *tile
     sel_t s;
     int64_t n = select_box(&L, boxes + p * 2 * nd, boxes + p * 2 * nd + nd,
                            myq, &s);
-    int64_t *run = selection_runs(op, &L, &s);
+    int64_t *run = provider_runs(op, &L, &L, &s);
     FOR_SELECTION_RUNS(&L, &s, run, n, e, k, len, {
       memcpy(sbuf + (at + k) * es,
              (const char *)tile + tile_offset(&L, stride, e) * es,
@@ -258,7 +256,7 @@ static void fetch_box_impl(distrt_grid *g, const int64_t *desc, const void *tile
   /* Run by run along my box's rows: one owner, so one provider, per run. */
   sel_t mine = {{NULL}, {0}};
   select_all(&L, lo, size, &mine);
-  int64_t *mrun = selection_runs(op, &L, &mine);
+  int64_t *mrun = provider_runs(op, &L, &L, &mine);
   FOR_SELECTION_RUNS(&L, &mine, mrun, vol, e, k, len, {
     (void)k;
     rcount[provider_of(g, &L, e, g->coords)] += len;
@@ -331,7 +329,7 @@ static void accumulate_box_impl(distrt_grid *g, const int64_t *desc, void *tile,
     digits_of(g, &L, c, q);
     sel_t s;
     int64_t n = select_box(&L, lo, size, q, &s);
-    int64_t *run = selection_runs(op, &L, &s);
+    int64_t *run = provider_runs(op, &L, &L, &s);
     FOR_SELECTION_RUNS(&L, &s, run, n, e, k, len, {
       int64_t off = 0;
       for (int64_t d = 0; d < L.ndims; ++d)
@@ -372,7 +370,7 @@ static void accumulate_box_impl(distrt_grid *g, const int64_t *desc, void *tile,
       sel_t s;
       int64_t n = select_box(&L, boxes + p * 2 * nd, boxes + p * 2 * nd + nd,
                              myq, &s);
-      int64_t *run = selection_runs(op, &L, &s);
+      int64_t *run = provider_runs(op, &L, &L, &s);
       FOR_SELECTION_RUNS(&L, &s, run, n, e, k, len, {
         add_row((char *)tile + tile_offset(&L, stride, e) * es,
                 rbuf + (at + k) * es, len, dtype);
@@ -410,9 +408,83 @@ void distrt_layout_gather(distrt_grid *g, const int64_t *desc,
   distrt_fetch_box(g, desc, tile, dtype, lo, size, global);
 }
 
+/* The global indices of local indices 0..ext-1 of dimension d on the
+ * processes with owner digit q (all of 0..n-1 for an unpartitioned
+ * dimension), ascending. */
+static int64_t *owned_indices(const char *op, const layout_t *L, int64_t d,
+                              int64_t q, int64_t ext) {
+  int64_t *v = xmalloc(op, sizeof(int64_t) * (ext > 0 ? ext : 1));
+  for (int64_t l = 0; l < ext; ++l)
+    v[l] = L->kind[d] == K_NONE
+               ? l
+               : distrt_local_to_global(l, L->Q[d], q, L->bsz[d]);
+  return v;
+}
+
+/* The n indices of `idx` grouped by their owner digit under dimension d of
+ * L, each group ascending: group q is sorted[start[q] .. start[q + 1]).
+ * A counting sort: O(n + Q), whatever the number of processes holding
+ * the indices. */
+typedef struct {
+  int64_t *sorted, *start;
+} groups_t;
+
+static groups_t group_by_owner(const char *op, const layout_t *L, int64_t d,
+                               const int64_t *idx, int64_t n) {
+  int64_t Q = L->Q[d];
+  groups_t g;
+  g.sorted = xmalloc(op, sizeof(int64_t) * (n > 0 ? n : 1));
+  g.start = xmalloc(op, sizeof(int64_t) * (Q + 2));
+  for (int64_t q = 0; q < Q + 2; ++q)
+    g.start[q] = 0;
+  for (int64_t i = 0; i < n; ++i)
+    g.start[owner_q(L, d, idx[i]) + 2]++;
+  for (int64_t q = 2; q < Q + 2; ++q)
+    g.start[q] += g.start[q - 1];
+  /* start[q + 1] is now group q's first slot: fill, advancing it. */
+  for (int64_t i = 0; i < n; ++i)
+    g.sorted[g.start[owner_q(L, d, idx[i]) + 1]++] = idx[i];
+  return g;
+}
+
+/* What this process sends receiver r of a redistribution from S on gs to
+ * D on gd: per dimension, its source indices (`mine`, `ext`) in the group
+ * of r's destination digit (all of them on an unpartitioned dimension).
+ * Returns the number of elements (0 unless this process provides to r). */
+static int64_t receiver_selection(const distrt_grid *gs, const distrt_grid *gd,
+                                  const layout_t *S, const layout_t *D,
+                                  int sholder, int64_t *const *mine,
+                                  const groups_t *grp, const int64_t *ext,
+                                  int64_t r, sel_t *s) {
+  int64_t cs[LMAX], cd[LMAX], dq[LMAX];
+  distrt_grid_coords_of(gs, r, cs);
+  distrt_grid_coords_of(gd, r, cd);
+  if (!sholder || !is_holder(D, cd) || !provides_to(gs, S, gs->coords, cs))
+    return 0;
+  digits_of(gd, D, cd, dq);
+  int64_t n = 1;
+  for (int64_t d = 0; d < S->ndims; ++d) {
+    if (D->kind[d] == K_NONE) {
+      s->idx[d] = mine[d];
+      s->cnt[d] = ext[d];
+    } else {
+      s->idx[d] = grp[d].sorted + grp[d].start[dq[d]];
+      s->cnt[d] = grp[d].start[dq[d] + 1] - grp[d].start[dq[d]];
+    }
+    n *= s->cnt[d];
+  }
+  return n;
+}
+
+/* The general redistribution.  The setup costs O(P + the local tiles):
+ * each dimension's indices of my source tile are grouped by their owner
+ * digit under the destination layout once, and a receiver's selection is
+ * the product of its digits' groups (nothing scans the global extents
+ * per receiver).  Packing and unpacking copy runs, not elements. */
 static void redistribute_impl(distrt_grid *gs, const int64_t *sdesc,
-                         const void *stile, distrt_grid *gd,
-                         const int64_t *ddesc, void *dtile, int64_t dtype) {
+                              const void *stile, distrt_grid *gd,
+                              const int64_t *ddesc, void *dtile,
+                              int64_t dtype) {
   const char *op = "distrt_redistribute";
   distrt_require_init(op);
   distrt_grid_check(op, gs);
@@ -434,43 +506,29 @@ static void redistribute_impl(distrt_grid *gs, const int64_t *sdesc,
       distrt_fatal(op, "dimension %lld has extent %lld in the source and "
                        "%lld in the destination",
                    (long long)d, (long long)S.n[d], (long long)D.n[d]);
-  int64_t P = gs->size;
+  int64_t P = gs->size, nd = S.ndims;
   int64_t *scount = xmalloc(op, sizeof(int64_t) * P);
   int64_t *rcount = xmalloc(op, sizeof(int64_t) * P);
-  int64_t cs[LMAX], cd[LMAX], sq[LMAX], dq[LMAX], myq[LMAX];
+  int64_t cs[LMAX], dq[LMAX], myq[LMAX];
   int64_t sext[LMAX], sstride[LMAX];
   tile_shape(gs, &S, gs->coords, sext, sstride);
   digits_of(gs, &S, gs->coords, myq);
-  /* For receiver r: per dimension, the global indices it owns under D that
-   * I own under S (digit match), restricted to replicated/fixed matches. */
+  int sholder = is_holder(&S, gs->coords);
+  /* My source indices per dimension, grouped by destination owner. */
+  int64_t *mine[LMAX] = {NULL};
+  groups_t grp[LMAX];
+  memset(grp, 0, sizeof grp);
+  for (int64_t d = 0; sholder && d < nd; ++d) {
+    mine[d] = owned_indices(op, &S, d, myq[d], sext[d]);
+    if (D.kind[d] != K_NONE)
+      grp[d] = group_by_owner(op, &D, d, mine[d], sext[d]);
+  }
   int64_t stotal = 0;
-  int64_t **sel_idx = xmalloc(op, sizeof(int64_t *) * P * LMAX);
-  int64_t *sel_cnt = xmalloc(op, sizeof(int64_t) * P * LMAX);
   for (int64_t r = 0; r < P; ++r) {
-    scount[r] = 0;
-    distrt_grid_coords_of(gs, r, cs);
-    distrt_grid_coords_of(gd, r, cd);
-    for (int64_t d = 0; d < LMAX; ++d) {
-      sel_idx[r * LMAX + d] = NULL;
-      sel_cnt[r * LMAX + d] = 0;
-    }
-    if (!is_holder(&D, cd) || !provides_to(gs, &S, gs->coords, cs))
-      continue;
-    digits_of(gd, &D, cd, dq);
-    int64_t n = 1;
-    for (int64_t d = 0; d < S.ndims; ++d) {
-      int64_t *list = xmalloc(op, sizeof(int64_t) * S.n[d]);
-      int64_t cnt = 0;
-      for (int64_t e = 0; e < S.n[d]; ++e)
-        if ((D.kind[d] == K_NONE || owner_q(&D, d, e) == dq[d]) &&
-            (S.kind[d] == K_NONE || owner_q(&S, d, e) == myq[d]))
-          list[cnt++] = e;
-      sel_idx[r * LMAX + d] = list;
-      sel_cnt[r * LMAX + d] = cnt;
-      n *= cnt;
-    }
-    scount[r] = n;
-    stotal += n;
+    sel_t s;
+    scount[r] =
+        receiver_selection(gs, gd, &S, &D, sholder, mine, grp, sext, r, &s);
+    stotal += scount[r];
   }
   char *sbuf = xmalloc(op, stotal * es);
   int64_t at = 0;
@@ -478,49 +536,47 @@ static void redistribute_impl(distrt_grid *gs, const int64_t *sdesc,
     if (!scount[r])
       continue;
     sel_t s;
-    for (int64_t d = 0; d < S.ndims; ++d) {
-      s.idx[d] = sel_idx[r * LMAX + d];
-      s.cnt[d] = sel_cnt[r * LMAX + d];
-    }
-    FOR_SELECTION(&S, &s, scount[r], e, k, {
+    receiver_selection(gs, gd, &S, &D, sholder, mine, grp, sext, r, &s);
+    int64_t *run = provider_runs(op, &S, &S, &s);
+    FOR_SELECTION_RUNS(&S, &s, run, scount[r], e, k, len, {
       memcpy(sbuf + (at + k) * es,
              (const char *)stile + tile_offset(&S, sstride, e) * es,
-             (size_t)es);
+             (size_t)(len * es));
     });
+    free(run);
     at += scount[r];
   }
-  for (int64_t i = 0; i < P * LMAX; ++i)
-    free(sel_idx[i]);
-  free(sel_idx);
-  free(sel_cnt);
-  /* Receive: my destination tile in local row-major order. */
+  for (int64_t d = 0; d < nd; ++d) {
+    free(mine[d]);
+    free(grp[d].sorted);
+    free(grp[d].start);
+  }
+  /* Receive: my destination tile in local row-major order, run by run
+   * (one provider per run). */
   int64_t dext[LMAX], dstride[LMAX];
   tile_shape(gd, &D, gd->coords, dext, dstride);
   int holder = is_holder(&D, gd->coords);
   int64_t vol = 1;
-  for (int64_t d = 0; d < D.ndims; ++d)
+  for (int64_t d = 0; d < nd; ++d)
     vol *= dext[d];
   if (!holder)
     vol = 0;
   if (vol > 0)
     distrt_check_buf(op, "destination tile", dtile, vol);
-  int64_t *prov = xmalloc(op, sizeof(int64_t) * (vol > 0 ? vol : 1));
   for (int64_t p = 0; p < P; ++p)
     rcount[p] = 0;
   digits_of(gd, &D, gd->coords, dq);
   distrt_grid_coords_of(gs, gs->rank, cs);
-  for (int64_t i = 0; i < vol; ++i) {
-    int64_t rest = i, e[LMAX];
-    for (int64_t d = D.ndims - 1; d >= 0; --d) {
-      int64_t l = rest % dext[d];
-      rest /= dext[d];
-      e[d] = D.kind[d] == K_NONE
-                 ? l
-                 : distrt_local_to_global(l, D.Q[d], dq[d], D.bsz[d]);
-    }
-    prov[i] = provider_of(gs, &S, e, cs);
-    rcount[prov[i]]++;
+  sel_t want = {{NULL}, {0}};
+  for (int64_t d = 0; d < nd; ++d) {
+    want.idx[d] = owned_indices(op, &D, d, dq[d], holder ? dext[d] : 0);
+    want.cnt[d] = holder ? dext[d] : 0;
   }
+  int64_t *wrun = provider_runs(op, &D, &S, &want);
+  FOR_SELECTION_RUNS(&D, &want, wrun, vol, e, k, len, {
+    (void)k;
+    rcount[provider_of(gs, &S, e, cs)] += len;
+  });
   int64_t rtotal = 0;
   for (int64_t p = 0; p < P; ++p)
     rtotal += rcount[p];
@@ -532,12 +588,15 @@ static void redistribute_impl(distrt_grid *gs, const int64_t *sdesc,
     cursor[p] = off;
     off += rcount[p];
   }
-  for (int64_t i = 0; i < vol; ++i)
-    memcpy((char *)dtile + i * es, rbuf + (cursor[prov[i]]++) * es,
-           (size_t)es);
-  (void)sq;
+  FOR_SELECTION_RUNS(&D, &want, wrun, vol, e, k, len, {
+    int64_t p = provider_of(gs, &S, e, cs);
+    memcpy((char *)dtile + k * es, rbuf + cursor[p] * es, (size_t)(len * es));
+    cursor[p] += len;
+  });
+  free(wrun);
+  for (int64_t d = 0; d < nd; ++d)
+    free(want.idx[d]);
   free(cursor);
-  free(prov);
   free(rbuf);
   free(sbuf);
   free(rcount);
