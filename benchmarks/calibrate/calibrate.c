@@ -27,6 +27,11 @@
  *                    n beta.rma (the one-sided product's transfers)
  *   gamma.gemm.N     seconds per flop (2 N^3) of distrt_gemm_f64 of N x N x N,
  *                    N = 32, 128, 512 (32, 128 with --quick)
+ *   gamma.gemm.k.K   seconds per flop (2 n^2 K) of distrt_gemm_f64 of n x n x
+ *                    K, C += A B with C out of cache (n = 2048), K = 32,
+ *                    64, 128, 256, 1024 (n = 1024, K = 64, 1024 with --quick):
+ *                    a leaf on thin slices (a thin extent K) runs at
+ *                    gamma.gemm.N times gamma.gemm.k.K / gamma.gemm.k.1024
  *   gamma.loop       seconds per flop (2 n^3: a multiply-add is 2 flops) of
  *                    the plain C loop nest C[i][j] += A[i][k] * B[k][j]
  *                    (i, j, k order, n = 128, row-major): the compiler's
@@ -59,7 +64,7 @@
  * reducescatter).  A non-positive fit falls back to b = t / n at the largest
  * size and a = t at the smallest.  Local times (gamma.*, beta.copy) run on
  * every rank at once, as programs run them; the GEMM rates (gamma,
- * gamma.gemm.N) are sustained (the mean over the repetitions, of the
+ * gamma.gemm.N, gamma.gemm.k.K) are sustained (the mean over the repetitions, of the
  * slowest rank), the others rank 0's minimum over repetitions.  Then, as comments, every measured point against
  * its model, and an allgather against the exchange model's prediction
  * log2(p) alpha + (p - 1) (n / p) beta.
@@ -240,6 +245,29 @@ static double time_gemm(int64_t n, int reps, int inner) {
   MPI_Allreduce(&mean, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   distrt_free(x);
   return slowest / (2.0 * (double)n * (double)n * (double)n);
+}
+
+/* Seconds per flop of distrt_gemm_f64 of n x n x k, a panel update with
+ * its n x n output out of cache, sustained as time_gemm (the products'
+ * leaves on thin slices: a 2048 x 2048 x 64 GEMM runs 10 to 25 % slower
+ * per flop than x 1024 here, whatever the cube rate).  `calls` of them,
+ * after one untimed. */
+static double time_gemm_panel(int64_t n, int64_t k, int calls) {
+  double *a = distrt_alloc((int64_t)sizeof(double) * n * k * 2);
+  double *c = distrt_alloc((int64_t)sizeof(double) * n * n);
+  for (int64_t i = 0; i < n * k * 2; ++i)
+    a[i] = (double)(i % 7) - 3;
+  for (int64_t i = 0; i < n * n; ++i)
+    c[i] = 0;
+  distrt_gemm_f64(n, n, k, 1.0, a, k, a + n * k, n, 1.0, c, n);
+  double t0 = distrt_wtime();
+  for (int r = 0; r < calls; ++r)
+    distrt_gemm_f64(n, n, k, 1.0, a, k, a + n * k, n, 1.0, c, n);
+  double mean = (distrt_wtime() - t0) / calls, slowest;
+  MPI_Allreduce(&mean, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  distrt_free(a);
+  distrt_free(c);
+  return slowest / (2.0 * (double)n * (double)n * (double)k);
 }
 
 /* The loop nest a compiler emits for a matmul without a GEMM leaf (called
@@ -504,8 +532,11 @@ static void print_sweep(int op, const sweep *w, int64_t p) {
            w->t[s], lat * w->alpha + bw * w->n[s] * w->beta);
 }
 
-enum { NGEMM = 3 };
+enum { NGEMM = 3, NPANEL = 5 };
 static const int64_t gemm_sizes[NGEMM] = {32, 128, 512};
+/* gamma.gemm.k.K: panels of 2048 x 2048 x K (1024 x 1024 x K with
+ * --quick), as many calls as make an inner extent of 1024 in all. */
+static const int64_t panel_k[NPANEL] = {32, 64, 128, 256, 1024};
 
 int main(int argc, char **argv) {
   int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
@@ -549,6 +580,13 @@ int main(int argc, char **argv) {
     int64_t inner = ((int64_t)1 << 25) / (n * n * n); /* 64 Mflop */
     gammas[s] = time_gemm(n, greps, inner > 1 ? (int)inner : 1);
   }
+  int64_t panel_n = quick ? 1024 : 2048;
+  static const int64_t quick_k[2] = {64, 1024};
+  const int64_t *pk = quick ? quick_k : panel_k;
+  int npanel = quick ? 2 : NPANEL;
+  double panels[NPANEL];
+  for (int s = 0; s < npanel; ++s)
+    panels[s] = time_gemm_panel(panel_n, pk[s], (int)(1024 / pk[s]));
   distrt_barrier(g, 1);
   double gamma_loop = time_loop(loop_n, lreps);
   distrt_barrier(g, 1);
@@ -578,6 +616,11 @@ int main(int argc, char **argv) {
       snprintf(n, sizeof n, "gemm.%lld", (long long)gemm_sizes[s]);
       put("gamma", n, gammas[s]);
     }
+    for (int s = 0; s < npanel; ++s) {
+      char n[32];
+      snprintf(n, sizeof n, "gemm.k.%lld", (long long)pk[s]);
+      put("gamma", n, panels[s]);
+    }
     put("alpha", "rma", alpha_rma);
     put("beta", "rma", beta_rma);
     put("alpha", "onesided", alpha_onesided);
@@ -593,6 +636,9 @@ int main(int argc, char **argv) {
            (long long)gn, (long long)gn, (long long)gn);
     printf("# gamma.gemm.N: distrt_gemm_f64 of N x N x N, seconds per flop "
            "(2 N^3)\n");
+    printf("# gamma.gemm.k.K: distrt_gemm_f64 of %lld x %lld x K (C += A B, "
+           "C out of cache), seconds per flop (2 %lld^2 K)\n",
+           (long long)panel_n, (long long)panel_n, (long long)panel_n);
     printf("# gamma.loop: C[i][j] += A[i][k] * B[k][j] in C (i, j, k; n = "
            "%lld), seconds per flop (2 n^3)\n",
            (long long)loop_n);

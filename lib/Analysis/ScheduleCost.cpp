@@ -68,6 +68,43 @@ double mlir::dist::gemmSecondsPerFlop(const CostModel &c, double volume) {
   return points.back().second;
 }
 
+double mlir::dist::gemmPanelFactor(const CostModel &c, double thin,
+                                   double volume) {
+  SmallVector<std::pair<double, double>> points;
+  for (const auto &kv : c.keys) {
+    StringRef key = kv.getKey();
+    double k;
+    if (key.consume_front("gamma.gemm.k.") && !key.getAsDouble(k) && k > 0 &&
+        kv.getValue() > 0)
+      points.push_back({std::log(k), kv.getValue()});
+  }
+  if (points.size() < 2)
+    return 1;
+  llvm::sort(points);
+  // The rate at extent k, relative to the thickest panel's.
+  auto at = [&](double k) {
+    double x = std::log(std::max(k, 1.0));
+    double y = points.back().second;
+    if (x <= points.front().first) {
+      y = points.front().second;
+    } else {
+      for (unsigned i = 1; i < points.size(); ++i) {
+        auto [x1, y1] = points[i];
+        auto [x0, y0] = points[i - 1];
+        if (x <= x1) {
+          y = y0 + (y1 - y0) * (x - x0) / (x1 - x0);
+          break;
+        }
+      }
+    }
+    return y / points.back().second;
+  };
+  // A cube of the leaf's volume is already at its size's rate
+  // (gemmSecondsPerFlop): only the thinness beyond a cube's counts.
+  double cube = std::cbrt(std::max(volume, 1.0));
+  return std::max(1.0, at(thin) / at(cube));
+}
+
 /// Elements of each statement variable a process iterates over: the
 /// product of the extents of the local loops derived from it (a collapsed
 /// loop counts for its first origin).
@@ -128,11 +165,14 @@ static bool vectorizes(const IndexStatement &stmt) {
 /// TTV or an inner product is bound by memory, a GEMM by its flops), plus
 /// the leaf's constant per call.
 static double computeSeconds(const ComputeModel &m, const CostModel &c) {
-  double iterations = 1, leafVolume = 1;
+  double iterations = 1, leafVolume = 1, leafThin = 0;
   for (auto [i, loop] : llvm::enumerate(m.localLoops)) {
     iterations *= double(loop->extent);
-    if (m.gemmLeaf && i >= m.leafLevel)
+    if (m.gemmLeaf && i >= m.leafLevel) {
       leafVolume *= double(loop->extent);
+      leafThin = leafThin == 0 ? double(loop->extent)
+                               : std::min(leafThin, double(loop->extent));
+    }
   }
   double flops = iterations * double(flopsPerIteration(m.stmt));
   // Scalar loops: gamma.loop (strided), or gamma.vec when they vectorize.
@@ -155,6 +195,10 @@ static double computeSeconds(const ComputeModel &m, const CostModel &c) {
     const std::string &kernel = m.nest.kernel;
     if (kernel == "gemv" || kernel == "dot")
       gamma = c.get("gamma." + kernel, gamma);
+    // A GEMM on thin slices (SUMMA's panels) updates its output once per
+    // call: slower per flop than a cube (`gamma.gemm.k.K`).
+    if (kernel == "gemm")
+      gamma *= gemmPanelFactor(c, leafThin, leafVolume);
   }
   double memory =
       streamedWords(m) * c.get("beta.stream", kDefaultStreamBeta);

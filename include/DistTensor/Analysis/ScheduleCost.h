@@ -58,6 +58,14 @@ ScheduleCost estimateScheduleCost(const ComputeModel &m,
 /// the nearest one outside their range, `gamma` without them.
 double gemmSecondsPerFlop(const CostModel &costs, double volume);
 
+/// How much slower per flop a GEMM leaf whose thinnest extent is `thin`
+/// (and whose extents multiply to `volume`) runs than a cube of its volume:
+/// `gamma.gemm.k.K` (benchmarks/calibrate: n x n x K panels with the output
+/// out of cache) at `thin` over its value at the cube's extent, both
+/// relative to the largest K, interpolated in log K; 1 without two such
+/// keys, and never below 1.
+double gemmPanelFactor(const CostModel &costs, double thin, double volume);
+
 /// Floating-point operations of one iteration of the statement's loop nest:
 /// its additions, subtractions and multiplications, plus one addition into
 /// the output when it sums over a variable or accumulates (`+=`).
