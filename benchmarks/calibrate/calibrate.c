@@ -64,8 +64,9 @@
  * reducescatter).  A non-positive fit falls back to b = t / n at the largest
  * size and a = t at the smallest.  Local times (gamma.*, beta.copy) run on
  * every rank at once, as programs run them; the GEMM rates (gamma,
- * gamma.gemm.N, gamma.gemm.k.K) are sustained (the mean over the repetitions, of the
- * slowest rank), the others rank 0's minimum over repetitions.  Then, as comments, every measured point against
+ * gamma.gemm.N, gamma.gemm.k.K) are sustained (the mean over the
+ * repetitions, of the slowest rank), the others rank 0's minimum over
+ * repetitions.  Then, as comments, every measured point against
  * its model, and an allgather against the exchange model's prediction
  * log2(p) alpha + (p - 1) (n / p) beta.
  */
