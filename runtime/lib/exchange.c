@@ -229,7 +229,7 @@ static void fetch_box_impl(distrt_grid *g, const int64_t *desc, const void *tile
     select_free(&L, &s);
     stotal += scount[p];
   }
-  char *sbuf = xmalloc(op, stotal * es);
+  char *sbuf = distrt_alloc(stotal * es);
   int64_t at = 0;
   for (int64_t p = 0; p < P; ++p) {
     if (!scount[p])
@@ -264,7 +264,7 @@ static void fetch_box_impl(distrt_grid *g, const int64_t *desc, const void *tile
   int64_t rtotal = 0;
   for (int64_t p = 0; p < P; ++p)
     rtotal += rcount[p];
-  char *rbuf = xmalloc(op, rtotal * es);
+  char *rbuf = distrt_alloc(rtotal * es);
   distrt_g.be->alltoallv(op, g->icomm, sbuf, scount, rbuf, rcount, dtype);
   /* Unpack in my box's row-major order, one cursor per provider. */
   int64_t *cursor = xmalloc(op, sizeof(int64_t) * P);
@@ -281,8 +281,8 @@ static void fetch_box_impl(distrt_grid *g, const int64_t *desc, const void *tile
   free(cursor);
   free(mrun);
   select_free(&L, &mine);
-  free(rbuf);
-  free(sbuf);
+  distrt_free(rbuf);
+  distrt_free(sbuf);
   free(rcount);
   free(scount);
   free(boxes);
@@ -320,7 +320,7 @@ static void accumulate_box_impl(distrt_grid *g, const int64_t *desc, void *tile,
     select_free(&L, &s);
     stotal += scount[p];
   }
-  char *sbuf = xmalloc(op, stotal * es);
+  char *sbuf = distrt_alloc(stotal * es);
   int64_t at = 0;
   for (int64_t p = 0; p < P; ++p) {
     if (!scount[p])
@@ -357,7 +357,7 @@ static void accumulate_box_impl(distrt_grid *g, const int64_t *desc, void *tile,
     select_free(&L, &s);
     rtotal += rcount[p];
   }
-  char *rbuf = xmalloc(op, rtotal * es);
+  char *rbuf = distrt_alloc(rtotal * es);
   distrt_g.be->alltoallv(op, g->icomm, sbuf, scount, rbuf, rcount, dtype);
   if (holder) {
     int64_t size_tile = tile_size_at(g, &L, g->coords);
@@ -380,8 +380,8 @@ static void accumulate_box_impl(distrt_grid *g, const int64_t *desc, void *tile,
       select_free(&L, &s);
     }
   }
-  free(rbuf);
-  free(sbuf);
+  distrt_free(rbuf);
+  distrt_free(sbuf);
   free(rcount);
   free(scount);
   free(boxes);
@@ -530,7 +530,7 @@ static void redistribute_impl(distrt_grid *gs, const int64_t *sdesc,
         receiver_selection(gs, gd, &S, &D, sholder, mine, grp, sext, r, &s);
     stotal += scount[r];
   }
-  char *sbuf = xmalloc(op, stotal * es);
+  char *sbuf = distrt_alloc(stotal * es);
   int64_t at = 0;
   for (int64_t r = 0; r < P; ++r) {
     if (!scount[r])
@@ -580,7 +580,7 @@ static void redistribute_impl(distrt_grid *gs, const int64_t *sdesc,
   int64_t rtotal = 0;
   for (int64_t p = 0; p < P; ++p)
     rtotal += rcount[p];
-  char *rbuf = xmalloc(op, rtotal * es);
+  char *rbuf = distrt_alloc(rtotal * es);
   distrt_g.be->alltoallv(op, gs->icomm, sbuf, scount, rbuf, rcount, dtype);
   int64_t *cursor = xmalloc(op, sizeof(int64_t) * P);
   int64_t off = 0;
@@ -597,8 +597,8 @@ static void redistribute_impl(distrt_grid *gs, const int64_t *sdesc,
   for (int64_t d = 0; d < nd; ++d)
     free(want.idx[d]);
   free(cursor);
-  free(rbuf);
-  free(sbuf);
+  distrt_free(rbuf);
+  distrt_free(sbuf);
   free(rcount);
   free(scount);
 }

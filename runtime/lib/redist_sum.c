@@ -160,7 +160,7 @@ static void psum_setup(const char *op, distrt_grid *g, int64_t axes,
     x->dvol = 0;
   if (x->dvol > 0)
     distrt_check_buf(op, "destination tile", dtile, x->dvol);
-  x->partial = xalloc(op, x->pvol * x->es);
+  x->partial = distrt_alloc(x->pvol * x->es);
   sum_dims(stile, dtype, x->es, x->S.ndims, sext, sumdims, x->partial,
            x->pvol);
 }
@@ -179,7 +179,7 @@ static void redist_allreduce_impl(distrt_grid *g, int64_t axes, int64_t sumdims,
     distrt_g.be->allreduce(op, distrt_grid_sub(op, g, axes), dtile, x.pvol,
                            dtype, DISTRT_SUM);
   }
-  free(x.partial);
+  distrt_free(x.partial);
 }
 
 static void redist_reduce_impl(distrt_grid *g, int64_t axes, int64_t sumdims,
@@ -204,7 +204,7 @@ static void redist_reduce_impl(distrt_grid *g, int64_t axes, int64_t sumdims,
     if (x.dvol > 0)
       memcpy(dtile, x.partial, (size_t)(x.pvol * x.es));
   }
-  free(x.partial);
+  distrt_free(x.partial);
 }
 
 static void redist_reduce_scatter_impl(distrt_grid *g, int64_t axes,
@@ -236,24 +236,24 @@ static void redist_reduce_scatter_impl(distrt_grid *g, int64_t axes,
                      "partial results of this process: not a reduce-scatter",
                  (long long)total, (long long)x.pvol);
   if (cap > 0) {
-    char *sbuf = xalloc(op, distrt_mul(op, "reduce-scatter buffer", np * cap,
-                                       x.es));
+    char *sbuf = distrt_alloc(
+        distrt_mul(op, "reduce-scatter buffer", np * cap, x.es));
     memset(sbuf, 0, (size_t)(np * cap * x.es));
     for (int64_t j = 0; j < np; ++j)
       pack_box(x.K.ndims, &bx[j], x.es, x.partial, x.kstr,
                sbuf + j * cap * x.es);
-    char *rbuf = xalloc(op, cap * x.es);
+    char *rbuf = distrt_alloc(cap * x.es);
     distrt_g.be->reduce_scatter(op, distrt_grid_sub(op, g, axes), sbuf, rbuf,
                                 cap, dtype, DISTRT_SUM);
     unpack_box(x.K.ndims, &bx[me], x.es, rbuf, dtile, x.dstr);
-    free(rbuf);
-    free(sbuf);
+    distrt_free(rbuf);
+    distrt_free(sbuf);
   }
   for (int64_t j = 0; j < np; ++j)
     box_free(&bx[j], x.K.ndims);
   free(bx);
   free(cnt);
-  free(x.partial);
+  distrt_free(x.partial);
 }
 
 void distrt_sum_reference(distrt_grid *g, int64_t root, const void *in,

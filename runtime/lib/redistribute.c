@@ -115,8 +115,8 @@ static void redist_allgather_impl(distrt_grid *g, int64_t axes,
    * (one MPI_Allgather); member j's tile lands in the box j's source and my
    * destination share, which must be all of j's tile. */
   int64_t cap = largest_member_tile(g, axes, &x.S, np);
-  char *all = xalloc(op, distrt_mul(op, "allgather buffer", np * cap, x.es));
-  char *mine = xalloc(op, cap * x.es);
+  char *all = distrt_alloc(distrt_mul(op, "allgather buffer", np * cap, x.es));
+  char *mine = distrt_alloc(cap * x.es);
   if (x.svol > 0)
     memcpy(mine, stile, (size_t)(x.svol * x.es));
   if (cap > 0)
@@ -124,8 +124,8 @@ static void redist_allgather_impl(distrt_grid *g, int64_t axes,
                            dtype);
   unpack_members(op, g, axes, &x.S, &x.D, x.es, x.dstr, x.dvol, np, all, cap,
                  dtile, "an allgather");
-  free(mine);
-  free(all);
+  distrt_free(mine);
+  distrt_free(all);
 }
 
 /* The member of my group whose layout-`A` digits equal my layout-`B`
@@ -267,9 +267,26 @@ static void alltoall_body(const char *op, ctx_t *xp, int64_t axes,
                  "destination elements of this process: not an all-to-all",
                  (long long)stot, (long long)x.svol, (long long)rtot,
                  (long long)x.dvol);
-  char *sbuf = xalloc(op, stot * x.es), *rbuf = xalloc(op, rtot * x.es);
+  /* My own part goes straight from the source tile into the destination
+   * tile (unless they overlap): not packed, sent to myself and unpacked. */
+  int64_t me = distrt_grid_mask_rank(g, axes);
+  uintptr_t s0 = (uintptr_t)stile, d0 = (uintptr_t)dtile;
+  int direct = s0 + (uintptr_t)(x.svol * x.es) <= d0 ||
+               d0 + (uintptr_t)(x.dvol * x.es) <= s0;
+  if (direct) {
+    if (sc[me] > 0)
+      copy_segs(x.S.ndims, &sb[me], x.es, stile, x.sstr, 0, dtile, x.dstr, 1);
+    stot -= sc[me];
+    rtot -= rc[me];
+    sc[me] = rc[me] = 0;
+  }
+  /* From the runtime's reuse cache (alloc.c): a redistribution called every
+   * step does not page-fault fresh buffers of a whole tile each time. */
+  char *sbuf = distrt_alloc(stot * x.es), *rbuf = distrt_alloc(rtot * x.es);
   int64_t at = 0;
   for (int64_t j = 0; j < np; ++j) {
+    if (direct && j == me)
+      continue;
     pack_box(x.S.ndims, &sb[j], x.es, stile, x.sstr, sbuf + at * x.es);
     at += sc[j];
   }
@@ -277,6 +294,8 @@ static void alltoall_body(const char *op, ctx_t *xp, int64_t axes,
                          dtype);
   at = 0;
   for (int64_t j = 0; j < np; ++j) {
+    if (direct && j == me)
+      continue;
     unpack_box(x.S.ndims, &rb[j], x.es, rbuf + at * x.es, dtile, x.dstr);
     at += rc[j];
   }
@@ -284,8 +303,8 @@ static void alltoall_body(const char *op, ctx_t *xp, int64_t axes,
     box_free(&sb[j], x.S.ndims);
     box_free(&rb[j], x.S.ndims);
   }
-  free(rbuf);
-  free(sbuf);
+  distrt_free(rbuf);
+  distrt_free(sbuf);
   free(rb);
   free(sb);
   free(rc);
@@ -408,10 +427,10 @@ static void redist_gather_impl(distrt_grid *g, int64_t axes,
   int64_t cap = largest_member_tile(g, axes, &x.S, x.np);
   if (cap == 0)
     return;
-  char *all = x.me == root ? xalloc(op, distrt_mul(op, "gather buffer",
+  char *all = x.me == root ? distrt_alloc(distrt_mul(op, "gather buffer",
                                                    x.np * cap, x.es))
                            : NULL;
-  char *mine = xalloc(op, cap * x.es);
+  char *mine = distrt_alloc(cap * x.es);
   if (x.svol > 0)
     memcpy(mine, stile, (size_t)(x.svol * x.es));
   distrt_g.be->gather(op, distrt_grid_sub(op, g, axes), mine, all, cap,
@@ -419,8 +438,8 @@ static void redist_gather_impl(distrt_grid *g, int64_t axes,
   if (x.me == root)
     unpack_members(op, g, axes, &x.S, &x.D, x.es, x.dstr, x.dvol, x.np, all,
                    cap, dtile, "a gather");
-  free(mine);
-  free(all);
+  distrt_free(mine);
+  distrt_free(all);
 }
 
 static void redist_bcast_impl(distrt_grid *g, int64_t axes,
@@ -492,19 +511,19 @@ static void redist_scatter_impl(distrt_grid *g, int64_t axes,
         distrt_fatal(op, "the group's tiles cover %lld of the root's %lld "
                          "elements: not a scatter",
                      (long long)total, (long long)x.svol);
-      sbuf = xalloc(op, distrt_mul(op, "scatter buffer", x.np * cap, x.es));
+      sbuf = distrt_alloc(distrt_mul(op, "scatter buffer", x.np * cap, x.es));
       int64_t sst[RMAX], ext[RMAX];
       tile_at(g, &x.S, rc, ext, sst);
       for (int64_t j = 0; j < x.np; ++j)
         pack_box(x.S.ndims, &bx[j], x.es, stile, sst,
                  sbuf + j * cap * x.es);
     }
-    char *rbuf = xalloc(op, cap * x.es);
+    char *rbuf = distrt_alloc(cap * x.es);
     distrt_g.be->scatter(op, distrt_grid_sub(op, g, axes), sbuf, rbuf, cap,
                          dtype, root);
     unpack_box(x.S.ndims, &bx[x.me], x.es, rbuf, dtile, x.dstr);
-    free(rbuf);
-    free(sbuf);
+    distrt_free(rbuf);
+    distrt_free(sbuf);
   }
   for (int64_t j = 0; j < x.np; ++j)
     box_free(&bx[j], x.S.ndims);
