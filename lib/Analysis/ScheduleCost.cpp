@@ -43,22 +43,28 @@ int64_t mlir::dist::flopsPerIteration(const IndexStatement &stmt) {
   return std::max<int64_t>(ops, 1);
 }
 
-double mlir::dist::gemmSecondsPerFlop(const CostModel &c, double volume) {
+/// The cost file's keys `prefix` + N (N > 0) as (log N, value), sorted.
+static SmallVector<std::pair<double, double>> sizedKeys(const CostModel &c,
+                                                        StringRef prefix) {
   SmallVector<std::pair<double, double>> points;
   for (const auto &kv : c.keys) {
     StringRef key = kv.getKey();
     double n;
-    if (key.consume_front("gamma.gemm.") && !key.getAsDouble(n) && n > 0)
+    if (key.consume_front(prefix) && !key.getAsDouble(n) && n > 0 &&
+        kv.getValue() > 0)
       points.push_back({std::log(n), kv.getValue()});
   }
-  if (points.empty())
-    return c.gamma;
   llvm::sort(points);
-  double x = std::log(std::max(volume, 1.0)) / 3;
+  return points;
+}
+
+/// `points` (non-empty, sorted) interpolated at log n, the nearest one
+/// outside their range.
+static double interpolate(ArrayRef<std::pair<double, double>> points,
+                          double n) {
+  double x = std::log(std::max(n, 1.0));
   if (x <= points.front().first)
     return points.front().second;
-  if (x >= points.back().first)
-    return points.back().second;
   for (unsigned i = 1; i < points.size(); ++i) {
     auto [x1, y1] = points[i];
     auto [x0, y0] = points[i - 1];
@@ -68,41 +74,22 @@ double mlir::dist::gemmSecondsPerFlop(const CostModel &c, double volume) {
   return points.back().second;
 }
 
+double mlir::dist::gemmSecondsPerFlop(const CostModel &c, double volume) {
+  SmallVector<std::pair<double, double>> points = sizedKeys(c, "gamma.gemm.");
+  if (points.empty())
+    return c.gamma;
+  return interpolate(points, std::cbrt(std::max(volume, 1.0)));
+}
+
 double mlir::dist::gemmPanelFactor(const CostModel &c, double thin,
                                    double volume) {
-  SmallVector<std::pair<double, double>> points;
-  for (const auto &kv : c.keys) {
-    StringRef key = kv.getKey();
-    double k;
-    if (key.consume_front("gamma.gemm.k.") && !key.getAsDouble(k) && k > 0 &&
-        kv.getValue() > 0)
-      points.push_back({std::log(k), kv.getValue()});
-  }
+  SmallVector<std::pair<double, double>> points = sizedKeys(c, "gamma.gemm.k.");
   if (points.size() < 2)
     return 1;
-  llvm::sort(points);
-  // The rate at extent k, relative to the thickest panel's.
-  auto at = [&](double k) {
-    double x = std::log(std::max(k, 1.0));
-    double y = points.back().second;
-    if (x <= points.front().first) {
-      y = points.front().second;
-    } else {
-      for (unsigned i = 1; i < points.size(); ++i) {
-        auto [x1, y1] = points[i];
-        auto [x0, y0] = points[i - 1];
-        if (x <= x1) {
-          y = y0 + (y1 - y0) * (x - x0) / (x1 - x0);
-          break;
-        }
-      }
-    }
-    return y / points.back().second;
-  };
   // A cube of the leaf's volume is already at its size's rate
   // (gemmSecondsPerFlop): only the thinness beyond a cube's counts.
   double cube = std::cbrt(std::max(volume, 1.0));
-  return std::max(1.0, at(thin) / at(cube));
+  return std::max(1.0, interpolate(points, thin) / interpolate(points, cube));
 }
 
 /// Elements of each statement variable a process iterates over: the
