@@ -62,6 +62,12 @@ struct DistToLLVMOptions : public PassPipelineOptions<DistToLLVMOptions> {
       llvm::cl::desc("Overlap time-stepped communication with computation "
                      "(double buffering; false: blocking transfers)"),
       llvm::cl::init(true)};
+  PassOptions::Option<unsigned> leafVectorWidth{
+      *this, "leaf-vector-width",
+      llvm::cl::desc("Lanes over which the sparse leaves sum their "
+                     "gathered products (dist-vectorize-leaf-gathers; 0 or "
+                     "1: leave the loops to the backend's vectorizer)"),
+      llvm::cl::init(4)};
   PassOptions::Option<bool> leafFallback{
       *this, "leaf-fallback",
       llvm::cl::desc("Scalar loops, with a warning, where a substitute "

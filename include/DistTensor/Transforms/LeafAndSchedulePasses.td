@@ -210,6 +210,61 @@ def DistReassociateLeaves : Pass<"dist-reassociate-leaves", "ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def DistVectorizeLeafGathers
+    : Pass<"dist-vectorize-leaf-gathers", "ModuleOp"> {
+  let summary = "Sum the indirect products of marked leaves a vector at a "
+                "time, from scalar loads";
+  let description = [{
+    In a function marked `dist.reassociate` (the sparse leaves), an
+    innermost `scf.for` with step 1 that sums into one floating-point
+    `iter_args` value (`%acc' = arith.addf %acc, %t`, `%t` independent of
+    `%acc`) and whose body reads through an index it loaded (`x[crd[p]]`,
+    the gather of a CSR row's product) is split into
+
+    - a loop over the first `(ub - lb) / width * width` iterations in steps
+      of `width`: the body cloned once per lane, its `width` terms put in a
+      vector (`vector.from_elements`) and added to a vector accumulator;
+    - `vector.reduction <add>` of the accumulator into the loop's initial
+      value;
+    - a loop over the last `(ub - lb) mod width` iterations, as before.
+
+    The body may hold only loads and side-effect-free operations, without
+    regions; other loops are left alone. The LLVM backend then loads the
+    gathered elements with scalar loads, the contiguous ones (the values)
+    with one vector load, and multiplies and adds a vector at a time, with
+    `width` sums in flight instead of one dependent chain. Left to itself,
+    its loop vectorizer turns such a loop into hardware gathers, which on
+    some x86 processors (AMD Zen 4's 512-bit `vgatherqpd`) are slower than
+    the scalar loop for rows of a few dozen entries; see docs/sparse.md
+    ("Leaf code") for the measurements. The sums are reassociated, which
+    the `dist.reassociate` mark allows.
+
+    `width` 0 or 1 leaves every loop alone. `dist-to-llvm` runs the pass
+    after `dist-overwrite-leaves`, with its `leaf-vector-width` option
+    (default 4).
+
+    ```mlir
+    %s = scf.for %p = %lb to %ub step %c1 iter_args(%acc = %init) -> (f64) {
+      %j = memref.load %crd[%p] : memref<?xindex>
+      %v = memref.load %val[%p] : memref<?xf64>
+      %x = memref.load %xs[%j] : memref<?xf64>
+      %t = arith.mulf %v, %x : f64
+      %a = arith.addf %acc, %t : f64
+      scf.yield %a : f64
+    }
+    // becomes: scf.for %q = %lb to %mid step %c4 iter_args(vector<4xf64>),
+    // vector.reduction <add>, scf.for %k = %c0 to %rem (the rest)
+    ```
+  }];
+  let options = [
+    Option<"width", "width", "unsigned", /*default=*/"4",
+           "Lanes of the vector accumulator (0 or 1: leave the loops alone)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def DistInsertRedistributions
     : Pass<"dist-insert-redistributions", "ModuleOp"> {
   let summary = "Redistribute tensors to the layouts their schedules need";

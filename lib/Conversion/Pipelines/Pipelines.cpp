@@ -23,7 +23,7 @@ using namespace mlir;
 /// sparse runtime library), no vectorization (the loops are plain and the
 /// LLVM backend vectorizes what it can). A module without sparse tensors
 /// passes through unchanged.
-static void addSparsifier(OpPassManager &pm) {
+static void addSparsifier(OpPassManager &pm, unsigned leafVectorWidth) {
   pm.addPass(createSparseReinterpretMapPass());
   SparsificationOptions sparsification;
   pm.addPass(createSparsificationAndBufferizationPass(
@@ -41,6 +41,11 @@ static void addSparsifier(OpPassManager &pm) {
   pm.addPass(dist::createDistReassociateLeaves());
   // The first leaf of a product that assigns sets its output.
   pm.addPass(dist::createDistOverwriteLeaves());
+  // Gathered sums a vector at a time from scalar loads, not the backend's
+  // hardware gathers.
+  dist::DistVectorizeLeafGathersOptions gathers;
+  gathers.width = leafVectorWidth;
+  pm.addPass(dist::createDistVectorizeLeafGathers(gathers));
 }
 
 void dist::buildDistToLLVMPipeline(OpPassManager &pm,
@@ -93,7 +98,7 @@ void dist::buildDistToLLVMPipeline(OpPassManager &pm,
     pm.addPass(createDistGpuKernels(kernels));
   }
   pm.addPass(createConvertDistToRuntime());
-  addSparsifier(pm);
+  addSparsifier(pm, options.leafVectorWidth);
   pm.addPass(createCanonicalizerPass());
   // The kernels into an embedded fat binary (nothing without gpu.launch).
   DistGpuToBinaryOptions binary;
@@ -117,6 +122,8 @@ void dist::buildDistToLLVMPipeline(OpPassManager &pm,
   FinalizeMemRefToLLVMConversionPassOptions memrefOptions;
   memrefOptions.useGenericFunctions = true;
   pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefOptions));
+  // The sparse leaves' vector sums (vector.from_elements, reduction).
+  pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createConvertToLLVMPass());
   // The leaves' outputs that no other argument reaches get llvm.noalias,
   // which func-to-llvm drops from memref arguments.

@@ -1,0 +1,192 @@
+//===- VectorizeLeafGathers.cpp - vector sums of gathers ---*- C++ -*-===//
+//-*-===//
+//
+// Part of the dist project: distributed tensor algebra in MLIR.
+//
+// The innermost sums of the sparse leaves (a CSR row's sum of
+// val[p] * x[crd[p]]) are split into a loop that adds `width` terms at a
+// time into a vector accumulator, the terms built from scalar loads, and a
+// loop over the rest. The LLVM backend would otherwise vectorize such a
+// loop with hardware gathers, which on some processors are slower than
+// scalar loads for rows of a few dozen entries (docs/sparse.md, "Leaf
+// code").
+//
+//===----------------------------------------------------------------------===//
+
+#include "DistTensor/Transforms/Passes.h"
+
+#include "DistTensor/Dialect/Dist/IR/DistOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace mlir {
+namespace dist {
+#define GEN_PASS_DEF_DISTVECTORIZELEAFGATHERS
+#include "DistTensor/Transforms/Passes.h.inc"
+} // namespace dist
+} // namespace mlir
+
+using namespace mlir;
+
+namespace {
+
+/// Whether `v` is computed, inside `body`, from a value that a
+/// memref.load in `body` produced (an index read from memory).
+static bool derivesFromLoad(Value v, Block *body) {
+  SmallVector<Value> work{v};
+  llvm::SmallPtrSet<Operation *, 8> seen;
+  while (!work.empty()) {
+    Operation *def = work.pop_back_val().getDefiningOp();
+    if (!def || def->getBlock() != body || !seen.insert(def).second)
+      continue;
+    if (isa<memref::LoadOp>(def))
+      return true;
+    llvm::append_range(work, def->getOperands());
+  }
+  return false;
+}
+
+/// The loop's summed term (`%t` of `%acc' = arith.addf %acc, %t`) when the
+/// loop has the shape the pass rewrites, or null.
+static Value summedTerm(scf::ForOp loop) {
+  if (loop.getNumRegionIterArgs() != 1 ||
+      !isa<FloatType>(loop.getRegionIterArgs()[0].getType()))
+    return {};
+  std::optional<APInt> step = loop.getConstantStep();
+  if (!step || !step->isOne())
+    return {};
+  Block *body = loop.getBody();
+  Value acc = loop.getRegionIterArgs()[0];
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  auto add = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!add || add->getBlock() != body || !acc.hasOneUse() || !add->hasOneUse())
+    return {};
+  Value term;
+  if (add.getLhs() == acc)
+    term = add.getRhs();
+  else if (add.getRhs() == acc)
+    term = add.getLhs();
+  if (!term || term == acc)
+    return {};
+  // Only loads and side-effect-free operations without regions, and at
+  // least one load through a loaded index.
+  bool gathers = false;
+  for (Operation &op : body->without_terminator()) {
+    if (op.getNumRegions() != 0)
+      return {};
+    if (auto load = dyn_cast<memref::LoadOp>(op)) {
+      for (Value index : load.getIndices())
+        gathers |= derivesFromLoad(index, body);
+      continue;
+    }
+    if (!isMemoryEffectFree(&op))
+      return {};
+  }
+  return gathers ? term : Value();
+}
+
+/// Rewrites `loop` (of the shape summedTerm accepts) as described in the
+/// pass's documentation.
+static void vectorize(scf::ForOp loop, Value term, unsigned width) {
+  OpBuilder b(loop);
+  Location loc = loop.getLoc();
+  auto elem = cast<FloatType>(loop.getRegionIterArgs()[0].getType());
+  auto vecType = VectorType::get({static_cast<int64_t>(width)}, elem);
+  auto add =
+      cast<arith::AddFOp>(cast<scf::YieldOp>(loop.getBody()->getTerminator())
+                              .getOperand(0)
+                              .getDefiningOp());
+  arith::FastMathFlagsAttr flags = add.getFastmathAttr();
+
+  Value lb = loop.getLowerBound(), ub = loop.getUpperBound();
+  Type ivType = lb.getType();
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getIntegerAttr(ivType, v));
+  };
+  Value zero = cst(0), w = cst(width);
+  // n = max(ub - lb, 0): scf.for runs no iteration when ub <= lb.
+  Value n = arith::MaxSIOp::create(b, loc,
+                                   arith::SubIOp::create(b, loc, ub, lb), zero);
+  Value rem = arith::RemUIOp::create(b, loc, n, w);
+  Value mid =
+      arith::AddIOp::create(b, loc, lb, arith::SubIOp::create(b, loc, n, rem));
+
+  // The main loop: `width` clones of the body per step.
+  Value vzero = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(vecType, b.getFloatAttr(elem, 0.0)));
+  auto main = scf::ForOp::create(
+      b, loc, lb, mid, w, ValueRange{vzero},
+      [&](OpBuilder &nb, Location nloc, Value q, ValueRange args) {
+        SmallVector<Value> terms;
+        for (unsigned lane = 0; lane < width; ++lane) {
+          IRMapping map;
+          Value iv = lane == 0
+                         ? q
+                         : arith::AddIOp::create(
+                               nb, nloc, q,
+                               arith::ConstantOp::create(
+                                   nb, nloc, nb.getIntegerAttr(ivType, lane)));
+          map.map(loop.getInductionVar(), iv);
+          for (Operation &op : loop.getBody()->without_terminator()) {
+            if (&op == add.getOperation())
+              continue;
+            nb.clone(op, map);
+          }
+          terms.push_back(map.lookupOrDefault(term));
+        }
+        Value vec = vector::FromElementsOp::create(nb, nloc, vecType, terms);
+        Value sum = arith::AddFOp::create(nb, nloc, args[0], vec, flags);
+        scf::YieldOp::create(nb, nloc, sum);
+      });
+  main->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
+  Value partial = vector::ReductionOp::create(
+      b, loc, vector::CombiningKind::ADD, main.getResult(0),
+      loop.getInitArgs()[0],
+      flags ? flags.getValue() : arith::FastMathFlags::none);
+
+  // The rest: `rem` iterations from `mid`, counted from 0 so that the
+  // backend sees at most width - 1 of them.
+  auto rest = scf::ForOp::create(
+      b, loc, zero, rem, cst(1), ValueRange{partial},
+      [&](OpBuilder &nb, Location nloc, Value k, ValueRange args) {
+        IRMapping map;
+        map.map(loop.getInductionVar(),
+                arith::AddIOp::create(nb, nloc, mid, k).getResult());
+        map.map(loop.getRegionIterArgs()[0], args[0]);
+        for (Operation &op : loop.getBody()->without_terminator())
+          nb.clone(op, map);
+        scf::YieldOp::create(nb, nloc, map.lookup(add.getResult()));
+      });
+  rest->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
+  loop.getResult(0).replaceAllUsesWith(rest.getResult(0));
+  loop.erase();
+}
+
+struct VectorizeLeafGathers
+    : dist::impl::DistVectorizeLeafGathersBase<VectorizeLeafGathers> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (width < 2)
+      return;
+    getOperation().walk([&](func::FuncOp f) {
+      if (!f->hasAttr(dist::kReassociateAttr))
+        return;
+      SmallVector<std::pair<scf::ForOp, Value>> loops;
+      f.walk([&](scf::ForOp loop) {
+        if (Value term = summedTerm(loop))
+          loops.push_back({loop, term});
+      });
+      for (auto [loop, term] : loops)
+        vectorize(loop, term, width);
+    });
+  }
+};
+
+} // namespace

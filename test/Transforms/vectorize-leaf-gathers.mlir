@@ -1,0 +1,181 @@
+// RUN: dist-opt %s --dist-vectorize-leaf-gathers | FileCheck %s
+// RUN: dist-opt %s --dist-vectorize-leaf-gathers=width=8 | FileCheck %s --check-prefix=W8
+// RUN: dist-opt %s --dist-vectorize-leaf-gathers=width=0 | FileCheck %s --check-prefix=OFF
+// A CSR row's sum of val[p] * x[crd[p]] in a leaf marked dist.reassociate
+// becomes a loop over whole vectors of 4 terms (the body cloned per lane,
+// the terms put in a vector and added to a vector accumulator), the
+// reduction of that accumulator into the loop's initial value, and a loop
+// over the last (ub - lb) mod 4 iterations.
+
+// CHECK-LABEL: func.func private @row_sum
+// CHECK-SAME: (%[[CRD:.*]]: memref<?xi32>, %[[VAL:.*]]: memref<?xf64>, %[[X:.*]]: memref<?xf64>, %[[LB:.*]]: index, %[[UB:.*]]: index, %[[INIT:.*]]: f64)
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
+// CHECK: %[[D:.*]] = arith.subi %[[UB]], %[[LB]] : index
+// CHECK: %[[N:.*]] = arith.maxsi %[[D]], %[[C0]] : index
+// CHECK: %[[REM:.*]] = arith.remui %[[N]], %[[C4]] : index
+// CHECK: %[[WHOLE:.*]] = arith.subi %[[N]], %[[REM]] : index
+// CHECK: %[[MID:.*]] = arith.addi %[[LB]], %[[WHOLE]] : index
+// CHECK: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<4xf64>
+// CHECK: %[[V:.*]] = scf.for %[[Q:.*]] = %[[LB]] to %[[MID]] step %[[C4]] iter_args(%[[ACC:.*]] = %[[ZERO]]) -> (vector<4xf64>) {
+// CHECK: memref.load %[[CRD]][%[[Q]]]
+// CHECK: %[[T0:.*]] = arith.mulf {{.*}} fastmath<reassoc,contract> : f64
+// CHECK: %[[Q1:.*]] = arith.addi %[[Q]], %{{.*}} : index
+// CHECK: memref.load %[[CRD]][%[[Q1]]]
+// CHECK: %[[T1:.*]] = arith.mulf
+// CHECK: %[[T2:.*]] = arith.mulf
+// CHECK: %[[T3:.*]] = arith.mulf
+// CHECK: %[[VEC:.*]] = vector.from_elements %[[T0]], %[[T1]], %[[T2]], %[[T3]] : vector<4xf64>
+// CHECK: %[[SUM:.*]] = arith.addf %[[ACC]], %[[VEC]] fastmath<reassoc,contract> : vector<4xf64>
+// CHECK: scf.yield %[[SUM]] : vector<4xf64>
+// CHECK: } {keep = "me"}
+// CHECK: %[[PART:.*]] = vector.reduction <add>, %[[V]], %[[INIT]] fastmath<reassoc,contract> : vector<4xf64> into f64
+// CHECK: %[[R:.*]] = scf.for %[[K:.*]] = %[[C0]] to %[[REM]] step %{{.*}} iter_args(%[[A:.*]] = %[[PART]]) -> (f64) {
+// CHECK: %[[P:.*]] = arith.addi %[[MID]], %[[K]] : index
+// CHECK: memref.load %[[CRD]][%[[P]]]
+// CHECK: %[[T:.*]] = arith.mulf
+// CHECK: %[[S:.*]] = arith.addf %[[A]], %[[T]] fastmath<reassoc,contract> : f64
+// CHECK: scf.yield %[[S]] : f64
+// CHECK: } {keep = "me"}
+// CHECK: return %[[R]] : f64
+
+// W8-LABEL: func.func private @row_sum
+// W8: vector.from_elements {{.*}} : vector<8xf64>
+// W8: vector.reduction <add>, %{{.*}}, %{{.*}} fastmath<reassoc,contract> : vector<8xf64> into f64
+
+// OFF-LABEL: func.func private @row_sum
+// OFF-NOT: vector
+// OFF: return
+func.func private @row_sum(%crd: memref<?xi32>, %val: memref<?xf64>,
+                           %x: memref<?xf64>, %lb: index, %ub: index,
+                           %init: f64) -> f64
+    attributes {dist.reassociate} {
+  %c1 = arith.constant 1 : index
+  %s = scf.for %p = %lb to %ub step %c1 iter_args(%acc = %init) -> (f64) {
+    %c = memref.load %crd[%p] : memref<?xi32>
+    %e = arith.extui %c : i32 to i64
+    %j = arith.index_cast %e : i64 to index
+    %v = memref.load %val[%p] : memref<?xf64>
+    %xv = memref.load %x[%j] : memref<?xf64>
+    %t = arith.mulf %v, %xv fastmath<reassoc,contract> : f64
+    %a = arith.addf %acc, %t fastmath<reassoc,contract> : f64
+    scf.yield %a : f64
+  } {keep = "me"}
+  return %s : f64
+}
+
+// f32 sums and the accumulator on the right-hand side of the add.
+// CHECK-LABEL: func.func private @row_sum_f32
+// CHECK: vector.from_elements {{.*}} : vector<4xf32>
+// CHECK: vector.reduction <add>, %{{.*}}, %{{.*}} : vector<4xf32> into f32
+func.func private @row_sum_f32(%crd: memref<?xindex>, %val: memref<?xf32>,
+                               %x: memref<?xf32>, %lb: index, %ub: index)
+    -> f32 attributes {dist.reassociate} {
+  %c1 = arith.constant 1 : index
+  %z = arith.constant 0.0 : f32
+  %s = scf.for %p = %lb to %ub step %c1 iter_args(%acc = %z) -> (f32) {
+    %j = memref.load %crd[%p] : memref<?xindex>
+    %v = memref.load %val[%p] : memref<?xf32>
+    %xv = memref.load %x[%j] : memref<?xf32>
+    %t = arith.mulf %v, %xv : f32
+    %a = arith.addf %t, %acc : f32
+    scf.yield %a : f32
+  }
+  return %s : f32
+}
+
+// Left alone: a contiguous sum (no load through a loaded index: the
+// backend's own vectorizer does better there), a loop that stores, a loop
+// whose accumulator is used twice, a step other than 1, and a function
+// without the mark.
+// CHECK-LABEL: func.func private @contiguous
+// CHECK-NOT: vector
+// CHECK: return
+func.func private @contiguous(%a: memref<?xf64>, %b: memref<?xf64>,
+                              %n: index) -> f64
+    attributes {dist.reassociate} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant 0.0 : f64
+  %s = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (f64) {
+    %u = memref.load %a[%k] : memref<?xf64>
+    %w = memref.load %b[%k] : memref<?xf64>
+    %t = arith.mulf %u, %w : f64
+    %r = arith.addf %acc, %t : f64
+    scf.yield %r : f64
+  }
+  return %s : f64
+}
+
+// CHECK-LABEL: func.func private @stores
+// CHECK-NOT: vector
+// CHECK: return
+func.func private @stores(%crd: memref<?xindex>, %x: memref<?xf64>,
+                          %out: memref<?xf64>, %n: index) -> f64
+    attributes {dist.reassociate} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant 0.0 : f64
+  %s = scf.for %p = %c0 to %n step %c1 iter_args(%acc = %z) -> (f64) {
+    %j = memref.load %crd[%p] : memref<?xindex>
+    %xv = memref.load %x[%j] : memref<?xf64>
+    memref.store %xv, %out[%p] : memref<?xf64>
+    %r = arith.addf %acc, %xv : f64
+    scf.yield %r : f64
+  }
+  return %s : f64
+}
+
+// CHECK-LABEL: func.func private @acc_twice
+// CHECK-NOT: vector
+// CHECK: return
+func.func private @acc_twice(%crd: memref<?xindex>, %x: memref<?xf64>,
+                             %n: index) -> f64
+    attributes {dist.reassociate} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant 0.0 : f64
+  %s = scf.for %p = %c0 to %n step %c1 iter_args(%acc = %z) -> (f64) {
+    %j = memref.load %crd[%p] : memref<?xindex>
+    %xv = memref.load %x[%j] : memref<?xf64>
+    %t = arith.mulf %xv, %acc : f64
+    %r = arith.addf %acc, %t : f64
+    scf.yield %r : f64
+  }
+  return %s : f64
+}
+
+// CHECK-LABEL: func.func private @step2
+// CHECK-NOT: vector
+// CHECK: return
+func.func private @step2(%crd: memref<?xindex>, %x: memref<?xf64>,
+                         %n: index) -> f64
+    attributes {dist.reassociate} {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %z = arith.constant 0.0 : f64
+  %s = scf.for %p = %c0 to %n step %c2 iter_args(%acc = %z) -> (f64) {
+    %j = memref.load %crd[%p] : memref<?xindex>
+    %xv = memref.load %x[%j] : memref<?xf64>
+    %r = arith.addf %acc, %xv : f64
+    scf.yield %r : f64
+  }
+  return %s : f64
+}
+
+// CHECK-LABEL: func.func private @unmarked
+// CHECK-NOT: vector
+// CHECK: return
+func.func private @unmarked(%crd: memref<?xindex>, %x: memref<?xf64>,
+                            %n: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant 0.0 : f64
+  %s = scf.for %p = %c0 to %n step %c1 iter_args(%acc = %z) -> (f64) {
+    %j = memref.load %crd[%p] : memref<?xindex>
+    %xv = memref.load %x[%j] : memref<?xf64>
+    %r = arith.addf %acc, %xv : f64
+    scf.yield %r : f64
+  }
+  return %s : f64
+}
