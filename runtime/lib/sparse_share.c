@@ -74,11 +74,13 @@ static int decide(const char *op, distrt_spmat *m) {
   const char *verbose = getenv("DISTRT_VERBOSE");
   if (m->rank == 0 && verbose && *verbose && strcmp(verbose, "0") != 0)
     fprintf(stderr,
-            "distrt: %s: %lld x %lld matrix on %lld processes: %s%s\n", op,
-            (long long)m->rows, (long long)m->cols, (long long)m->P,
+            "distrt: %s: %lld x %lld matrix on %lld processes: %s%s (a "
+            "block of x holds %lld rows; the exchange would pack and "
+            "receive up to %lld)\n",
+            op, (long long)m->rows, (long long)m->cols, (long long)m->P,
             why ? "the exchange plan: " : "the dense operand in node-shared "
                                           "memory",
-            why ? why : "");
+            why ? why : "", (long long)m->C, (long long)v[3]);
   return why == NULL;
 }
 
