@@ -2,10 +2,11 @@
 // RUN: dist-opt %s --dist-vectorize-leaf-gathers=width=8 | FileCheck %s --check-prefix=W8
 // RUN: dist-opt %s --dist-vectorize-leaf-gathers=width=0 | FileCheck %s --check-prefix=OFF
 // A CSR row's sum of val[p] * x[crd[p]] in a leaf marked dist.reassociate
-// becomes a loop over whole vectors of 4 terms (the body cloned per lane,
-// the terms put in a vector and added to a vector accumulator), the
-// reduction of that accumulator into the loop's initial value, and a loop
-// over the last (ub - lb) mod 4 iterations.
+// becomes, for rows of at least 2 x 4 terms, a loop over whole vectors of 4
+// terms (the body cloned per lane, the terms put in a vector and added to a
+// vector accumulator), the reduction of that accumulator into the loop's
+// initial value, and a loop over the last (ub - lb) mod 4 iterations;
+// shorter rows keep the original loop.
 
 // CHECK-LABEL: func.func private @row_sum
 // CHECK-SAME: (%[[CRD:.*]]: memref<?xi32>, %[[VAL:.*]]: memref<?xf64>, %[[X:.*]]: memref<?xf64>, %[[LB:.*]]: index, %[[UB:.*]]: index, %[[INIT:.*]]: f64)
@@ -13,6 +14,9 @@
 // CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
 // CHECK: %[[D:.*]] = arith.subi %[[UB]], %[[LB]] : index
 // CHECK: %[[N:.*]] = arith.maxsi %[[D]], %[[C0]] : index
+// CHECK: %[[C8:.*]] = arith.constant 8 : index
+// CHECK: %[[LONG:.*]] = arith.cmpi uge, %[[N]], %[[C8]] : index
+// CHECK: %[[RES:.*]] = scf.if %[[LONG]] -> (f64) {
 // CHECK: %[[REM:.*]] = arith.remui %[[N]], %[[C4]] : index
 // CHECK: %[[WHOLE:.*]] = arith.subi %[[N]], %[[REM]] : index
 // CHECK: %[[MID:.*]] = arith.addi %[[LB]], %[[WHOLE]] : index
@@ -37,9 +41,18 @@
 // CHECK: %[[S:.*]] = arith.addf %[[A]], %[[T]] fastmath<reassoc,contract> : f64
 // CHECK: scf.yield %[[S]] : f64
 // CHECK: } {keep = "me"}
-// CHECK: return %[[R]] : f64
+// CHECK: scf.yield %[[R]] : f64
+// CHECK: } else {
+// CHECK: %[[O:.*]] = scf.for %[[P2:.*]] = %[[LB]] to %[[UB]] step %{{.*}} iter_args(%[[A2:.*]] = %[[INIT]]) -> (f64) {
+// CHECK-NOT: vector
+// CHECK: scf.yield
+// CHECK: } {keep = "me"}
+// CHECK: scf.yield %[[O]] : f64
+// CHECK: }
+// CHECK: return %[[RES]] : f64
 
 // W8-LABEL: func.func private @row_sum
+// W8: arith.constant 16 : index
 // W8: vector.from_elements {{.*}} : vector<8xf64>
 // W8: vector.reduction <add>, %{{.*}}, %{{.*}} fastmath<reassoc,contract> : vector<8xf64> into f64
 

@@ -219,7 +219,10 @@ def DistVectorizeLeafGathers
     innermost `scf.for` with step 1 that sums into one floating-point
     `iter_args` value (`%acc' = arith.addf %acc, %t`, `%t` independent of
     `%acc`) and whose body reads through an index it loaded (`x[crd[p]]`,
-    the gather of a CSR row's product) is split into
+    the gather of a CSR row's product) becomes an `scf.if` on the number
+    of iterations: fewer than `2 * width` run the original loop (for such
+    short sums the vector path's setup and reduction cost more than they
+    save), the others
 
     - a loop over the first `(ub - lb) / width * width` iterations in steps
       of `width`: the body cloned once per lane, its `width` terms put in a
@@ -252,8 +255,9 @@ def DistVectorizeLeafGathers
       %a = arith.addf %acc, %t : f64
       scf.yield %a : f64
     }
-    // becomes: scf.for %q = %lb to %mid step %c4 iter_args(vector<4xf64>),
-    // vector.reduction <add>, scf.for %k = %c0 to %rem (the rest)
+    // becomes: scf.if (ub - lb >= 8): scf.for %q = %lb to %mid step %c4
+    // iter_args(vector<4xf64>), vector.reduction <add>, scf.for %k = %c0
+    // to %rem (the rest); else: the loop above
     ```
   }];
   let options = [
