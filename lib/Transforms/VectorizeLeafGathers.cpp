@@ -190,7 +190,8 @@ struct VectorizeLeafGathers
     if (width < 2)
       return;
     getOperation().walk([&](func::FuncOp f) {
-      if (!f->hasAttr(dist::kReassociateAttr))
+      if (!f->hasAttr(dist::kVectorizeGathersAttr) ||
+          !f->hasAttr(dist::kReassociateAttr))
         return;
       SmallVector<std::pair<scf::ForOp, Value>> loops;
       f.walk([&](scf::ForOp loop) {

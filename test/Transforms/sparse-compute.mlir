@@ -64,10 +64,11 @@ func.func @main() -> i32 {
 // The leaves: CSR of 3 rows (ceil(10 / 4)) by the part's column extent (3
 // for diag: the process's block of c; 10 for offdiag: an upper bound of
 // the ghost numbers), accumulating into the output's tile, marked for
-// dist-reassociate-leaves; the first leaves also for dist-overwrite-leaves
-// (argument 5, the output, is set), the offdiag leaf adds. Every leaf's
-// output (argument 5) is marked for dist-restrict-leaves.
-// CHECK: func.func private @[[DIAG]](%{{.*}}: memref<?xi32>, %{{.*}}: memref<?xi32>, %{{.*}}: memref<?xf64>, %{{.*}}: memref<?xf64>, %{{.*}}: index, %[[Y:.*]]: memref<?xf64>) attributes {dist.overwrite = 5 : i64, dist.reassociate, dist.restrict = {args = array<i64: 5>, type = (memref<?xi32>, memref<?xi32>, memref<?xf64>, memref<?xf64>, index, memref<?xf64>) -> ()}}
+// dist-reassociate-leaves and dist-vectorize-leaf-gathers; the first leaves
+// also for dist-overwrite-leaves (argument 5, the output, is set), the
+// offdiag leaf adds. Every leaf's output (argument 5) is marked for
+// dist-restrict-leaves.
+// CHECK: func.func private @[[DIAG]](%{{.*}}: memref<?xi32>, %{{.*}}: memref<?xi32>, %{{.*}}: memref<?xf64>, %{{.*}}: memref<?xf64>, %{{.*}}: index, %[[Y:.*]]: memref<?xf64>) attributes {dist.overwrite = 5 : i64, dist.reassociate, dist.restrict = {args = array<i64: 5>, type = (memref<?xi32>, memref<?xi32>, memref<?xf64>, memref<?xf64>, index, memref<?xf64>) -> ()}, dist.vectorize_gathers}
 // CHECK: sparse_tensor.assemble {{.*}} to tensor<3x3xf64, #sparse>
 // CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
 // CHECK: arith.mulf
@@ -76,6 +77,7 @@ func.func @main() -> i32 {
 // CHECK: func.func private @[[OFF]](
 // CHECK-NOT: dist.overwrite
 // CHECK-SAME: attributes {dist.reassociate, dist.restrict = {args = array<i64: 5>
+// CHECK-SAME: dist.vectorize_gathers}
 // CHECK: memref.alloca() : memref<2xi32>
 // CHECK: sparse_tensor.assemble {{.*}} to tensor<3x10xf64, #sparse1>
 

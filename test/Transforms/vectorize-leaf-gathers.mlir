@@ -44,7 +44,7 @@
 // CHECK: scf.yield %[[R]] : f64
 // CHECK: } else {
 // CHECK: %[[O:.*]] = scf.for %[[P2:.*]] = %[[LB]] to %[[UB]] step %{{.*}} iter_args(%[[A2:.*]] = %[[INIT]]) -> (f64) {
-// CHECK-NOT: vector
+// CHECK-NOT: {{vector[<.]}}
 // CHECK: scf.yield
 // CHECK: } {keep = "me"}
 // CHECK: scf.yield %[[O]] : f64
@@ -57,12 +57,12 @@
 // W8: vector.reduction <add>, %{{.*}}, %{{.*}} fastmath<reassoc,contract> : vector<8xf64> into f64
 
 // OFF-LABEL: func.func private @row_sum
-// OFF-NOT: vector
+// OFF-NOT: {{vector[<.]}}
 // OFF: return
 func.func private @row_sum(%crd: memref<?xi32>, %val: memref<?xf64>,
                            %x: memref<?xf64>, %lb: index, %ub: index,
                            %init: f64) -> f64
-    attributes {dist.reassociate} {
+    attributes {dist.reassociate, dist.vectorize_gathers} {
   %c1 = arith.constant 1 : index
   %s = scf.for %p = %lb to %ub step %c1 iter_args(%acc = %init) -> (f64) {
     %c = memref.load %crd[%p] : memref<?xi32>
@@ -83,7 +83,7 @@ func.func private @row_sum(%crd: memref<?xi32>, %val: memref<?xf64>,
 // CHECK: vector.reduction <add>, %{{.*}}, %{{.*}} : vector<4xf32> into f32
 func.func private @row_sum_f32(%crd: memref<?xindex>, %val: memref<?xf32>,
                                %x: memref<?xf32>, %lb: index, %ub: index)
-    -> f32 attributes {dist.reassociate} {
+    -> f32 attributes {dist.reassociate, dist.vectorize_gathers} {
   %c1 = arith.constant 1 : index
   %z = arith.constant 0.0 : f32
   %s = scf.for %p = %lb to %ub step %c1 iter_args(%acc = %z) -> (f32) {
@@ -99,14 +99,14 @@ func.func private @row_sum_f32(%crd: memref<?xindex>, %val: memref<?xf32>,
 
 // Left alone: a contiguous sum (no load through a loaded index: the
 // backend's own vectorizer does better there), a loop that stores, a loop
-// whose accumulator is used twice, a step other than 1, and a function
-// without the mark.
+// whose accumulator is used twice, a step other than 1, a function without
+// the marks, and one with dist.reassociate only (SpTTV's, SDDMM's leaves).
 // CHECK-LABEL: func.func private @contiguous
-// CHECK-NOT: vector
+// CHECK-NOT: {{vector[<.]}}
 // CHECK: return
 func.func private @contiguous(%a: memref<?xf64>, %b: memref<?xf64>,
                               %n: index) -> f64
-    attributes {dist.reassociate} {
+    attributes {dist.reassociate, dist.vectorize_gathers} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %z = arith.constant 0.0 : f64
@@ -121,11 +121,11 @@ func.func private @contiguous(%a: memref<?xf64>, %b: memref<?xf64>,
 }
 
 // CHECK-LABEL: func.func private @stores
-// CHECK-NOT: vector
+// CHECK-NOT: {{vector[<.]}}
 // CHECK: return
 func.func private @stores(%crd: memref<?xindex>, %x: memref<?xf64>,
                           %out: memref<?xf64>, %n: index) -> f64
-    attributes {dist.reassociate} {
+    attributes {dist.reassociate, dist.vectorize_gathers} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %z = arith.constant 0.0 : f64
@@ -140,11 +140,11 @@ func.func private @stores(%crd: memref<?xindex>, %x: memref<?xf64>,
 }
 
 // CHECK-LABEL: func.func private @acc_twice
-// CHECK-NOT: vector
+// CHECK-NOT: {{vector[<.]}}
 // CHECK: return
 func.func private @acc_twice(%crd: memref<?xindex>, %x: memref<?xf64>,
                              %n: index) -> f64
-    attributes {dist.reassociate} {
+    attributes {dist.reassociate, dist.vectorize_gathers} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %z = arith.constant 0.0 : f64
@@ -159,11 +159,11 @@ func.func private @acc_twice(%crd: memref<?xindex>, %x: memref<?xf64>,
 }
 
 // CHECK-LABEL: func.func private @step2
-// CHECK-NOT: vector
+// CHECK-NOT: {{vector[<.]}}
 // CHECK: return
 func.func private @step2(%crd: memref<?xindex>, %x: memref<?xf64>,
                          %n: index) -> f64
-    attributes {dist.reassociate} {
+    attributes {dist.reassociate, dist.vectorize_gathers} {
   %c0 = arith.constant 0 : index
   %c2 = arith.constant 2 : index
   %z = arith.constant 0.0 : f64
@@ -177,10 +177,28 @@ func.func private @step2(%crd: memref<?xindex>, %x: memref<?xf64>,
 }
 
 // CHECK-LABEL: func.func private @unmarked
-// CHECK-NOT: vector
+// CHECK-NOT: {{vector[<.]}}
 // CHECK: return
 func.func private @unmarked(%crd: memref<?xindex>, %x: memref<?xf64>,
                             %n: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant 0.0 : f64
+  %s = scf.for %p = %c0 to %n step %c1 iter_args(%acc = %z) -> (f64) {
+    %j = memref.load %crd[%p] : memref<?xindex>
+    %xv = memref.load %x[%j] : memref<?xf64>
+    %r = arith.addf %acc, %xv : f64
+    scf.yield %r : f64
+  }
+  return %s : f64
+}
+
+// CHECK-LABEL: func.func private @reassociate_only
+// CHECK-NOT: {{vector[<.]}}
+// CHECK: return
+func.func private @reassociate_only(%crd: memref<?xindex>, %x: memref<?xf64>,
+                                    %n: index) -> f64
+    attributes {dist.reassociate} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %z = arith.constant 0.0 : f64

@@ -217,6 +217,9 @@ static func::FuncOp getOrCreateLeaf(ModuleOp module, Location loc,
   // A row's sum may be reassociated (dist-reassociate-leaves sets the flags
   // after the sparsifier, which drops them from the body).
   f->setAttr(kReassociateAttr, UnitAttr::get(ctx));
+  // Its gathered row sums a vector at a time (measured faster for these
+  // leaves only: docs/sparse.md, "Leaf code").
+  f->setAttr(kVectorizeGathersAttr, UnitAttr::get(ctx));
   // Y (argument 5) is the output block or a buffer of partial sums, which
   // no other argument reaches (the caller checks that X is not Y).
   markRestrict(f, {5});

@@ -2,7 +2,8 @@
 // The marks dist-lower-computations puts on time loops for
 // dist-double-buffer are checked by the dialect: dist.time_loop is a unit
 // attribute and dist.overlap a bool, both on scf.for only; the leaf marks
-// dist.reassociate and dist.overwrite go on functions.
+// dist.reassociate, dist.vectorize_gathers and dist.overwrite go on
+// functions.
 func.func @bad_marks(%n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -29,6 +30,17 @@ module attributes {dist.reassociate} {
 
 // expected-error @below {{'dist.reassociate' must be a unit attribute}}
 func.func private @leaf() attributes {dist.reassociate = 1 : i64}
+
+// -----
+
+// expected-error @below {{'dist.vectorize_gathers' is for leaf functions}}
+module attributes {dist.vectorize_gathers} {
+}
+
+// -----
+
+// expected-error @below {{'dist.vectorize_gathers' must be a unit attribute}}
+func.func private @leaf() attributes {dist.vectorize_gathers = 4 : i64}
 
 // -----
 

@@ -77,14 +77,15 @@ static LogicalResult verifyRestrict(Operation *op, NamedAttribute attr) {
 
 /// `dist.time_loop` (unit) and `dist.overlap` (bool) mark the time loops
 /// of a lowered computation for dist-double-buffer; `dist.reassociate`
-/// (unit) marks a leaf function for dist-reassociate-leaves and
+/// (unit) marks a leaf function for dist-reassociate-leaves,
+/// `dist.vectorize_gathers` (unit) one for dist-vectorize-leaf-gathers, and
 /// `dist.overwrite` (the output argument's index) one for
 /// dist-overwrite-leaves, `dist.restrict` one for dist-restrict-leaves
 /// (DistOps.h).
 LogicalResult DistDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
-  if (name == kReassociateAttr) {
+  if (name == kReassociateAttr || name == kVectorizeGathersAttr) {
     // func.func, and llvm.func after the conversion to LLVM.
     if (!isa<FunctionOpInterface>(op))
       return op->emitError("'") << name << "' is for leaf functions";

@@ -59,6 +59,10 @@ inline constexpr llvm::StringLiteral kOverlapAttr = "dist.overlap";
 /// Marks a leaf function whose floating-point sums may be reassociated
 /// (dist-reassociate-leaves); a unit attribute on func.func.
 inline constexpr llvm::StringLiteral kReassociateAttr = "dist.reassociate";
+/// Marks a leaf function whose gathered sums dist-vectorize-leaf-gathers
+/// rewrites (the SpMV / SpMM leaves); a unit attribute on func.func.
+inline constexpr llvm::StringLiteral kVectorizeGathersAttr =
+    "dist.vectorize_gathers";
 /// Marks a leaf function that sets (instead of adding to) its output
 /// argument, whose index the integer attribute holds (dist-overwrite-leaves).
 inline constexpr llvm::StringLiteral kOverwriteAttr = "dist.overwrite";
