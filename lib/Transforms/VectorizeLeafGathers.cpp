@@ -1,5 +1,4 @@
-//===- VectorizeLeafGathers.cpp - vector sums of gathers ---*- C++ -*-===//
-//-*-===//
+//===- VectorizeLeafGathers.cpp - vector sums of gathers --------*- C++ -*-===//
 //
 // Part of the dist project: distributed tensor algebra in MLIR.
 //
@@ -33,8 +32,6 @@ namespace dist {
 } // namespace mlir
 
 using namespace mlir;
-
-namespace {
 
 /// Whether `v` is computed, inside `body`, from a value that a
 /// memref.load in `body` produced (an index read from memory).
@@ -182,6 +179,7 @@ static void vectorize(scf::ForOp loop, Value term, unsigned width) {
   loop.erase();
 }
 
+namespace {
 struct VectorizeLeafGathers
     : dist::impl::DistVectorizeLeafGathersBase<VectorizeLeafGathers> {
   using Base::Base;
