@@ -20,9 +20,12 @@ using namespace mlir;
 /// Sparse leaves are linalg.generic ops on sparse_tensor-encoded operands
 /// (lib/Transforms/SPMD/SparseCompute.cpp), which the upstream sparsifier
 /// compiles into loops over the CSR buffers: direct code generation (no
-/// sparse runtime library), no vectorization (the loops are plain and the
-/// LLVM backend vectorizes what it can). A module without sparse tensors
-/// passes through unchanged.
+/// sparse runtime library), without the sparsifier's own vectorization
+/// (measured slower: masked gathers, one accumulator); the SpMV / SpMM
+/// leaves' gathered row sums are then vectorized by
+/// dist-vectorize-leaf-gathers (`leafVectorWidth` lanes), the rest is left
+/// to the LLVM backend. A module without sparse tensors passes through
+/// unchanged.
 static void addSparsifier(OpPassManager &pm, unsigned leafVectorWidth) {
   pm.addPass(createSparseReinterpretMapPass());
   SparsificationOptions sparsification;
