@@ -7,8 +7,10 @@
 // time into a vector accumulator, the terms built from scalar loads, and a
 // loop over the rest. The LLVM backend would otherwise vectorize such a
 // loop with hardware gathers, which on some processors are slower than
-// scalar loads for rows of a few dozen entries (docs/sparse.md, "Leaf
-// code").
+// scalar loads for rows of a few dozen entries whose x is in cache, and
+// faster when x is not (docs/sparse.md, "Leaf code"): a leaf whose sums
+// gather from an argument keeps both versions, chosen per call by that
+// argument's size.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,11 +20,15 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMAttrs.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir {
 namespace dist {
@@ -47,6 +53,28 @@ static bool derivesFromLoad(Value v, Block *body) {
     llvm::append_range(work, def->getOperands());
   }
   return false;
+}
+
+/// The function argument `memref` is a view of, or null.
+static BlockArgument viewedArgument(Value memref) {
+  while (auto view = memref.getDefiningOp<ViewLikeOpInterface>())
+    memref = view.getViewSource();
+  auto arg = dyn_cast<BlockArgument>(memref);
+  if (!arg || !isa<FunctionOpInterface>(arg.getOwner()->getParentOp()) ||
+      !arg.getOwner()->isEntryBlock())
+    return {};
+  return arg;
+}
+
+/// The memrefs that `loop`'s body loads from through a loaded index.
+static SmallVector<Value> gatheredMemrefs(scf::ForOp loop) {
+  SmallVector<Value> memrefs;
+  Block *body = loop.getBody();
+  for (auto load : body->getOps<memref::LoadOp>())
+    if (llvm::any_of(load.getIndices(),
+                     [&](Value i) { return derivesFromLoad(i, body); }))
+      memrefs.push_back(load.getMemRef());
+  return memrefs;
 }
 
 /// The loop's summed term (`%t` of `%acc' = arith.addf %acc, %t`) when the
@@ -179,6 +207,100 @@ static void vectorize(scf::ForOp loop, Value term, unsigned width) {
   loop.erase();
 }
 
+/// The loops of `f` the pass rewrites, with their summed terms.
+static SmallVector<std::pair<scf::ForOp, Value>> matchingLoops(func::FuncOp f) {
+  SmallVector<std::pair<scf::ForOp, Value>> loops;
+  f.walk([&](scf::ForOp loop) {
+    if (Value term = summedTerm(loop))
+      loops.push_back({loop, term});
+  });
+  return loops;
+}
+
+/// The one argument of `f` every matching loop gathers from, or null.
+static BlockArgument
+gatheredArgument(ArrayRef<std::pair<scf::ForOp, Value>> loops) {
+  BlockArgument common;
+  for (auto &[loop, term] : loops)
+    for (Value m : gatheredMemrefs(loop)) {
+      BlockArgument arg = viewedArgument(m);
+      if (!arg || (common && arg != common))
+        return {};
+      common = arg;
+    }
+  return common;
+}
+
+/// Rewrites the matching loops of `f` and marks it so that the backend does
+/// not turn the lanes' scalar loads back into a hardware gather (the
+/// function's target features: `prefer-no-gather`, what clang's
+/// -mno-gather sets for a whole file).
+static void vectorizeFunction(func::FuncOp f, unsigned width) {
+  for (auto [loop, term] : matchingLoops(f))
+    vectorize(loop, term, width);
+  MLIRContext *ctx = f.getContext();
+  f->setAttr("target_features",
+             LLVM::TargetFeaturesAttr::get(
+                 ctx, ArrayRef<StringRef>{"+prefer-no-gather"}));
+}
+
+/// The bytes of `m`, a memref of integers or floats, as an index.
+static Value memrefBytes(OpBuilder &b, Location loc, Value m) {
+  auto type = cast<MemRefType>(m.getType());
+  Value bytes =
+      arith::ConstantIndexOp::create(b, loc, type.getElementTypeBitWidth() / 8);
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    bytes = arith::MulIOp::create(b, loc, bytes,
+                                  memref::DimOp::create(b, loc, m, d));
+  return bytes;
+}
+
+/// `f` becomes a function of the same name, type and attributes that calls
+/// `f`__vector (the rewritten loops) when the argument `x` it gathers from
+/// holds at most `above` bytes, and `f`__gathers (the original loops, left
+/// to the backend) otherwise.
+static void splitByGatheredBytes(func::FuncOp f, unsigned xIndex,
+                                 unsigned width, uint64_t above) {
+  std::string name = f.getSymName().str();
+  func::FuncOp gathers = f;
+  func::FuncOp vector = cast<func::FuncOp>(f->clone());
+  OpBuilder mb(f);
+  auto dispatch =
+      func::FuncOp::create(mb, f.getLoc(), name, f.getFunctionType());
+  dispatch->setAttrs(f->getAttrs());
+  dispatch->removeAttr(dist::kVectorizeGathersAttr);
+  SymbolTable::setSymbolName(gathers, name + "__gathers");
+  vector.setSymName(name + "__vector");
+  mb.setInsertionPointAfter(f);
+  mb.insert(vector);
+  for (func::FuncOp v : {gathers, vector}) {
+    v->removeAttr(dist::kVectorizeGathersAttr);
+    v.setPrivate();
+  }
+  vectorizeFunction(vector, width);
+
+  Location loc = f.getLoc();
+  OpBuilder b = OpBuilder::atBlockBegin(dispatch.addEntryBlock());
+  ValueRange args = dispatch.getArguments();
+  Value bytes = memrefBytes(b, loc, args[xIndex]);
+  Value large = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ugt, bytes,
+      arith::ConstantIndexOp::create(b, loc, static_cast<int64_t>(above)));
+  TypeRange results = dispatch.getResultTypes();
+  auto choice = scf::IfOp::create(b, loc, results, large,
+                                  /*withElseRegion=*/true);
+  for (auto [block, callee] : {std::pair(choice.thenBlock(), gathers),
+                               std::pair(choice.elseBlock(), vector)}) {
+    // scf.if's builder gives its blocks a terminator only without results.
+    OpBuilder bb = results.empty() ? OpBuilder::atBlockTerminator(block)
+                                   : OpBuilder::atBlockEnd(block);
+    auto call = func::CallOp::create(bb, loc, callee, args);
+    if (!results.empty())
+      scf::YieldOp::create(bb, loc, call.getResults());
+  }
+  func::ReturnOp::create(b, loc, choice.getResults());
+}
+
 namespace {
 struct VectorizeLeafGathers
     : dist::impl::DistVectorizeLeafGathersBase<VectorizeLeafGathers> {
@@ -187,18 +309,26 @@ struct VectorizeLeafGathers
   void runOnOperation() override {
     if (width < 2)
       return;
+    SmallVector<func::FuncOp> marked;
     getOperation().walk([&](func::FuncOp f) {
-      if (!f->hasAttr(dist::kVectorizeGathersAttr) ||
-          !f->hasAttr(dist::kReassociateAttr))
-        return;
-      SmallVector<std::pair<scf::ForOp, Value>> loops;
-      f.walk([&](scf::ForOp loop) {
-        if (Value term = summedTerm(loop))
-          loops.push_back({loop, term});
-      });
-      for (auto [loop, term] : loops)
-        vectorize(loop, term, width);
+      if (f->hasAttr(dist::kVectorizeGathersAttr) &&
+          f->hasAttr(dist::kReassociateAttr) && !f.isExternal())
+        marked.push_back(f);
     });
+    for (func::FuncOp f : marked) {
+      auto loops = matchingLoops(f);
+      if (loops.empty())
+        continue;
+      BlockArgument x = gatheredArgument(loops);
+      auto xType = x ? dyn_cast<MemRefType>(x.getType()) : MemRefType();
+      if (gatherAbove == 0 || !xType ||
+          !xType.getElementType().isIntOrFloat() ||
+          xType.getElementTypeBitWidth() % 8 != 0) {
+        vectorizeFunction(f, width);
+        continue;
+      }
+      splitByGatheredBytes(f, x.getArgNumber(), width, gatherAbove);
+    }
   }
 };
 

@@ -1,15 +1,24 @@
-// RUN: dist-opt %s --dist-vectorize-leaf-gathers | FileCheck %s
-// RUN: dist-opt %s --dist-vectorize-leaf-gathers=width=8 | FileCheck %s --check-prefix=W8
+// RUN: dist-opt %s --dist-vectorize-leaf-gathers=gather-above=0 | FileCheck %s
+// RUN: dist-opt %s --dist-vectorize-leaf-gathers="width=8 gather-above=0" | FileCheck %s --check-prefix=W8
 // RUN: dist-opt %s --dist-vectorize-leaf-gathers=width=0 | FileCheck %s --check-prefix=OFF
+// RUN: dist-opt %s --dist-vectorize-leaf-gathers | FileCheck %s --check-prefix=SPLIT
+// RUN: dist-opt %s --dist-vectorize-leaf-gathers=gather-above=4096 | FileCheck %s --check-prefix=ABOVE
 // A CSR row's sum of val[p] * x[crd[p]] in a leaf marked dist.reassociate
 // becomes, for rows of at least 2 x 4 terms, a loop over whole vectors of 4
 // terms (the body cloned per lane, the terms put in a vector and added to a
 // vector accumulator), the reduction of that accumulator into the loop's
 // initial value, and a loop over the last (ub - lb) mod 4 iterations;
-// shorter rows keep the original loop.
+// shorter rows keep the original loop. The function is marked
+// prefer-no-gather, so that the backend keeps the lanes' scalar loads.
+// With gather-above=N (default 1 MiB), a leaf whose sums gather from one
+// of its arguments keeps both versions: @f__vector (rewritten, marked) and
+// @f__gathers (the original loops, for the backend to vectorize with
+// hardware gathers), and @f calls the second when that argument holds more
+// than N bytes.
 
 // CHECK-LABEL: func.func private @row_sum
 // CHECK-SAME: (%[[CRD:.*]]: memref<?xi32>, %[[VAL:.*]]: memref<?xf64>, %[[X:.*]]: memref<?xf64>, %[[LB:.*]]: index, %[[UB:.*]]: index, %[[INIT:.*]]: f64)
+// CHECK-SAME: target_features = #llvm.target_features<["+prefer-no-gather"]>
 // CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
 // CHECK: %[[D:.*]] = arith.subi %[[UB]], %[[LB]] : index
@@ -59,6 +68,42 @@
 // OFF-LABEL: func.func private @row_sum
 // OFF-NOT: {{vector[<.]}}
 // OFF: return
+// OFF-NOT: target_features
+// OFF-NOT: __vector
+
+// SPLIT-LABEL: func.func private @row_sum(
+// SPLIT-SAME: %[[CRD:[^:]*]]: memref<?xi32>, %[[VAL:[^:]*]]: memref<?xf64>, %[[X:[^:]*]]: memref<?xf64>, %[[LB:[^:]*]]: index, %[[UB:[^:]*]]: index, %[[INIT:[^:]*]]: f64) -> f64 attributes {dist.reassociate} {
+// SPLIT: %[[C8:.*]] = arith.constant 8 : index
+// SPLIT: %[[N:.*]] = memref.dim %[[X]], %{{.*}} : memref<?xf64>
+// SPLIT: %[[BYTES:.*]] = arith.muli %[[C8]], %[[N]] : index
+// SPLIT: %[[LIMIT:.*]] = arith.constant 1048576 : index
+// SPLIT: %[[LARGE:.*]] = arith.cmpi ugt, %[[BYTES]], %[[LIMIT]] : index
+// SPLIT: %[[R:.*]] = scf.if %[[LARGE]] -> (f64) {
+// SPLIT: %[[G:.*]] = func.call @row_sum__gathers(%[[CRD]], %[[VAL]], %[[X]], %[[LB]], %[[UB]], %[[INIT]])
+// SPLIT: scf.yield %[[G]] : f64
+// SPLIT: } else {
+// SPLIT: %[[V:.*]] = func.call @row_sum__vector(%[[CRD]], %[[VAL]], %[[X]], %[[LB]], %[[UB]], %[[INIT]])
+// SPLIT: scf.yield %[[V]] : f64
+// SPLIT: }
+// SPLIT: return %[[R]] : f64
+// SPLIT-LABEL: func.func private @row_sum__gathers(
+// SPLIT-SAME: attributes {dist.reassociate} {
+// SPLIT-NOT: {{vector[<.]}}
+// SPLIT: } {keep = "me"}
+// SPLIT-LABEL: func.func private @row_sum__vector(
+// SPLIT-SAME: attributes {dist.reassociate, target_features = #llvm.target_features<["+prefer-no-gather"]>} {
+// SPLIT: vector.from_elements {{.*}} : vector<4xf64>
+// SPLIT: vector.reduction <add>
+
+// ABOVE-LABEL: func.func private @row_sum(
+// ABOVE: arith.constant 4096 : index
+// ABOVE-LABEL: func.func private @row_sum_f32(
+// ABOVE: %[[C4:.*]] = arith.constant 4 : index
+// ABOVE: %[[N:.*]] = memref.dim %{{.*}}, %{{.*}} : memref<?xf32>
+// ABOVE: arith.muli %[[C4]], %[[N]] : index
+// ABOVE: arith.constant 4096 : index
+// ABOVE: func.call @row_sum_f32__gathers
+// ABOVE: func.call @row_sum_f32__vector
 func.func private @row_sum(%crd: memref<?xi32>, %val: memref<?xf64>,
                            %x: memref<?xf64>, %lb: index, %ub: index,
                            %init: f64) -> f64
@@ -97,6 +142,52 @@ func.func private @row_sum_f32(%crd: memref<?xindex>, %val: memref<?xf32>,
   return %s : f32
 }
 
+// The gathered memref a view of an argument: the call chooses by the
+// argument's bytes (two dimensions: their product). From a buffer of the
+// leaf's own: the vector sums only.
+// SPLIT-LABEL: func.func private @through_view(
+// SPLIT-SAME: %{{[^:]*}}: memref<?xindex>, %[[X2:[^:]*]]: memref<?x?xf64>
+// SPLIT: memref.dim %[[X2]], %{{.*}} : memref<?x?xf64>
+// SPLIT: memref.dim %[[X2]], %{{.*}} : memref<?x?xf64>
+// SPLIT: func.call @through_view__gathers
+// SPLIT: func.call @through_view__vector
+func.func private @through_view(%crd: memref<?xindex>, %x: memref<?x?xf64>,
+                                %n: index) -> f64
+    attributes {dist.reassociate, dist.vectorize_gathers} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant 0.0 : f64
+  %col = memref.subview %x[0, 0] [%n, 1] [1, 1]
+      : memref<?x?xf64> to memref<?xf64, strided<[?]>>
+  %s = scf.for %p = %c0 to %n step %c1 iter_args(%acc = %z) -> (f64) {
+    %j = memref.load %crd[%p] : memref<?xindex>
+    %xv = memref.load %col[%j] : memref<?xf64, strided<[?]>>
+    %r = arith.addf %acc, %xv : f64
+    scf.yield %r : f64
+  }
+  return %s : f64
+}
+
+// SPLIT-LABEL: func.func private @own_buffer(
+// SPLIT-SAME: target_features = #llvm.target_features<["+prefer-no-gather"]>
+// SPLIT: vector.reduction <add>
+// SPLIT-NOT: __gathers
+// SPLIT: return
+func.func private @own_buffer(%crd: memref<?xindex>, %n: index) -> f64
+    attributes {dist.reassociate, dist.vectorize_gathers} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant 0.0 : f64
+  %x = memref.alloca(%n) : memref<?xf64>
+  %s = scf.for %p = %c0 to %n step %c1 iter_args(%acc = %z) -> (f64) {
+    %j = memref.load %crd[%p] : memref<?xindex>
+    %xv = memref.load %x[%j] : memref<?xf64>
+    %r = arith.addf %acc, %xv : f64
+    scf.yield %r : f64
+  }
+  return %s : f64
+}
+
 // Left alone: a contiguous sum (no load through a loaded index: the
 // backend's own vectorizer does better there), a loop that stores, a loop
 // whose accumulator is used twice, a step other than 1, a function without
@@ -104,6 +195,10 @@ func.func private @row_sum_f32(%crd: memref<?xindex>, %val: memref<?xf32>,
 // CHECK-LABEL: func.func private @contiguous
 // CHECK-NOT: {{vector[<.]}}
 // CHECK: return
+// SPLIT-LABEL: func.func private @contiguous(
+// SPLIT-NOT: target_features
+// SPLIT-NOT: __gathers
+// SPLIT: return
 func.func private @contiguous(%a: memref<?xf64>, %b: memref<?xf64>,
                               %n: index) -> f64
     attributes {dist.reassociate, dist.vectorize_gathers} {

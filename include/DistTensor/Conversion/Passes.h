@@ -68,6 +68,13 @@ struct DistToLLVMOptions : public PassPipelineOptions<DistToLLVMOptions> {
                      "gathered products (dist-vectorize-leaf-gathers; 0 or "
                      "1: leave the loops to the backend's vectorizer)"),
       llvm::cl::init(4)};
+  PassOptions::Option<uint64_t> leafGatherAbove{
+      *this, "leaf-gather-above",
+      llvm::cl::desc("Bytes of x above which a sparse leaf call runs the "
+                     "backend's vectorization (hardware gathers) instead of "
+                     "the vector sums of dist-vectorize-leaf-gathers (0: "
+                     "always the vector sums)"),
+      llvm::cl::init(1048576)};
   PassOptions::Option<bool> leafFallback{
       *this, "leaf-fallback",
       llvm::cl::desc("Scalar loops, with a warning, where a substitute "

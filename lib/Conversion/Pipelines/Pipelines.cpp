@@ -23,10 +23,12 @@ using namespace mlir;
 /// sparse runtime library), without the sparsifier's own vectorization
 /// (measured slower: masked gathers, one accumulator); the SpMV / SpMM
 /// leaves' gathered row sums are then vectorized by
-/// dist-vectorize-leaf-gathers (`leafVectorWidth` lanes), the rest is left
-/// to the LLVM backend. A module without sparse tensors passes through
-/// unchanged.
-static void addSparsifier(OpPassManager &pm, unsigned leafVectorWidth) {
+/// dist-vectorize-leaf-gathers (`leafVectorWidth` lanes; calls whose x
+/// holds more than `leafGatherAbove` bytes run the original loops), the
+/// rest is left to the LLVM backend. A module without sparse tensors passes
+/// through unchanged.
+static void addSparsifier(OpPassManager &pm, unsigned leafVectorWidth,
+                          uint64_t leafGatherAbove) {
   pm.addPass(createSparseReinterpretMapPass());
   SparsificationOptions sparsification;
   pm.addPass(createSparsificationAndBufferizationPass(
@@ -44,10 +46,11 @@ static void addSparsifier(OpPassManager &pm, unsigned leafVectorWidth) {
   pm.addPass(dist::createDistReassociateLeaves());
   // The first leaf of a product that assigns sets its output.
   pm.addPass(dist::createDistOverwriteLeaves());
-  // Gathered sums a vector at a time from scalar loads, not the backend's
-  // hardware gathers.
+  // Gathered sums a vector at a time from scalar loads where x is small,
+  // the backend's hardware gathers where it is large.
   dist::DistVectorizeLeafGathersOptions gathers;
   gathers.width = leafVectorWidth;
+  gathers.gatherAbove = leafGatherAbove;
   pm.addPass(dist::createDistVectorizeLeafGathers(gathers));
 }
 
@@ -101,7 +104,7 @@ void dist::buildDistToLLVMPipeline(OpPassManager &pm,
     pm.addPass(createDistGpuKernels(kernels));
   }
   pm.addPass(createConvertDistToRuntime());
-  addSparsifier(pm, options.leafVectorWidth);
+  addSparsifier(pm, options.leafVectorWidth, options.leafGatherAbove);
   pm.addPass(createCanonicalizerPass());
   // The kernels into an embedded fat binary (nothing without gpu.launch).
   DistGpuToBinaryOptions binary;
