@@ -10,7 +10,8 @@
 // scalar loads for rows of a few dozen entries whose x is in cache, and
 // faster when x is not (docs/sparse.md, "Leaf code"): a leaf whose sums
 // gather from an argument keeps both versions, chosen per call by that
-// argument's size.
+// argument's size, and a third that prefetches x ahead, for calls whose
+// index buffer looks scattered.
 //
 //===----------------------------------------------------------------------===//
 
@@ -255,42 +256,153 @@ static Value memrefBytes(OpBuilder &b, Location loc, Value m) {
   return bytes;
 }
 
-/// `f` becomes a function of the same name, type and attributes that calls
-/// `f`__vector (the rewritten loops) when the argument `x` it gathers from
-/// holds at most `above` bytes, and `f`__gathers (the original loops, left
-/// to the backend) otherwise.
-static void splitByGatheredBytes(func::FuncOp f, unsigned xIndex,
-                                 unsigned width, uint64_t above) {
-  std::string name = f.getSymName().str();
-  func::FuncOp gathers = f;
-  func::FuncOp vector = cast<func::FuncOp>(f->clone());
-  OpBuilder mb(f);
-  auto dispatch =
-      func::FuncOp::create(mb, f.getLoc(), name, f.getFunctionType());
-  dispatch->setAttrs(f->getAttrs());
-  dispatch->removeAttr(dist::kVectorizeGathersAttr);
-  SymbolTable::setSymbolName(gathers, name + "__gathers");
-  vector.setSymName(name + "__vector");
-  mb.setInsertionPointAfter(f);
-  mb.insert(vector);
-  for (func::FuncOp v : {gathers, vector}) {
-    v->removeAttr(dist::kVectorizeGathersAttr);
-    v.setPrivate();
+/// The operations of `body` that `roots` are computed from, in block order.
+static SmallVector<Operation *> sliceInBody(ValueRange roots, Block *body) {
+  SmallVector<Value> work(roots.begin(), roots.end());
+  llvm::SmallPtrSet<Operation *, 8> seen;
+  SmallVector<Operation *> slice;
+  while (!work.empty()) {
+    Operation *def = work.pop_back_val().getDefiningOp();
+    if (!def || def->getBlock() != body || !seen.insert(def).second)
+      continue;
+    slice.push_back(def);
+    llvm::append_range(work, def->getOperands());
   }
-  vectorizeFunction(vector, width);
+  llvm::sort(slice,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  return slice;
+}
 
-  Location loc = f.getLoc();
-  OpBuilder b = OpBuilder::atBlockBegin(dispatch.addEntryBlock());
-  ValueRange args = dispatch.getArguments();
-  Value bytes = memrefBytes(b, loc, args[xIndex]);
-  Value large = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::ugt, bytes,
-      arith::ConstantIndexOp::create(b, loc, static_cast<int64_t>(above)));
-  TypeRange results = dispatch.getResultTypes();
-  auto choice = scf::IfOp::create(b, loc, results, large,
-                                  /*withElseRegion=*/true);
-  for (auto [block, callee] : {std::pair(choice.thenBlock(), gathers),
-                               std::pair(choice.elseBlock(), vector)}) {
+/// Inserts before each gathered load of `loop` (x[crd[p]]) a prefetch of
+/// the element it gathers `distance` iterations later (x[crd[q]], q =
+/// min(p + distance, n - 1), n the extent of the 1-D buffers the index is
+/// loaded from: a prefetch never faults, but the index loads must stay in
+/// bounds). Returns the argument those index loads read (crd), or null,
+/// inserting nothing, when the loop is not of that form.
+static BlockArgument insertPrefetches(scf::ForOp loop, int64_t distance) {
+  Block *body = loop.getBody();
+  Value iv = loop.getInductionVar();
+  if (!iv.getType().isIndex())
+    return {};
+  BlockArgument crd;
+  SmallVector<std::pair<memref::LoadOp, SmallVector<Operation *>>> gathers;
+  for (auto load : body->getOps<memref::LoadOp>()) {
+    if (!llvm::any_of(load.getIndices(),
+                      [&](Value i) { return derivesFromLoad(i, body); }))
+      continue;
+    SmallVector<Operation *> slice = sliceInBody(load.getIndices(), body);
+    for (Operation *op : slice) {
+      auto index = dyn_cast<memref::LoadOp>(op);
+      if (!index)
+        continue;
+      BlockArgument arg = viewedArgument(index.getMemRef());
+      if (index.getMemRefType().getRank() != 1 || index.getIndices()[0] != iv ||
+          !arg || (crd && arg != crd))
+        return {};
+      crd = arg;
+    }
+    gathers.push_back({load, std::move(slice)});
+  }
+  if (!crd)
+    return {};
+  for (auto &[load, slice] : gathers) {
+    OpBuilder b(load);
+    Location loc = load.getLoc();
+    Value bound;
+    for (Operation *op : slice)
+      if (auto index = dyn_cast<memref::LoadOp>(op)) {
+        Value n = memref::DimOp::create(b, loc, index.getMemRef(), 0);
+        bound = bound ? arith::MinUIOp::create(b, loc, bound, n) : n;
+      }
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    Value ahead = arith::AddIOp::create(
+        b, loc, iv, arith::ConstantIndexOp::create(b, loc, distance));
+    IRMapping map;
+    map.map(iv, arith::MinUIOp::create(
+                    b, loc, ahead, arith::SubIOp::create(b, loc, bound, one))
+                    .getResult());
+    for (Operation *op : slice)
+      b.clone(*op, map);
+    SmallVector<Value> indices;
+    for (Value i : load.getIndices())
+      indices.push_back(map.lookupOrDefault(i));
+    memref::PrefetchOp::create(b, loc, load.getMemRef(), indices,
+                               /*isWrite=*/false, /*localityHint=*/1,
+                               /*isDataCache=*/true);
+  }
+  return crd;
+}
+
+/// Pairs of consecutive entries the dispatcher samples.
+static constexpr int64_t kSamplePairs = 32;
+
+/// Whether the entries of the 1-D memref `crd` look scattered: of
+/// kSamplePairs consecutive pairs from its middle, more than half differ by
+/// `line` or more (x elements of different cache lines, when they index x).
+/// False for fewer entries.
+static Value scatteredSample(OpBuilder &b, Location loc, Value crd,
+                             int64_t line) {
+  Type elt = cast<MemRefType>(crd.getType()).getElementType();
+  Type i64 = b.getI64Type();
+  auto cst = [&](OpBuilder &at, int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(at, loc, v);
+  };
+  Value n = memref::DimOp::create(b, loc, crd, 0);
+  Value enough = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, n,
+                                       cst(b, 2 * kSamplePairs + 2));
+  auto ifEnough = scf::IfOp::create(b, loc, TypeRange{b.getI1Type()}, enough,
+                                    /*withElseRegion=*/true);
+  {
+    OpBuilder eb = OpBuilder::atBlockEnd(ifEnough.elseBlock());
+    scf::YieldOp::create(
+        eb, loc, ValueRange{arith::ConstantIntOp::create(eb, loc, 0, 1)});
+  }
+  OpBuilder tb = OpBuilder::atBlockEnd(ifEnough.thenBlock());
+  Value start = arith::DivUIOp::create(tb, loc, n, cst(tb, 2));
+  auto asI64 = [&](OpBuilder &lb, Value v) -> Value {
+    if (elt.isIndex())
+      return arith::IndexCastUIOp::create(lb, loc, i64, v);
+    if (elt.getIntOrFloatBitWidth() < 64)
+      return arith::ExtUIOp::create(lb, loc, i64, v);
+    return v;
+  };
+  Value zero = arith::ConstantIntOp::create(tb, loc, 0, 64);
+  auto count = scf::ForOp::create(
+      tb, loc, cst(tb, 0), cst(tb, kSamplePairs), cst(tb, 1), ValueRange{zero},
+      [&](OpBuilder &lb, Location l, Value k, ValueRange acc) {
+        Value p = arith::AddIOp::create(lb, l, start, k);
+        Value p1 = arith::AddIOp::create(lb, l, p, cst(lb, 1));
+        Value a = asI64(lb, memref::LoadOp::create(lb, l, crd, p));
+        Value c = asI64(lb, memref::LoadOp::create(lb, l, crd, p1));
+        Value gt =
+            arith::CmpIOp::create(lb, l, arith::CmpIPredicate::ugt, a, c);
+        Value diff = arith::SelectOp::create(
+            lb, l, gt, arith::SubIOp::create(lb, l, a, c),
+            arith::SubIOp::create(lb, l, c, a));
+        Value far = arith::CmpIOp::create(
+            lb, l, arith::CmpIPredicate::uge, diff,
+            arith::ConstantIntOp::create(lb, l, line, 64));
+        Value sum = arith::AddIOp::create(
+            lb, l, acc[0], arith::ExtUIOp::create(lb, l, i64, far));
+        scf::YieldOp::create(lb, l, sum);
+      });
+  Value scattered = arith::CmpIOp::create(
+      tb, loc, arith::CmpIPredicate::ugt, count.getResult(0),
+      arith::ConstantIntOp::create(tb, loc, kSamplePairs / 2, 64));
+  scf::YieldOp::create(tb, loc, scattered);
+  return ifEnough.getResult(0);
+}
+
+/// An scf.if on `cond` whose branches call `onTrue` and `onFalse` with
+/// `args` and yield their results.
+static scf::IfOp callEither(OpBuilder &b, Location loc, Value cond,
+                            func::FuncOp onTrue, func::FuncOp onFalse,
+                            ValueRange args) {
+  TypeRange results = onTrue.getResultTypes();
+  auto choice =
+      scf::IfOp::create(b, loc, results, cond, /*withElseRegion=*/true);
+  for (auto [block, callee] : {std::pair(choice.thenBlock(), onTrue),
+                               std::pair(choice.elseBlock(), onFalse)}) {
     // scf.if's builder gives its blocks a terminator only without results.
     OpBuilder bb = results.empty() ? OpBuilder::atBlockTerminator(block)
                                    : OpBuilder::atBlockEnd(block);
@@ -298,6 +410,89 @@ static void splitByGatheredBytes(func::FuncOp f, unsigned xIndex,
     if (!results.empty())
       scf::YieldOp::create(bb, loc, call.getResults());
   }
+  return choice;
+}
+
+/// A private copy of `f` named `f`__`suffix`, after `f`.
+static func::FuncOp variant(func::FuncOp f, StringRef suffix) {
+  auto copy = cast<func::FuncOp>(f->clone());
+  copy.setSymName((f.getSymName() + "__" + suffix).str());
+  copy->removeAttr(dist::kVectorizeGathersAttr);
+  copy.setPrivate();
+  OpBuilder mb(f->getContext());
+  mb.setInsertionPointAfter(f);
+  mb.insert(copy);
+  return copy;
+}
+
+/// `f` becomes a function of the same name, type and attributes that calls
+/// `f`__vector (the rewritten loops) when the argument `x` it gathers from
+/// holds at most `above` bytes, and otherwise `f`__gathers (the original
+/// loops, left to the backend) or, with a `distance`, `f`__prefetch (the
+/// original loops prefetching the element gathered `distance` entries
+/// ahead) when a sample of the index buffer looks scattered.
+static void splitByGatheredBytes(func::FuncOp f, unsigned xIndex,
+                                 unsigned width, uint64_t above,
+                                 unsigned distance) {
+  std::string name = f.getSymName().str();
+  func::FuncOp vector = variant(f, "vector");
+  vectorizeFunction(vector, width);
+  func::FuncOp prefetch;
+  BlockArgument crd;
+  if (distance > 0) {
+    prefetch = variant(f, "prefetch");
+    for (auto [loop, term] : matchingLoops(prefetch)) {
+      BlockArgument arg = insertPrefetches(loop, distance);
+      if (!arg || (crd && arg.getArgNumber() != crd.getArgNumber())) {
+        crd = {};
+        break;
+      }
+      crd = arg;
+    }
+    if (!crd) {
+      prefetch.erase();
+      prefetch = {};
+    }
+  }
+  func::FuncOp gathers = variant(f, "gathers");
+
+  // `f` itself becomes the dispatcher.
+  Location loc = f.getLoc();
+  f.getBody().dropAllReferences();
+  f.getBody().getBlocks().clear();
+  f->removeAttr(dist::kVectorizeGathersAttr);
+  OpBuilder b = OpBuilder::atBlockBegin(f.addEntryBlock());
+  ValueRange args = f.getArguments();
+  Value bytes = memrefBytes(b, loc, args[xIndex]);
+  Value large = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ugt, bytes,
+      arith::ConstantIndexOp::create(b, loc, static_cast<int64_t>(above)));
+  TypeRange results = f.getResultTypes();
+  auto choice = scf::IfOp::create(b, loc, results, large,
+                                  /*withElseRegion=*/true);
+  {
+    OpBuilder eb = results.empty()
+                       ? OpBuilder::atBlockTerminator(choice.elseBlock())
+                       : OpBuilder::atBlockEnd(choice.elseBlock());
+    auto call = func::CallOp::create(eb, loc, vector, args);
+    if (!results.empty())
+      scf::YieldOp::create(eb, loc, call.getResults());
+  }
+  OpBuilder tb = results.empty()
+                     ? OpBuilder::atBlockTerminator(choice.thenBlock())
+                     : OpBuilder::atBlockEnd(choice.thenBlock());
+  ValueRange gathered;
+  if (prefetch) {
+    auto xType = cast<MemRefType>(args[xIndex].getType());
+    int64_t line = std::max<int64_t>(1, 512 / xType.getElementTypeBitWidth());
+    Value scattered = scatteredSample(tb, loc, args[crd.getArgNumber()], line);
+    gathered =
+        callEither(tb, loc, scattered, prefetch, gathers, args).getResults();
+  } else {
+    gathered = func::CallOp::create(tb, loc, gathers, args).getResults();
+  }
+  if (!results.empty())
+    scf::YieldOp::create(tb, loc, gathered);
   func::ReturnOp::create(b, loc, choice.getResults());
 }
 
@@ -327,7 +522,8 @@ struct VectorizeLeafGathers
         vectorizeFunction(f, width);
         continue;
       }
-      splitByGatheredBytes(f, x.getArgNumber(), width, gatherAbove);
+      splitByGatheredBytes(f, x.getArgNumber(), width, gatherAbove,
+                           prefetchDistance);
     }
   }
 };

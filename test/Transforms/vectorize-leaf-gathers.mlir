@@ -3,6 +3,7 @@
 // RUN: dist-opt %s --dist-vectorize-leaf-gathers=width=0 | FileCheck %s --check-prefix=OFF
 // RUN: dist-opt %s --dist-vectorize-leaf-gathers | FileCheck %s --check-prefix=SPLIT
 // RUN: dist-opt %s --dist-vectorize-leaf-gathers=gather-above=4096 | FileCheck %s --check-prefix=ABOVE
+// RUN: dist-opt %s --dist-vectorize-leaf-gathers=prefetch-distance=0 | FileCheck %s --check-prefix=NOPF
 // A CSR row's sum of val[p] * x[crd[p]] in a leaf marked dist.reassociate
 // becomes, for rows of at least 2 x 4 terms, a loop over whole vectors of 4
 // terms (the body cloned per lane, the terms put in a vector and added to a
@@ -14,7 +15,11 @@
 // of its arguments keeps both versions: @f__vector (rewritten, marked) and
 // @f__gathers (the original loops, for the backend to vectorize with
 // hardware gathers), and @f calls the second when that argument holds more
-// than N bytes.
+// than N bytes; with prefetch-distance=D (default 128), also @f__prefetch
+// (the original loops, prefetching the element gathered D entries ahead),
+// which @f calls instead of @f__gathers when 32 consecutive pairs of index
+// entries from the middle of the index buffer differ, more than 16 of
+// them, by a cache line of x or more.
 
 // CHECK-LABEL: func.func private @row_sum
 // CHECK-SAME: (%[[CRD:.*]]: memref<?xi32>, %[[VAL:.*]]: memref<?xf64>, %[[X:.*]]: memref<?xf64>, %[[LB:.*]]: index, %[[UB:.*]]: index, %[[INIT:.*]]: f64)
@@ -79,8 +84,32 @@
 // SPLIT: %[[LIMIT:.*]] = arith.constant 1048576 : index
 // SPLIT: %[[LARGE:.*]] = arith.cmpi ugt, %[[BYTES]], %[[LIMIT]] : index
 // SPLIT: %[[R:.*]] = scf.if %[[LARGE]] -> (f64) {
+// SPLIT: %[[NC:.*]] = memref.dim %[[CRD]], %{{.*}} : memref<?xi32>
+// SPLIT: %[[C66:.*]] = arith.constant 66 : index
+// SPLIT: %[[ENOUGH:.*]] = arith.cmpi uge, %[[NC]], %[[C66]] : index
+// SPLIT: %[[SCAT:.*]] = scf.if %[[ENOUGH]] -> (i1) {
+// SPLIT: %[[MID:.*]] = arith.divui %[[NC]], %{{.*}} : index
+// SPLIT: %[[COUNT:.*]] = scf.for %[[K:.*]] = %{{.*}} to %[[C32:.*]] step %{{.*}} iter_args(%[[N:.*]] = %{{.*}}) -> (i64) {
+// SPLIT: %[[P:.*]] = arith.addi %[[MID]], %[[K]] : index
+// SPLIT: %[[P1:.*]] = arith.addi %[[P]], %{{.*}} : index
+// SPLIT: memref.load %[[CRD]][%[[P]]] : memref<?xi32>
+// SPLIT: memref.load %[[CRD]][%[[P1]]] : memref<?xi32>
+// SPLIT: %[[FAR:.*]] = arith.cmpi uge, %{{.*}}, %[[LINE:.*]] : i64
+// SPLIT: }
+// SPLIT: %[[HALF:.*]] = arith.constant 16 : i64
+// SPLIT: %[[MANY:.*]] = arith.cmpi ugt, %[[COUNT]], %[[HALF]] : i64
+// SPLIT: scf.yield %[[MANY]] : i1
+// SPLIT: } else {
+// SPLIT: scf.yield %false : i1
+// SPLIT: }
+// SPLIT: %[[GR:.*]] = scf.if %[[SCAT]] -> (f64) {
+// SPLIT: %[[PF:.*]] = func.call @row_sum__prefetch(%[[CRD]], %[[VAL]], %[[X]], %[[LB]], %[[UB]], %[[INIT]])
+// SPLIT: scf.yield %[[PF]] : f64
+// SPLIT: } else {
 // SPLIT: %[[G:.*]] = func.call @row_sum__gathers(%[[CRD]], %[[VAL]], %[[X]], %[[LB]], %[[UB]], %[[INIT]])
 // SPLIT: scf.yield %[[G]] : f64
+// SPLIT: }
+// SPLIT: scf.yield %[[GR]] : f64
 // SPLIT: } else {
 // SPLIT: %[[V:.*]] = func.call @row_sum__vector(%[[CRD]], %[[VAL]], %[[X]], %[[LB]], %[[UB]], %[[INIT]])
 // SPLIT: scf.yield %[[V]] : f64
@@ -90,10 +119,33 @@
 // SPLIT-SAME: attributes {dist.reassociate} {
 // SPLIT-NOT: {{vector[<.]}}
 // SPLIT: } {keep = "me"}
+// The prefetching copy: the index of the entry 128 ahead (at most the
+// last), x's element there prefetched before the gathered load.
+// SPLIT-LABEL: func.func private @row_sum__prefetch(
+// SPLIT-SAME: %[[PCRD:[^:]*]]: memref<?xi32>, %{{[^:]*}}: memref<?xf64>, %[[PX:[^:]*]]: memref<?xf64>
+// SPLIT-SAME: attributes {dist.reassociate} {
+// SPLIT: scf.for %[[IV:[^ ]*]] =
+// SPLIT: %[[LEN:.*]] = memref.dim %[[PCRD]], %{{.*}} : memref<?xi32>
+// SPLIT: %[[C128:.*]] = arith.constant 128 : index
+// SPLIT: %[[AHEAD:.*]] = arith.addi %[[IV]], %[[C128]] : index
+// SPLIT: %[[LAST:.*]] = arith.subi %[[LEN]], %{{.*}} : index
+// SPLIT: %[[Q:.*]] = arith.minui %[[AHEAD]], %[[LAST]] : index
+// SPLIT: %[[JQ:.*]] = memref.load %[[PCRD]][%[[Q]]] : memref<?xi32>
+// SPLIT: %[[EQ:.*]] = arith.extui %[[JQ]] : i32 to i64
+// SPLIT: %[[IQ:.*]] = arith.index_cast %[[EQ]] : i64 to index
+// SPLIT: memref.prefetch %[[PX]][%[[IQ]]], read, locality<1>, data : memref<?xf64>
+// SPLIT: memref.load %[[PX]][%{{.*}}] : memref<?xf64>
+// SPLIT: } {keep = "me"}
 // SPLIT-LABEL: func.func private @row_sum__vector(
 // SPLIT-SAME: attributes {dist.reassociate, target_features = #llvm.target_features<["+prefer-no-gather"]>} {
 // SPLIT: vector.from_elements {{.*}} : vector<4xf64>
 // SPLIT: vector.reduction <add>
+
+// NOPF-LABEL: func.func private @row_sum(
+// NOPF-NOT: arith.constant 66
+// NOPF: func.call @row_sum__gathers
+// NOPF: func.call @row_sum__vector
+// NOPF-NOT: __prefetch
 
 // ABOVE-LABEL: func.func private @row_sum(
 // ABOVE: arith.constant 4096 : index
@@ -102,6 +154,8 @@
 // ABOVE: %[[N:.*]] = memref.dim %{{.*}}, %{{.*}} : memref<?xf32>
 // ABOVE: arith.muli %[[C4]], %[[N]] : index
 // ABOVE: arith.constant 4096 : index
+// ABOVE: arith.constant 16 : i64
+// ABOVE: func.call @row_sum_f32__prefetch
 // ABOVE: func.call @row_sum_f32__gathers
 // ABOVE: func.call @row_sum_f32__vector
 func.func private @row_sum(%crd: memref<?xi32>, %val: memref<?xf64>,

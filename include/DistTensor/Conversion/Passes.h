@@ -75,6 +75,12 @@ struct DistToLLVMOptions : public PassPipelineOptions<DistToLLVMOptions> {
                      "the vector sums of dist-vectorize-leaf-gathers (0: "
                      "always the vector sums)"),
       llvm::cl::init(1048576)};
+  PassOptions::Option<unsigned> leafPrefetchDistance{
+      *this, "leaf-prefetch-distance",
+      llvm::cl::desc("Entries ahead that a sparse leaf call above "
+                     "leaf-gather-above prefetches the gathered element of x "
+                     "when its column indices look scattered (0: never)"),
+      llvm::cl::init(128)};
   PassOptions::Option<bool> leafFallback{
       *this, "leaf-fallback",
       llvm::cl::desc("Scalar loops, with a warning, where a substitute "

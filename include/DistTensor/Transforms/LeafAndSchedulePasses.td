@@ -263,9 +263,22 @@ def DistVectorizeLeafGathers
     x86 server parts), `@f__vector` otherwise. A function whose sums gather
     from a buffer of its own is rewritten in place.
 
+    With a `prefetch-distance` D (default 128; 0: none) and index loads
+    from one argument (`crd[p]`, 1-D, at the loop's induction variable),
+    there is a third copy, `@f__prefetch`: the original loops with, before
+    each gathered load, `memref.prefetch` of the element gathered D entries
+    later (`x[crd[min(p + D, n - 1)]]`, n the index buffer's extent). For
+    calls above `gather-above`, `@f` samples 32 consecutive pairs of index
+    entries from the middle of the index buffer and calls `@f__prefetch`
+    when more than 16 of them differ by a cache line of x (64 bytes) or
+    more, `@f__gathers` otherwise. Measured: R-MAT SpMV (x of 4-8 MB read
+    at random) 15-25 % faster with the prefetch, a banded matrix (x read
+    in order) 11-15 % slower, which the sample tells apart.
+
     `width` 0 or 1 leaves every loop alone. `dist-to-llvm` runs the pass
     after `dist-overwrite-leaves`, with its `leaf-vector-width` (default 4)
-    and `leaf-gather-above` (default 1048576) options.
+    `leaf-gather-above` (default 1048576) and `leaf-prefetch-distance`
+    (default 128) options.
 
     ```mlir
     %s = scf.for %p = %lb to %ub step %c1 iter_args(%acc = %init) -> (f64) {
@@ -288,6 +301,11 @@ def DistVectorizeLeafGathers
            "Bytes of the gathered argument above which a call runs the "
            "original loops, left to the backend's vectorizer (0: always "
            "the vector sums)">,
+    Option<"prefetchDistance", "prefetch-distance", "unsigned",
+           /*default=*/"128",
+           "Entries ahead that the original loops prefetch the gathered "
+           "element when a sample of the index buffer looks scattered (0: "
+           "no prefetching variant)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",

@@ -24,11 +24,13 @@ using namespace mlir;
 /// (measured slower: masked gathers, one accumulator); the SpMV / SpMM
 /// leaves' gathered row sums are then vectorized by
 /// dist-vectorize-leaf-gathers (`leafVectorWidth` lanes; calls whose x
-/// holds more than `leafGatherAbove` bytes run the original loops), the
-/// rest is left to the LLVM backend. A module without sparse tensors passes
-/// through unchanged.
+/// holds more than `leafGatherAbove` bytes run the original loops, which
+/// prefetch x `leafPrefetchDistance` entries ahead when the column indices
+/// look scattered), the rest is left to the LLVM backend. A module without
+/// sparse tensors passes through unchanged.
 static void addSparsifier(OpPassManager &pm, unsigned leafVectorWidth,
-                          uint64_t leafGatherAbove) {
+                          uint64_t leafGatherAbove,
+                          unsigned leafPrefetchDistance) {
   pm.addPass(createSparseReinterpretMapPass());
   SparsificationOptions sparsification;
   pm.addPass(createSparsificationAndBufferizationPass(
@@ -51,6 +53,7 @@ static void addSparsifier(OpPassManager &pm, unsigned leafVectorWidth,
   dist::DistVectorizeLeafGathersOptions gathers;
   gathers.width = leafVectorWidth;
   gathers.gatherAbove = leafGatherAbove;
+  gathers.prefetchDistance = leafPrefetchDistance;
   pm.addPass(dist::createDistVectorizeLeafGathers(gathers));
 }
 
@@ -104,7 +107,8 @@ void dist::buildDistToLLVMPipeline(OpPassManager &pm,
     pm.addPass(createDistGpuKernels(kernels));
   }
   pm.addPass(createConvertDistToRuntime());
-  addSparsifier(pm, options.leafVectorWidth, options.leafGatherAbove);
+  addSparsifier(pm, options.leafVectorWidth, options.leafGatherAbove,
+                options.leafPrefetchDistance);
   pm.addPass(createCanonicalizerPass());
   // The kernels into an embedded fat binary (nothing without gpu.launch).
   DistGpuToBinaryOptions binary;
