@@ -8,10 +8,10 @@
 // loop over the rest. The LLVM backend would otherwise vectorize such a
 // loop with hardware gathers, which on some processors are slower than
 // scalar loads for rows of a few dozen entries whose x is in cache, and
-// faster when x is not (docs/sparse.md, "Leaf code"): a leaf whose sums
-// gather from an argument keeps both versions, chosen per call by that
-// argument's size, and a third that prefetches x ahead, for calls whose
-// index buffer looks scattered.
+// faster, with a software prefetch, when x is large and read at random
+// (docs/sparse.md, "Leaf code"): a leaf whose sums gather from an argument
+// keeps both versions, chosen per call by that argument's size and a
+// sample of the gather indices.
 //
 //===----------------------------------------------------------------------===//
 
@@ -273,19 +273,23 @@ static SmallVector<Operation *> sliceInBody(ValueRange roots, Block *body) {
   return slice;
 }
 
-/// Inserts before each gathered load of `loop` (x[crd[p]]) a prefetch of
-/// the element it gathers `distance` iterations later (x[crd[q]], q =
-/// min(p + distance, n - 1), n the extent of the 1-D buffers the index is
-/// loaded from: a prefetch never faults, but the index loads must stay in
-/// bounds). Returns the argument those index loads read (crd), or null,
-/// inserting nothing, when the loop is not of that form.
-static BlockArgument insertPrefetches(scf::ForOp loop, int64_t distance) {
+/// The gathered loads of a loop (x[crd[p]]), each with the operations of
+/// the body its indices are computed from, and the argument their index
+/// loads read (crd).
+struct Gathers {
+  BlockArgument crd;
+  SmallVector<std::pair<memref::LoadOp, SmallVector<Operation *>>> loads;
+};
+
+/// The gathered loads of `loop`, when every index they use is computed from
+/// loads of one argument's 1-D views at the loop's induction variable
+/// (crd[p]); otherwise crd is null.
+static Gathers collectGathers(scf::ForOp loop) {
+  Gathers g;
   Block *body = loop.getBody();
   Value iv = loop.getInductionVar();
   if (!iv.getType().isIndex())
     return {};
-  BlockArgument crd;
-  SmallVector<std::pair<memref::LoadOp, SmallVector<Operation *>>> gathers;
   for (auto load : body->getOps<memref::LoadOp>()) {
     if (!llvm::any_of(load.getIndices(),
                       [&](Value i) { return derivesFromLoad(i, body); }))
@@ -297,15 +301,36 @@ static BlockArgument insertPrefetches(scf::ForOp loop, int64_t distance) {
         continue;
       BlockArgument arg = viewedArgument(index.getMemRef());
       if (index.getMemRefType().getRank() != 1 || index.getIndices()[0] != iv ||
-          !arg || (crd && arg != crd))
+          !arg || (g.crd && arg != g.crd))
         return {};
-      crd = arg;
+      g.crd = arg;
     }
-    gathers.push_back({load, std::move(slice)});
+    g.loads.push_back({load, std::move(slice)});
   }
-  if (!crd)
-    return {};
-  for (auto &[load, slice] : gathers) {
+  return g;
+}
+
+/// The argument every matching loop of `f` loads its gather indices from
+/// (collectGathers), or null.
+static BlockArgument indexArgument(func::FuncOp f) {
+  BlockArgument crd;
+  for (auto &[loop, term] : matchingLoops(f)) {
+    BlockArgument arg = collectGathers(loop).crd;
+    if (!arg || (crd && arg != crd))
+      return {};
+    crd = arg;
+  }
+  return crd;
+}
+
+/// Inserts before each gathered load of `loop` (of the form collectGathers
+/// accepts) a prefetch of the element it gathers `distance` iterations
+/// later: x[crd[q]], q = min(p + distance, n - 1), n the extent of the 1-D
+/// buffers the index is loaded from (a prefetch never faults, but the
+/// index loads must stay in bounds).
+static void insertPrefetches(scf::ForOp loop, int64_t distance) {
+  Value iv = loop.getInductionVar();
+  for (auto &[load, slice] : collectGathers(loop).loads) {
     OpBuilder b(load);
     Location loc = load.getLoc();
     Value bound;
@@ -330,7 +355,6 @@ static BlockArgument insertPrefetches(scf::ForOp loop, int64_t distance) {
                                /*isWrite=*/false, /*localityHint=*/1,
                                /*isDataCache=*/true);
   }
-  return crd;
 }
 
 /// Pairs of consecutive entries the dispatcher samples.
@@ -426,35 +450,28 @@ static func::FuncOp variant(func::FuncOp f, StringRef suffix) {
 }
 
 /// `f` becomes a function of the same name, type and attributes that calls
-/// `f`__vector (the rewritten loops) when the argument `x` it gathers from
-/// holds at most `above` bytes, and otherwise `f`__gathers (the original
-/// loops, left to the backend) or, with a `distance`, `f`__prefetch (the
-/// original loops prefetching the element gathered `distance` entries
-/// ahead) when a sample of the index buffer looks scattered.
+/// `f`__vector (the rewritten loops) or the original loops, left to the
+/// backend's vectorizer (hardware gathers): `f`__prefetch with a
+/// `distance` (they also prefetch the element gathered `distance` entries
+/// ahead), `f`__gathers without. It calls the original loops when the
+/// argument `x` they gather from holds more than `above` bytes and, where
+/// the gather indices come from one argument, a sample of those indices
+/// looks scattered (scatteredSample).
 static void splitByGatheredBytes(func::FuncOp f, unsigned xIndex,
                                  unsigned width, uint64_t above,
                                  unsigned distance) {
-  std::string name = f.getSymName().str();
+  // Argument numbers: f's body is replaced below.
+  BlockArgument crdArg = indexArgument(f);
+  std::optional<unsigned> crd;
+  if (crdArg)
+    crd = crdArg.getArgNumber();
   func::FuncOp vector = variant(f, "vector");
   vectorizeFunction(vector, width);
-  func::FuncOp prefetch;
-  BlockArgument crd;
-  if (distance > 0) {
-    prefetch = variant(f, "prefetch");
-    for (auto [loop, term] : matchingLoops(prefetch)) {
-      BlockArgument arg = insertPrefetches(loop, distance);
-      if (!arg || (crd && arg.getArgNumber() != crd.getArgNumber())) {
-        crd = {};
-        break;
-      }
-      crd = arg;
-    }
-    if (!crd) {
-      prefetch.erase();
-      prefetch = {};
-    }
-  }
-  func::FuncOp gathers = variant(f, "gathers");
+  func::FuncOp backend =
+      variant(f, distance > 0 && crd ? "prefetch" : "gathers");
+  if (distance > 0 && crd)
+    for (auto [loop, term] : matchingLoops(backend))
+      insertPrefetches(loop, distance);
 
   // `f` itself becomes the dispatcher.
   Location loc = f.getLoc();
@@ -464,35 +481,22 @@ static void splitByGatheredBytes(func::FuncOp f, unsigned xIndex,
   OpBuilder b = OpBuilder::atBlockBegin(f.addEntryBlock());
   ValueRange args = f.getArguments();
   Value bytes = memrefBytes(b, loc, args[xIndex]);
-  Value large = arith::CmpIOp::create(
+  Value useBackend = arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::ugt, bytes,
       arith::ConstantIndexOp::create(b, loc, static_cast<int64_t>(above)));
-  TypeRange results = f.getResultTypes();
-  auto choice = scf::IfOp::create(b, loc, results, large,
-                                  /*withElseRegion=*/true);
-  {
-    OpBuilder eb = results.empty()
-                       ? OpBuilder::atBlockTerminator(choice.elseBlock())
-                       : OpBuilder::atBlockEnd(choice.elseBlock());
-    auto call = func::CallOp::create(eb, loc, vector, args);
-    if (!results.empty())
-      scf::YieldOp::create(eb, loc, call.getResults());
-  }
-  OpBuilder tb = results.empty()
-                     ? OpBuilder::atBlockTerminator(choice.thenBlock())
-                     : OpBuilder::atBlockEnd(choice.thenBlock());
-  ValueRange gathered;
-  if (prefetch) {
+  if (crd) {
+    auto ifLarge = scf::IfOp::create(b, loc, TypeRange{b.getI1Type()},
+                                     useBackend, /*withElseRegion=*/true);
+    OpBuilder tb = OpBuilder::atBlockEnd(ifLarge.thenBlock());
     auto xType = cast<MemRefType>(args[xIndex].getType());
     int64_t line = std::max<int64_t>(1, 512 / xType.getElementTypeBitWidth());
-    Value scattered = scatteredSample(tb, loc, args[crd.getArgNumber()], line);
-    gathered =
-        callEither(tb, loc, scattered, prefetch, gathers, args).getResults();
-  } else {
-    gathered = func::CallOp::create(tb, loc, gathers, args).getResults();
+    scf::YieldOp::create(tb, loc, scatteredSample(tb, loc, args[*crd], line));
+    OpBuilder eb = OpBuilder::atBlockEnd(ifLarge.elseBlock());
+    scf::YieldOp::create(
+        eb, loc, ValueRange{arith::ConstantIntOp::create(eb, loc, 0, 1)});
+    useBackend = ifLarge.getResult(0);
   }
-  if (!results.empty())
-    scf::YieldOp::create(tb, loc, gathered);
+  auto choice = callEither(b, loc, useBackend, backend, vector, args);
   func::ReturnOp::create(b, loc, choice.getResults());
 }
 

@@ -13,13 +13,12 @@
 // prefer-no-gather, so that the backend keeps the lanes' scalar loads.
 // With gather-above=N (default 1 MiB), a leaf whose sums gather from one
 // of its arguments keeps both versions: @f__vector (rewritten, marked) and
-// @f__gathers (the original loops, for the backend to vectorize with
-// hardware gathers), and @f calls the second when that argument holds more
-// than N bytes; with prefetch-distance=D (default 128), also @f__prefetch
-// (the original loops, prefetching the element gathered D entries ahead),
-// which @f calls instead of @f__gathers when 32 consecutive pairs of index
-// entries from the middle of the index buffer differ, more than 16 of
-// them, by a cache line of x or more.
+// @f__prefetch (the original loops, for the backend to vectorize with
+// hardware gathers, prefetching the element gathered D = prefetch-distance
+// entries ahead; @f__gathers, without, when D is 0), and @f calls the
+// second when that argument holds more than N bytes and 32 consecutive
+// pairs of index entries from the middle of the index buffer differ, more
+// than 16 of them, by a cache line of x or more.
 
 // CHECK-LABEL: func.func private @row_sum
 // CHECK-SAME: (%[[CRD:.*]]: memref<?xi32>, %[[VAL:.*]]: memref<?xf64>, %[[X:.*]]: memref<?xf64>, %[[LB:.*]]: index, %[[UB:.*]]: index, %[[INIT:.*]]: f64)
@@ -83,7 +82,7 @@
 // SPLIT: %[[BYTES:.*]] = arith.muli %[[C8]], %[[N]] : index
 // SPLIT: %[[LIMIT:.*]] = arith.constant 1048576 : index
 // SPLIT: %[[LARGE:.*]] = arith.cmpi ugt, %[[BYTES]], %[[LIMIT]] : index
-// SPLIT: %[[R:.*]] = scf.if %[[LARGE]] -> (f64) {
+// SPLIT: %[[USE:.*]] = scf.if %[[LARGE]] -> (i1) {
 // SPLIT: %[[NC:.*]] = memref.dim %[[CRD]], %{{.*}} : memref<?xi32>
 // SPLIT: %[[C66:.*]] = arith.constant 66 : index
 // SPLIT: %[[ENOUGH:.*]] = arith.cmpi uge, %[[NC]], %[[C66]] : index
@@ -102,23 +101,19 @@
 // SPLIT: } else {
 // SPLIT: scf.yield %false : i1
 // SPLIT: }
-// SPLIT: %[[GR:.*]] = scf.if %[[SCAT]] -> (f64) {
+// SPLIT: scf.yield %[[SCAT]] : i1
+// SPLIT: } else {
+// SPLIT: scf.yield %false : i1
+// SPLIT: }
+// SPLIT: %[[R:.*]] = scf.if %[[USE]] -> (f64) {
 // SPLIT: %[[PF:.*]] = func.call @row_sum__prefetch(%[[CRD]], %[[VAL]], %[[X]], %[[LB]], %[[UB]], %[[INIT]])
 // SPLIT: scf.yield %[[PF]] : f64
-// SPLIT: } else {
-// SPLIT: %[[G:.*]] = func.call @row_sum__gathers(%[[CRD]], %[[VAL]], %[[X]], %[[LB]], %[[UB]], %[[INIT]])
-// SPLIT: scf.yield %[[G]] : f64
-// SPLIT: }
-// SPLIT: scf.yield %[[GR]] : f64
 // SPLIT: } else {
 // SPLIT: %[[V:.*]] = func.call @row_sum__vector(%[[CRD]], %[[VAL]], %[[X]], %[[LB]], %[[UB]], %[[INIT]])
 // SPLIT: scf.yield %[[V]] : f64
 // SPLIT: }
 // SPLIT: return %[[R]] : f64
-// SPLIT-LABEL: func.func private @row_sum__gathers(
-// SPLIT-SAME: attributes {dist.reassociate} {
-// SPLIT-NOT: {{vector[<.]}}
-// SPLIT: } {keep = "me"}
+// SPLIT-NOT: @row_sum__gathers
 // The prefetching copy: the index of the entry 128 ahead (at most the
 // last), x's element there prefetched before the gathered load.
 // SPLIT-LABEL: func.func private @row_sum__prefetch(
@@ -141,10 +136,15 @@
 // SPLIT: vector.from_elements {{.*}} : vector<4xf64>
 // SPLIT: vector.reduction <add>
 
+// Without prefetching, the original loops as they were.
 // NOPF-LABEL: func.func private @row_sum(
-// NOPF-NOT: arith.constant 66
+// NOPF: arith.constant 66
 // NOPF: func.call @row_sum__gathers
 // NOPF: func.call @row_sum__vector
+// NOPF-LABEL: func.func private @row_sum__gathers(
+// NOPF-SAME: attributes {dist.reassociate} {
+// NOPF-NOT: {{vector[<.]|prefetch}}
+// NOPF: } {keep = "me"}
 // NOPF-NOT: __prefetch
 
 // ABOVE-LABEL: func.func private @row_sum(
@@ -156,7 +156,6 @@
 // ABOVE: arith.constant 4096 : index
 // ABOVE: arith.constant 16 : i64
 // ABOVE: func.call @row_sum_f32__prefetch
-// ABOVE: func.call @row_sum_f32__gathers
 // ABOVE: func.call @row_sum_f32__vector
 func.func private @row_sum(%crd: memref<?xi32>, %val: memref<?xf64>,
                            %x: memref<?xf64>, %lb: index, %ub: index,
@@ -203,7 +202,7 @@ func.func private @row_sum_f32(%crd: memref<?xindex>, %val: memref<?xf32>,
 // SPLIT-SAME: %{{[^:]*}}: memref<?xindex>, %[[X2:[^:]*]]: memref<?x?xf64>
 // SPLIT: memref.dim %[[X2]], %{{.*}} : memref<?x?xf64>
 // SPLIT: memref.dim %[[X2]], %{{.*}} : memref<?x?xf64>
-// SPLIT: func.call @through_view__gathers
+// SPLIT: func.call @through_view__prefetch
 // SPLIT: func.call @through_view__vector
 func.func private @through_view(%crd: memref<?xindex>, %x: memref<?x?xf64>,
                                 %n: index) -> f64

@@ -70,16 +70,17 @@ struct DistToLLVMOptions : public PassPipelineOptions<DistToLLVMOptions> {
       llvm::cl::init(4)};
   PassOptions::Option<uint64_t> leafGatherAbove{
       *this, "leaf-gather-above",
-      llvm::cl::desc("Bytes of x above which a sparse leaf call runs the "
-                     "backend's vectorization (hardware gathers) instead of "
-                     "the vector sums of dist-vectorize-leaf-gathers (0: "
-                     "always the vector sums)"),
+      llvm::cl::desc("Bytes of x above which a sparse leaf call whose "
+                     "column indices look scattered runs the backend's "
+                     "vectorization (hardware gathers) instead of the vector "
+                     "sums of dist-vectorize-leaf-gathers (0: always the "
+                     "vector sums)"),
       llvm::cl::init(1048576)};
   PassOptions::Option<unsigned> leafPrefetchDistance{
       *this, "leaf-prefetch-distance",
-      llvm::cl::desc("Entries ahead that a sparse leaf call above "
-                     "leaf-gather-above prefetches the gathered element of x "
-                     "when its column indices look scattered (0: never)"),
+      llvm::cl::desc("Entries ahead that the backend-vectorized sparse "
+                     "leaves (see leaf-gather-above) prefetch the gathered "
+                     "element of x (0: no prefetch)"),
       llvm::cl::init(128)};
   PassOptions::Option<bool> leafFallback{
       *this, "leaf-fallback",

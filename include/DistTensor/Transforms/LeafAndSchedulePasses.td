@@ -251,29 +251,27 @@ def DistVectorizeLeafGathers
     them into a gather.
 
     Which is faster depends on x: scalar loads win while the x a call reads
-    stays in the core's cache (rows of 8-40 entries over an x of up to a
-    few hundred KB: 1.3-1.8x), hardware gathers when it does not (an R-MAT
-    matrix's x of 4-8 MB read at random: the vector sums 10-20 % slower).
-    So when every rewritten loop of a function `@f` gathers from one of its
-    arguments (directly or through views) and `gather-above` is not 0, the
-    pass keeps both: `@f__vector` (rewritten, marked) and `@f__gathers`
-    (the original loops, left to the backend), and `@f` becomes a function
-    of the same type that calls `@f__gathers` when that argument holds more
-    than `gather-above` bytes (default 1 MiB, a core's L2 cache on current
-    x86 server parts), `@f__vector` otherwise. A function whose sums gather
-    from a buffer of its own is rewritten in place.
-
-    With a `prefetch-distance` D (default 128; 0: none) and index loads
-    from one argument (`crd[p]`, 1-D, at the loop's induction variable),
-    there is a third copy, `@f__prefetch`: the original loops with, before
-    each gathered load, `memref.prefetch` of the element gathered D entries
-    later (`x[crd[min(p + D, n - 1)]]`, n the index buffer's extent). For
-    calls above `gather-above`, `@f` samples 32 consecutive pairs of index
-    entries from the middle of the index buffer and calls `@f__prefetch`
-    when more than 16 of them differ by a cache line of x (64 bytes) or
-    more, `@f__gathers` otherwise. Measured: R-MAT SpMV (x of 4-8 MB read
-    at random) 15-25 % faster with the prefetch, a banded matrix (x read
-    in order) 11-15 % slower, which the sample tells apart.
+    stays in the core's cache, or is read in order (rows of 8-40 entries
+    over an x of up to a few hundred KB: 1.3-1.8x; a banded matrix's x of
+    8 MB: 5-8 %), hardware gathers with a software prefetch when it is
+    large and read at random (an R-MAT matrix's x of 4-8 MB: the vector
+    sums 15-25 % slower). So when every rewritten loop of a function `@f`
+    gathers from one of its arguments (directly or through views) and
+    `gather-above` is not 0, the pass keeps two copies: `@f__vector`
+    (rewritten, marked) and the original loops, left to the backend's
+    vectorizer: `@f__prefetch` when the gather indices are loaded from one
+    argument (`crd[p]`, 1-D, at the loop's induction variable) and
+    `prefetch-distance` D is not 0 (default 128: before each gathered load,
+    `memref.prefetch` of the element gathered D entries later,
+    `x[crd[min(p + D, n - 1)]]`, n the index buffer's extent), else
+    `@f__gathers`. `@f` becomes a function of the same type that calls the
+    original loops when x holds more than `gather-above` bytes (default
+    1 MiB, a core's L2 cache on current x86 server parts) and, where the
+    indices come from one argument, 32 consecutive pairs of index entries
+    sampled from the middle of that buffer differ, more than 16 of them, by
+    a cache line of x (64 bytes) or more; `@f__vector` otherwise. A
+    function whose sums gather from a buffer of its own is rewritten in
+    place.
 
     `width` 0 or 1 leaves every loop alone. `dist-to-llvm` runs the pass
     after `dist-overwrite-leaves`, with its `leaf-vector-width` (default 4)
@@ -298,14 +296,13 @@ def DistVectorizeLeafGathers
     Option<"width", "width", "unsigned", /*default=*/"4",
            "Lanes of the vector accumulator (0 or 1: leave the loops alone)">,
     Option<"gatherAbove", "gather-above", "uint64_t", /*default=*/"1048576",
-           "Bytes of the gathered argument above which a call runs the "
-           "original loops, left to the backend's vectorizer (0: always "
-           "the vector sums)">,
+           "Bytes of the gathered argument above which a call whose "
+           "sampled indices look scattered runs the original loops, left "
+           "to the backend's vectorizer (0: always the vector sums)">,
     Option<"prefetchDistance", "prefetch-distance", "unsigned",
            /*default=*/"128",
            "Entries ahead that the original loops prefetch the gathered "
-           "element when a sample of the index buffer looks scattered (0: "
-           "no prefetching variant)">,
+           "element (0: no prefetch)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",

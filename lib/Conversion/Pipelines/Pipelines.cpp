@@ -24,9 +24,10 @@ using namespace mlir;
 /// (measured slower: masked gathers, one accumulator); the SpMV / SpMM
 /// leaves' gathered row sums are then vectorized by
 /// dist-vectorize-leaf-gathers (`leafVectorWidth` lanes; calls whose x
-/// holds more than `leafGatherAbove` bytes run the original loops, which
-/// prefetch x `leafPrefetchDistance` entries ahead when the column indices
-/// look scattered), the rest is left to the LLVM backend. A module without
+/// holds more than `leafGatherAbove` bytes and whose column indices look
+/// scattered run the original loops, which prefetch x
+/// `leafPrefetchDistance` entries ahead), the rest is left to the LLVM
+/// backend. A module without
 /// sparse tensors passes through unchanged.
 static void addSparsifier(OpPassManager &pm, unsigned leafVectorWidth,
                           uint64_t leafGatherAbove,
