@@ -273,6 +273,7 @@ static SmallVector<Operation *> sliceInBody(ValueRange roots, Block *body) {
   return slice;
 }
 
+namespace {
 /// The gathered loads of a loop (x[crd[p]]), each with the operations of
 /// the body its indices are computed from, and the argument their index
 /// loads read (crd).
@@ -280,6 +281,7 @@ struct Gathers {
   BlockArgument crd;
   SmallVector<std::pair<memref::LoadOp, SmallVector<Operation *>>> loads;
 };
+} // namespace
 
 /// The gathered loads of `loop`, when every index they use is computed from
 /// loads of one argument's 1-D views at the loop's induction variable
@@ -457,9 +459,8 @@ static func::FuncOp variant(func::FuncOp f, StringRef suffix) {
 /// argument `x` they gather from holds more than `above` bytes and, where
 /// the gather indices come from one argument, a sample of those indices
 /// looks scattered (scatteredSample).
-static void splitByGatheredBytes(func::FuncOp f, unsigned xIndex,
-                                 unsigned width, uint64_t above,
-                                 unsigned distance) {
+static void splitIntoVariants(func::FuncOp f, unsigned xIndex, unsigned width,
+                              uint64_t above, unsigned distance) {
   // Argument numbers: f's body is replaced below.
   BlockArgument crdArg = indexArgument(f);
   std::optional<unsigned> crd;
@@ -526,8 +527,8 @@ struct VectorizeLeafGathers
         vectorizeFunction(f, width);
         continue;
       }
-      splitByGatheredBytes(f, x.getArgNumber(), width, gatherAbove,
-                           prefetchDistance);
+      splitIntoVariants(f, x.getArgNumber(), width, gatherAbove,
+                        prefetchDistance);
     }
   }
 };

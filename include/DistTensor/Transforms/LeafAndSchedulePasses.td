@@ -253,10 +253,11 @@ def DistVectorizeLeafGathers
     Which is faster depends on x: scalar loads win while the x a call reads
     stays in the core's cache, or is read in order (rows of 8-40 entries
     over an x of up to a few hundred KB: 1.3-1.8x; a banded matrix's x of
-    8 MB: 5-8 %), hardware gathers with a software prefetch when it is
+    8 MB: 5-8 %), the original loop with a software prefetch when it is
     large and read at random (an R-MAT matrix's x of 4-8 MB: the vector
-    sums 15-25 % slower). So when every rewritten loop of a function `@f`
-    gathers from one of its arguments (directly or through views) and
+    sums 15-25 % slower; on x86-64 the backend keeps that loop scalar, one
+    chain and a prefetch per entry). So when every rewritten loop of a
+    function `@f` gathers from one of its arguments (directly or through views) and
     `gather-above` is not 0, the pass keeps two copies: `@f__vector`
     (rewritten, marked) and the original loops, left to the backend's
     vectorizer: `@f__prefetch` when the gather indices are loaded from one
