@@ -56,6 +56,12 @@ static bool derivesFromLoad(Value v, Block *body) {
   return false;
 }
 
+/// Whether `load` reads through an index loaded in `body` (x[crd[p]]).
+static bool isGathered(memref::LoadOp load, Block *body) {
+  return llvm::any_of(load.getIndices(),
+                      [&](Value i) { return derivesFromLoad(i, body); });
+}
+
 /// The function argument `memref` is a view of, or null.
 static BlockArgument viewedArgument(Value memref) {
   while (auto view = memref.getDefiningOp<ViewLikeOpInterface>())
@@ -72,8 +78,7 @@ static SmallVector<Value> gatheredMemrefs(scf::ForOp loop) {
   SmallVector<Value> memrefs;
   Block *body = loop.getBody();
   for (auto load : body->getOps<memref::LoadOp>())
-    if (llvm::any_of(load.getIndices(),
-                     [&](Value i) { return derivesFromLoad(i, body); }))
+    if (isGathered(load, body))
       memrefs.push_back(load.getMemRef());
   return memrefs;
 }
@@ -107,8 +112,7 @@ static Value summedTerm(scf::ForOp loop) {
     if (op.getNumRegions() != 0)
       return {};
     if (auto load = dyn_cast<memref::LoadOp>(op)) {
-      for (Value index : load.getIndices())
-        gathers |= derivesFromLoad(index, body);
+      gathers |= isGathered(load, body);
       continue;
     }
     if (!isMemoryEffectFree(&op))
@@ -293,8 +297,7 @@ static Gathers collectGathers(scf::ForOp loop) {
   if (!iv.getType().isIndex())
     return {};
   for (auto load : body->getOps<memref::LoadOp>()) {
-    if (!llvm::any_of(load.getIndices(),
-                      [&](Value i) { return derivesFromLoad(i, body); }))
+    if (!isGathered(load, body))
       continue;
     SmallVector<Operation *> slice = sliceInBody(load.getIndices(), body);
     for (Operation *op : slice) {
