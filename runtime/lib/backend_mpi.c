@@ -187,8 +187,8 @@ static void adopted_free_all(const char *op) {
  * inside MPI.  The sparse products' ghost rows of x (a few KiB to a few
  * tens of KiB for matrices of thousands of rows) are sent before the
  * local product and waited for after it: with the default limit the
- * handshake happened only in the wait (bcsstk24 on 2 ranks: 7-13 us of a
- * 45 us call waiting, 2-5 us at 16 KiB; docs/runtime.md).  When distrt
+ * handshake happened only in the wait (bcsstk24 on 2 ranks: 8-15 us of a
+ * 45 us call waiting, 3-4 us at 16 KiB; docs/runtime.md).  When distrt
  * starts MPI and the user has not set the limit (mpirun --mca or the
  * environment), it is raised to 16 KiB.  Other MPIs ignore the variable. */
 static void mpi_default_eager_limit(void) {
