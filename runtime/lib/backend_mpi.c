@@ -7,6 +7,8 @@
  * string.
  *===----------------------------------------------------------------------===*/
 
+#define _POSIX_C_SOURCE 200809L
+
 #include "backend_mpi.h"
 #include "internal.h"
 #include "watchdog.h"

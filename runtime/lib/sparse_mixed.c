@@ -268,7 +268,13 @@ static distrt_spmat *make_companion(const char *op, distrt_spmat *m) {
 
 distrt_spmat *distrt_spmat_in_partition(distrt_spmat *m, int64_t partition) {
   const char *op = "distrt_spmat_in_partition";
-  spm_check_matrix(op, m);
+  spm_check(op, m);
+  if (m->order == 3)
+    return spm_t3_in_partition(op, m, partition);
+  if (partition == DISTRT_SPMAT_ENTRIES)
+    distrt_fatal_collective(op, "DISTRT_SPMAT_ENTRIES=2 partitions the "
+                                "entries of an order-3 tensor; a matrix's "
+                                "entries are DISTRT_SPMAT_NONZEROS=1");
   if (partition != DISTRT_SPMAT_ROWS && partition != DISTRT_SPMAT_NONZEROS)
     distrt_fatal_collective(op, "unknown partition %lld (expected "
                                 "DISTRT_SPMAT_ROWS=0 or "

@@ -133,12 +133,11 @@ void spm_nz_drop(distrt_spmat *m) {
   free(m->partial);
   m->partial = NULL;
   m->partial_cap = 0;
-  spm_reduce *r = &m->red;
-  rlist_free(&r->send);
-  rlist_free(&r->recv);
-  free(r->buf);
-  free(r->reqs);
-  memset(r, 0, sizeof *r);
+  spm_reduce_free(&m->red);
+  free(m->fpartial);
+  m->fpartial = NULL;
+  m->fpartial_cap = 0;
+  spm_reduce_free(&m->fred);
 }
 
 void distrt_spmat_local_rows(distrt_spmat *m, void **ids, int64_t *first,
@@ -292,38 +291,41 @@ static void rlist_from_pairs(const char *op, spm_rlist *l, int64_t P,
 }
 
 /* Works out who sends which rows of the partial sums to whom (collective;
- * once per matrix entries). */
-static void reduce_plan(const char *op, distrt_spmat *m) {
-  spm_reduce *r = &m->red;
+ * once per matrix entries): this process holds the partial sums of rows
+ * [first, first + n); the output is blocked in B rows, this process's
+ * block is [lo, hi). */
+static void reduce_plan(const char *op, const distrt_spmat *m, spm_reduce *r,
+                        int64_t first, int64_t n, int64_t B, int64_t lo,
+                        int64_t hi) {
   if (r->built)
     return;
-  int64_t P = m->P, B = m->B, first = m->first, end = m->first + m->nr;
+  int64_t P = m->P, end = first + n;
   /* This process's rows in its own block. */
-  int64_t a = max64(first, m->lo), b = min64(end, m->hi);
-  r->own_n = m->nr > 0 && a < b ? b - a : 0;
+  int64_t a = max64(first, lo), b = min64(end, hi);
+  r->own_n = n > 0 && a < b ? b - a : 0;
   r->own_lo = r->own_n ? a - first : 0;
-  r->own_y = r->own_n ? a - m->lo : 0;
+  r->own_y = r->own_n ? a - lo : 0;
   /* The owners of rows [first, end) are first / B .. (end - 1) / B. */
   int64_t *s = (int64_t *)spm_alloc(op, 4 * P * 8), *rv = s + 2 * P;
   memset(s, 0, (size_t)(2 * P * 8));
-  for (int64_t d = m->nr > 0 ? first / B : P; d < P && d * B < end; ++d) {
-    int64_t lo = max64(first, d * B), hi = min64(end, (d + 1) * B);
-    if (d != m->rank && lo < hi) {
-      s[2 * d] = lo;
-      s[2 * d + 1] = hi - lo;
+  for (int64_t d = n > 0 ? first / B : P; d < P && d * B < end; ++d) {
+    int64_t dlo = max64(first, d * B), dhi = min64(end, (d + 1) * B);
+    if (d != m->rank && dlo < dhi) {
+      s[2 * d] = dlo;
+      s[2 * d + 1] = dhi - dlo;
     }
   }
   distrt_g.be->alltoall(op, m->comm, s, rv, 2, DISTRT_I64);
   for (int64_t q = 0; q < P; ++q)
-    if (rv[2 * q + 1] > 0 &&
-        (rv[2 * q] < m->lo || rv[2 * q] + rv[2 * q + 1] > m->hi))
-      distrt_fatal(op, "internal error: rank %lld sends rows %lld..%lld, "
-                       "outside this process's block %lld..%lld",
+    if (rv[2 * q + 1] > 0 && (rv[2 * q] < lo || rv[2 * q] + rv[2 * q + 1] > hi))
+      distrt_fatal(op,
+                   "internal error: rank %lld sends rows %lld..%lld, "
+                   "outside this process's block %lld..%lld",
                    (long long)q, (long long)rv[2 * q],
-                   (long long)(rv[2 * q] + rv[2 * q + 1] - 1),
-                   (long long)m->lo, (long long)m->hi - 1);
+                   (long long)(rv[2 * q] + rv[2 * q + 1] - 1), (long long)lo,
+                   (long long)hi - 1);
   rlist_from_pairs(op, &r->send, P, s, first);
-  rlist_from_pairs(op, &r->recv, P, rv, m->lo);
+  rlist_from_pairs(op, &r->recv, P, rv, lo);
   free(s);
   r->nrecv_rows = 0;
   for (int64_t i = 0; i < r->recv.n; ++i)
@@ -348,27 +350,11 @@ static void add_to(int64_t dtype, void *y_, const void *x_, int64_t n) {
   }
 }
 
-void spm_reduce_rows(const char *op, distrt_spmat *m, const void *partial,
-                     void *y, int64_t k, int foreign) {
-  if (k < 1)
-    distrt_fatal_collective(op, "k is %lld; expected >= 1", (long long)k);
-  if (m->in_flight)
-    distrt_fatal(op, "an exchange is in flight (call "
-                     "distrt_spmat_exchange_end first)");
-  int64_t es = m->esize;
-  int64_t row = distrt_mul(op, "the bytes of a row of y", k, es);
-  distrt_check_buf(op, "partial", partial,
-                   distrt_mul(op, "the elements of partial", m->nr, k));
-  distrt_check_buf(op, "y", y, distrt_mul(op, "the elements of y", m->B, k));
-  distrt_reject_device(op, partial, "partial", "the row reduction");
-  distrt_reject_device(op, y, "y", "the row reduction");
-  if (m->kind == DISTRT_SPMAT_ROWS) {
-    if (!foreign) /* the piece is the block: no row is foreign */
-      add_to(m->dtype, y, partial, m->nr * k);
-    return;
-  }
-  reduce_plan(op, m);
-  spm_reduce *r = &m->red;
+/* Runs the reduction planned in r (reduce_plan): y += partial's rows of
+ * this process's block, then each sender's in increasing rank. */
+static void reduce_run(const char *op, const distrt_spmat *m, spm_reduce *r,
+                       const void *partial, void *y, int64_t k, int foreign) {
+  int64_t row = distrt_mul(op, "the bytes of a row of y", k, m->esize);
   int64_t bytes = distrt_mul(op, "the bytes of the rows received",
                              r->nrecv_rows, row);
   if (!r->buf || r->cap < bytes) {
@@ -405,6 +391,42 @@ void spm_reduce_rows(const char *op, distrt_spmat *m, const void *partial,
   }
   for (int64_t i = 0; i < r->send.n; ++i)
     be->wait(op, r->reqs[r->recv.n + i]);
+}
+
+void spm_reduce_rows(const char *op, distrt_spmat *m, const void *partial,
+                     void *y, int64_t k, int foreign) {
+  if (k < 1)
+    distrt_fatal_collective(op, "k is %lld; expected >= 1", (long long)k);
+  if (m->in_flight)
+    distrt_fatal(op, "an exchange is in flight (call "
+                     "distrt_spmat_exchange_end first)");
+  distrt_check_buf(op, "partial", partial,
+                   distrt_mul(op, "the elements of partial", m->nr, k));
+  distrt_check_buf(op, "y", y, distrt_mul(op, "the elements of y", m->B, k));
+  distrt_reject_device(op, partial, "partial", "the row reduction");
+  distrt_reject_device(op, y, "y", "the row reduction");
+  if (m->kind == DISTRT_SPMAT_ROWS) {
+    if (!foreign) /* the piece is the block: no row is foreign */
+      add_to(m->dtype, y, partial, m->nr * k);
+    return;
+  }
+  reduce_plan(op, m, &m->red, m->first, m->nr, m->B, m->lo, m->hi);
+  reduce_run(op, m, &m->red, partial, y, k, foreign);
+}
+
+void spm_reduce_range(const char *op, const distrt_spmat *m, spm_reduce *r,
+                      int64_t first, int64_t n, int64_t B, int64_t lo,
+                      int64_t hi, const void *partial, void *y) {
+  reduce_plan(op, m, r, first, n, B, lo, hi);
+  reduce_run(op, m, r, partial, y, 1, 0);
+}
+
+void spm_reduce_free(spm_reduce *r) {
+  rlist_free(&r->send);
+  rlist_free(&r->recv);
+  free(r->buf);
+  free(r->reqs);
+  memset(r, 0, sizeof *r);
 }
 
 void distrt_spmat_reduce_rows(distrt_spmat *m, const void *partial, void *y,

@@ -81,7 +81,7 @@ struct distrt_spmat {
   int64_t P, rank;
   int64_t rows, cols;
   int64_t B, lo, hi;  /* row block; this process's real rows */
-  int64_t kind;        /* DISTRT_SPMAT_ROWS or DISTRT_SPMAT_NONZEROS */
+  int64_t kind;       /* DISTRT_SPMAT_ROWS, _NONZEROS or _ENTRIES */
   int64_t first, nr;   /* the piece: CSR rows [first, first + nr) */
   int64_t C, xlo, xhi; /* block of x; this process's rows of x */
   int64_t pos_bits, crd_bits, dtype, esize;
@@ -144,6 +144,15 @@ struct distrt_spmat {
   void *partial;
   int64_t partial_cap; /* bytes */
   spm_reduce red;
+  /* Order 3 under DISTRT_SPMAT_ENTRIES (sparse_tensor3.c): the global
+   * number of the piece's first fiber (its fibers are fiber0 .. fiber0 +
+   * all.nnz - 1; the first and last may be shared with neighbours), the
+   * partial sums of those fibers and their reduction into blocks of
+   * ceil(gnnz / P) fibers; freed with the plan. */
+  int64_t fiber0;
+  void *fpartial;
+  int64_t fpartial_cap; /* bytes */
+  spm_reduce fred;
   /* The row targets (distrt_spmat_row_targets; crd width, made on
    * demand): tgt over the piece's nr rows (ALL and DIAG), tgt_off over
    * OFFDIAG's off_nrows compressed rows (made once per plan); both freed
@@ -254,6 +263,17 @@ DISTRT_HIDDEN void *spm_partial(const char *op, distrt_spmat *m, int64_t k,
 DISTRT_HIDDEN void spm_reduce_rows(const char *op, distrt_spmat *m,
                                    const void *partial, void *y, int64_t k,
                                    int foreign);
+/* The reduction of partial sums of rows [first, first + n) (one element
+ * each; m gives the grid and dtype) into y, this process's block [lo, hi)
+ * of an output blocked in B rows: y += the rows of partial in [lo, hi),
+ * the others sent to their owners, which add them (collective; r is
+ * planned by the first call and kept). */
+DISTRT_HIDDEN void spm_reduce_range(const char *op, const distrt_spmat *m,
+                                    spm_reduce *r, int64_t first, int64_t n,
+                                    int64_t B, int64_t lo, int64_t hi,
+                                    const void *partial, void *y);
+/* Frees r's plan and buffers (and zeroes it). */
+DISTRT_HIDDEN void spm_reduce_free(spm_reduce *r);
 /* The dense gather of a non-zero partition: every process sends its
  * entries (coordinates and values) to root, which scatters them into
  * dense (rows x cols, zeroed here). */
@@ -269,6 +289,10 @@ DISTRT_HIDDEN void spm_t3_assign(const char *op, distrt_spmat *m,
 /* The dense gather of an order-3 tensor (rows x cols x depth on root). */
 DISTRT_HIDDEN void spm_t3_gather(const char *op, distrt_spmat *m, void *dense,
                                  int64_t root);
+/* distrt_spmat_in_partition for an order-3 m: m, its owner, or its
+ * entries companion (made here, collective). */
+DISTRT_HIDDEN distrt_spmat *spm_t3_in_partition(const char *op, distrt_spmat *m,
+                                                int64_t partition);
 /* Frees the level-2 arrays. */
 DISTRT_HIDDEN void spm_t3_free(distrt_spmat *m);
 /* distrt_spmat_pattern_of(a, b) when a or b has order 3: fatal unless b

@@ -24,6 +24,18 @@
  * received in sender order, so row-major.  A row of the readers' COO
  * lies on one process, hence so does each fiber.
  *
+ * The entries partition (SpDISTAL's fuse(i, j, f), fuse(f, k, g), pos(g,
+ * gp, B): all three levels fused) is a companion a tensor stored either
+ * way makes for a product scheduled so (distrt_spmat_in_partition with
+ * DISTRT_SPMAT_ENTRIES, kept until the entries change): the G entries,
+ * numbered row-major, cut in blocks of ceil(G / P), so that a fiber (and
+ * a row) may be split between neighbours.  Its piece is CSF over its
+ * entries, fiber0 the global number of its first fiber.  A product writes
+ * the partial sums of its fibers (distrt_spmat_fiber_partial), which
+ * distrt_spmat_reduce_fibers adds into the fiber blocks of an output
+ * stored by fibers (SpTTV's A), as the rows of a non-zero partition are
+ * reduced (sparse_nonzeros.c).
+ *
  * Nothing is sized by P beyond the counts of those collectives.
  *===----------------------------------------------------------------------===*/
 
@@ -31,6 +43,7 @@
 
 #include "sparse_spmat_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -354,4 +367,227 @@ void spm_t3_check_pattern(const char *op, const distrt_spmat *a,
   if (a->in_flight)
     distrt_fatal(op, "the output has an exchange in flight (call "
                      "distrt_spmat_exchange_end first)");
+}
+
+/*===-- the entries partition: a companion -------------------------------===*/
+
+/* The local fiber of the piece's entry p (0 <= p < nnz2). */
+static int64_t fiber_of(const distrt_spmat *m, int64_t p) {
+  int64_t lo = 0, hi = m->all.nnz; /* pos2[lo] <= p < pos2[hi] */
+  while (hi - lo > 1) {
+    int64_t mid = lo + (hi - lo) / 2;
+    if (spm_get(m->pos2, m->pos_bits, mid) <= p)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/* The piece's entries as (i, j, k) words and values (as doubles, which
+ * hold f32 exactly), in storage (row-major) order. */
+static void piece_entries(const char *op, const distrt_spmat *m,
+                          int64_t **coords, double **values) {
+  int64_t n = m->nnz2, pb = m->pos_bits, cb = m->crd_bits;
+  distrt_check_count(op, "the coordinates of one process", 3 * n);
+  int64_t *c = (int64_t *)spm_alloc(op, 3 * n * 8);
+  double *v = (double *)spm_alloc(op, n * 8);
+  for (int64_t r = 0, f = 0; r < m->nr; ++r)
+    for (int64_t fe = spm_get(m->all.pos, pb, r + 1); f < fe; ++f)
+      for (int64_t p = spm_get(m->pos2, pb, f),
+                   pe = spm_get(m->pos2, pb, f + 1);
+           p < pe; ++p) {
+        c[3 * p] = m->first + r;
+        c[3 * p + 1] = spm_get(m->all.crd, cb, f);
+        c[3 * p + 2] = spm_get(m->crd2, cb, p);
+        v[p] = m->dtype == DISTRT_F32 ? (double)((const float *)m->val2)[p]
+                                      : ((const double *)m->val2)[p];
+      }
+  *coords = c;
+  *values = v;
+}
+
+/* m's companion under DISTRT_SPMAT_ENTRIES (collective): entry e of the G
+ * (numbered row-major over the tensor) goes to rank e / E, E = ceil(G /
+ * P).  m's pieces hold whole fibers in rank order, so the P (fibers,
+ * entries) counts give this process's first entry and fiber numbers; the
+ * entries to each rank are a contiguous run, sent with the global number
+ * of the fiber of the receiver's first entry when this process holds it
+ * (one all-to-all of P pairs), then coordinates and values (two
+ * all-to-all-v). */
+static distrt_spmat *make_entries(const char *op, distrt_spmat *m) {
+  const struct distrt_backend *be = distrt_g.be;
+  int64_t P = m->P, rank = m->rank, n = m->nnz2, nf = m->all.nnz;
+  int64_t *cnt = (int64_t *)spm_alloc(op, 8 * P * 8);
+  int64_t *sc = cnt + 2 * P, *rc = sc + 2 * P, *sn = rc + 2 * P, *rn = sn + P;
+  int64_t mine[2] = {nf, n};
+  be->allgather(op, m->comm, mine, cnt, 2, DISTRT_I64);
+  int64_t foff = 0, off = 0, G = 0;
+  for (int64_t q = 0; q < P; ++q) {
+    if (q < rank) {
+      foff += cnt[2 * q];
+      off += cnt[2 * q + 1];
+    }
+    G += cnt[2 * q + 1];
+  }
+  int64_t E = (G + P - 1) / P;
+  if (m->pos_bits == 32 && E > INT32_MAX)
+    distrt_fatal_collective(op,
+                            "%lld entries on one process do not fit "
+                            "32-bit positions (pos_bits = 32)",
+                            (long long)E);
+  /* (count, fiber of the receiver's first entry or -1) per rank. */
+  for (int64_t q = 0; q < P; ++q) {
+    sc[2 * q] = 0;
+    sc[2 * q + 1] = -1;
+  }
+  if (n > 0)
+    for (int64_t d = off / E; d * E < off + n; ++d) {
+      int64_t lo = off > d * E ? off : d * E;
+      int64_t hi = min64(off + n, (d + 1) * E);
+      sc[2 * d] = hi - lo;
+      if (lo == d * E)
+        sc[2 * d + 1] = foff + fiber_of(m, lo - off);
+    }
+  be->alltoall(op, m->comm, sc, rc, 2, DISTRT_I64);
+  int64_t total = 0, fiber0 = 0, moved = n - sc[2 * rank];
+  for (int64_t q = 0; q < P; ++q) {
+    total += rc[2 * q];
+    if (rc[2 * q + 1] >= 0)
+      fiber0 = rc[2 * q + 1];
+    distrt_check_count(op, "the coordinates to one process", 3 * sc[2 * q]);
+    sn[q] = 3 * sc[2 * q];
+    rn[q] = 3 * rc[2 * q];
+  }
+  int64_t want = min64((rank + 1) * E, G) - min64(rank * E, G);
+  if (total != want)
+    distrt_fatal(op,
+                 "internal error: received %lld entries, expected %lld "
+                 "(E = %lld)",
+                 (long long)total, (long long)want, (long long)E);
+  distrt_check_count(op, "the coordinates received", 3 * total);
+  int64_t *mc;
+  double *mv;
+  piece_entries(op, m, &mc, &mv);
+  int64_t *coords = (int64_t *)spm_alloc(op, 3 * total * 8);
+  double *values = (double *)spm_alloc(op, total * 8);
+  be->alltoallv(op, m->comm, mc, sn, coords, rn, DISTRT_I64);
+  for (int64_t q = 0; q < P; ++q) {
+    sn[q] = sc[2 * q];
+    rn[q] = rc[2 * q];
+  }
+  be->alltoallv(op, m->comm, mv, sn, values, rn, DISTRT_F64);
+  free(mc);
+  free(mv);
+  free(cnt);
+
+  distrt_spmat *t = spm_new(op, m->g, m->rows, m->cols, m->pos_bits,
+                            m->crd_bits, m->dtype, DISTRT_SPMAT_ENTRIES);
+  t->order = 3;
+  t->depth = m->depth;
+  spm_csr_free(&t->all);
+  t->first = total > 0 ? coords[0] : 0;
+  t->nr = total > 0 ? coords[3 * (total - 1)] - t->first + 1 : 0;
+  int64_t mx[2] = {total, t->nr};
+  be->allreduce(op, m->comm, mx, 2, DISTRT_I64, DISTRT_MAX);
+  if (m->crd_bits == 32 && mx[1] - 1 > INT32_MAX)
+    distrt_fatal_collective(op,
+                            "the entries of one process span %lld "
+                            "rows, whose local numbers do not fit "
+                            "32-bit coordinates (crd_bits = 32)",
+                            (long long)mx[1]);
+  fill_csf(op, t, total, coords, values);
+  free(coords);
+  free(values);
+  t->fiber0 = fiber0;
+  t->gnnz = m->gnnz;
+  t->gnnz2 = G;
+  t->owner = m;
+  be->allreduce(op, m->comm, &moved, 1, DISTRT_I64, DISTRT_SUM);
+  m->moved = moved;
+  const char *verbose = getenv("DISTRT_VERBOSE");
+  if (rank == 0 && verbose && *verbose && strcmp(verbose, "0") != 0) {
+    fprintf(stderr,
+            "distrt: %s: %lld x %lld x %lld tensor, %s -> entries: moved "
+            "%lld of %lld entries\n",
+            op, (long long)m->rows, (long long)m->cols, (long long)m->depth,
+            m->kind == DISTRT_SPMAT_ROWS ? "rows" : "fibers", (long long)moved,
+            (long long)G);
+    fflush(stderr);
+  }
+  return t;
+}
+
+distrt_spmat *spm_t3_in_partition(const char *op, distrt_spmat *m,
+                                  int64_t partition) {
+  if (partition == m->kind)
+    return m;
+  if (m->owner && partition == m->owner->kind)
+    return m->owner;
+  if (partition != DISTRT_SPMAT_ENTRIES)
+    distrt_fatal_collective(op,
+                            "an order-3 tensor stored %s is computed "
+                            "in its own partition or in "
+                            "DISTRT_SPMAT_ENTRIES=2, not in partition "
+                            "%lld",
+                            m->kind == DISTRT_SPMAT_ROWS ? "with its rows "
+                                                           "blocked"
+                            : m->kind == DISTRT_SPMAT_NONZEROS ? "by fibers"
+                                                               : "by entries",
+                            (long long)partition);
+  if (!m->companion)
+    m->companion = make_entries(op, m);
+  return m->companion;
+}
+
+void *distrt_spmat_fiber_partial(distrt_spmat *m) {
+  const char *op = "distrt_spmat_fiber_partial";
+  spm_check(op, m);
+  if (m->order != 3)
+    distrt_fatal_collective(op, "the tensor is a matrix (order 2); the "
+                                "partial sums of fibers are an order-3 "
+                                "tensor's");
+  int64_t bytes = distrt_mul(op, "the bytes of the fibers' partial sums",
+                             m->all.nnz > 0 ? m->all.nnz : 1, m->esize);
+  if (!m->fpartial || m->fpartial_cap < bytes) {
+    free(m->fpartial);
+    m->fpartial = spm_alloc(op, bytes);
+    m->fpartial_cap = bytes;
+  }
+  memset(m->fpartial, 0, (size_t)bytes);
+  return m->fpartial;
+}
+
+void distrt_spmat_reduce_fibers(distrt_spmat *m, const void *partial, void *y,
+                                int64_t ny) {
+  const char *op = "distrt_spmat_reduce_fibers";
+  spm_check(op, m);
+  if (m->order != 3 || m->kind != DISTRT_SPMAT_ENTRIES || !m->owner ||
+      m->owner->kind != DISTRT_SPMAT_NONZEROS)
+    distrt_fatal_collective(op, "the partial sums of fibers are reduced "
+                                "from the entries partition of an order-3 "
+                                "tensor stored by fibers "
+                                "(distrt_spmat_in_partition(m, "
+                                "DISTRT_SPMAT_ENTRIES) of a tensor "
+                                "created with DISTRT_SPMAT_NONZEROS)");
+  if (m->in_flight)
+    distrt_fatal(op, "an exchange is in flight");
+  int64_t F = m->gnnz, P = m->P, B = (F + P - 1) / P;
+  if (B < 1)
+    B = 1;
+  int64_t lo = min64(m->rank * B, F), hi = min64((m->rank + 1) * B, F);
+  if (ny != hi - lo)
+    distrt_fatal(op,
+                 "y has %lld elements; this process's block of the "
+                 "%lld fibers (ceil(%lld / %lld) each) has %lld",
+                 (long long)ny, (long long)F, (long long)F, (long long)P,
+                 (long long)(hi - lo));
+  distrt_check_buf(op, "partial", partial, m->all.nnz);
+  distrt_check_buf(op, "y", y, ny);
+  distrt_reject_device(op, partial, "partial", "the fibers' reduction");
+  distrt_reject_device(op, y, "y", "the fibers' reduction");
+  if (ny > 0)
+    memset(y, 0, (size_t)(ny * m->esize));
+  spm_reduce_range(op, m, &m->fred, m->fiber0, m->all.nnz, B, lo, hi, partial,
+                   y);
 }

@@ -432,6 +432,46 @@ static LogicalResult lowerInPartition(RuntimeLowering &rt,
   return success();
 }
 
+static LogicalResult lowerEntries(RuntimeLowering &rt, SparseEntriesOp op,
+                                  SparseEntriesOp::Adaptor a,
+                                  ConversionPatternRewriter &rewriter) {
+  // DISTRT_SPMAT_ENTRIES = 2 (distrt/abi.h).
+  FailureOr<Value> h =
+      rt.call(rewriter, op.getLoc(), "distrt_spmat_in_partition",
+              {a.getTile(), rt.i64(rewriter, op.getLoc(), 2)});
+  if (failed(h))
+    return failure();
+  rewriter.replaceOp(op, *h);
+  return success();
+}
+
+static LogicalResult lowerFiberPartial(RuntimeLowering &rt,
+                                       SparseFiberPartialOp op,
+                                       SparseFiberPartialOp::Adaptor a,
+                                       ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  FailureOr<Value> buf =
+      rt.call(rewriter, loc, "distrt_spmat_fiber_partial", {a.getTile()});
+  if (failed(buf))
+    return failure();
+  rewriter.replaceOp(op, viewOf(rt, rewriter, loc, op.getBuffer().getType(),
+                                *buf, rt.toI64(rewriter, loc, a.getNfibers())));
+  return success();
+}
+
+static LogicalResult lowerReduceFibers(RuntimeLowering &rt,
+                                       SparseReduceFibersOp op,
+                                       SparseReduceFibersOp::Adaptor a,
+                                       ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  Value n = memref::DimOp::create(rewriter, loc, a.getY(), 0);
+  return callOnHandle(rt, op, a.getTile(), "distrt_spmat_reduce_fibers",
+                      {rt.ptrOf(rewriter, loc, a.getPartial()),
+                       rt.ptrOf(rewriter, loc, a.getY()),
+                       rt.toI64(rewriter, loc, n)},
+                      rewriter);
+}
+
 static LogicalResult lowerReduceRows(RuntimeLowering &rt,
                                      SparseReduceRowsOp op,
                                      SparseReduceRowsOp::Adaptor a,
@@ -529,6 +569,9 @@ void rt::populateSparseToRuntimePatterns(RewritePatternSet &patterns,
   add(lowerRowTargets);
   add(lowerReduceRows);
   add(lowerInPartition);
+  add(lowerEntries);
+  add(lowerFiberPartial);
+  add(lowerReduceFibers);
   add(lowerExchangeBegin);
   add(lowerExchangeEnd);
   add(lowerShareX);

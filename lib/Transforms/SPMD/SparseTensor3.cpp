@@ -13,6 +13,18 @@
 //   ... = dist.sparse_fibers B           B's piece: fibers and entries
 //   call @__dist_ttv_...(B's pos2, crd2, values, #fibers, c, A's values)
 //
+// With all three levels fused (`fuse(i, j, f), fuse(f, k, g), pos(g, gp,
+// B)`, B and A stored by fibers) the leaf runs on B's entries split
+// equally, a fiber possibly split between neighbours:
+//
+//   %e = dist.sparse_entries B           the companion (made once)
+//   ... = dist.sparse_fibers %e
+//   %p = dist.sparse_fiber_partial %e fibers %nf
+//   call @__dist_ttv_...(%e's pos2, crd2, values, %nf, c, %p)
+//   dist.sparse_reduce_fibers %e, %p into A's values
+//
+// SpMTTKRP so scheduled runs on %e's rows as on a fiber split's.
+//
 // The leaf is SpDISTAL's pattern-preserving sparse output: only values are
 // computed. B's fibers are the rows of a matrix (f, k), so the leaf is the
 // sparsifier's SpMV of that matrix, assembled as DCSR over B's own level-2
@@ -355,15 +367,27 @@ LogicalResult spmd::lowerSparseTensor3(SPMDBuilder &rt, ComputeOp op,
   Type elt = bt.getElementType();
   if (ttv)
     SparsePatternOfOp::create(b, loc, a, hb);
+  // All three levels fused: the entries, split equally, whichever way B is
+  // stored.
+  Value hc = hb;
+  if (prod.entries)
+    hc = SparseEntriesOp::create(b, loc, hb.getType(), hb).getResult();
   auto fibers = SparseFibersOp::create(
       b, loc, flatMemRef(posElt), flatMemRef(crdElt), flatMemRef(posElt),
-      flatMemRef(crdElt), flatMemRef(elt), b.getIndexType(), hb, bt);
+      flatMemRef(crdElt), flatMemRef(elt), b.getIndexType(), hc, bt);
   if (ttv) {
     SparsePartOp ap = makeSparsePart(b, loc, a, SparsePart::all, at);
+    Value y = ap.getValues();
+    if (prod.entries)
+      y = SparseFiberPartialOp::create(b, loc, flatMemRef(elt), hc,
+                                       fibers.getNfibers())
+              .getBuffer();
     func::CallOp::create(b, loc, getOrCreateTtvLeaf(rt.module, loc, bt),
                          ValueRange{fibers.getPos2(), fibers.getCrd2(),
-                                    fibers.getValues(), fibers.getNfibers(),
-                                    c, ap.getValues()});
+                                    fibers.getValues(), fibers.getNfibers(), c,
+                                    y});
+    if (prod.entries)
+      SparseReduceFibersOp::create(b, loc, hc, y, ap.getValues());
     return success();
   }
   // C or D may be A passed twice to the enclosing function, where their
@@ -374,13 +398,12 @@ LogicalResult spmd::lowerSparseTensor3(SPMDBuilder &rt, ComputeOp op,
                               runtimeWhere(loc, stmt));
   if (!stmt.accumulate)
     ZeroTileOp::create(b, loc, a, TypeAttr::get(at));
-  auto local = SparseLocalRowsOp::create(b, loc, flatMemRef(crdElt),
-                                         b.getIndexType(), b.getIndexType(),
-                                         hb, bt);
+  auto local = SparseLocalRowsOp::create(
+      b, loc, flatMemRef(crdElt), b.getIndexType(), b.getIndexType(), hc, bt);
   Value out = a;
   if (prod.nonzeros)
-    out = SparsePartialOp::create(b, loc, flatMemRef(elt), hb,
-                                  local.getNrows(), prod.cols)
+    out = SparsePartialOp::create(b, loc, flatMemRef(elt), hc, local.getNrows(),
+                                  prod.cols)
               .getBuffer();
   func::CallOp::create(
       b, loc, getOrCreateMttkrpLeaf(rt.module, loc, bt, prod.cols),
@@ -388,6 +411,6 @@ LogicalResult spmd::lowerSparseTensor3(SPMDBuilder &rt, ComputeOp op,
                  fibers.getCrd2(), fibers.getValues(), local.getNrows(), c, d,
                  out});
   if (prod.nonzeros)
-    SparseReduceRowsOp::create(b, loc, hb, out, a, prod.cols);
+    SparseReduceRowsOp::create(b, loc, hc, out, a, prod.cols);
   return success();
 }

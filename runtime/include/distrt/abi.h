@@ -128,9 +128,13 @@ enum {
 
 /** The partitions of distrt_spmat_partition. */
 enum {
-  DISTRT_SPMAT_ROWS = 0,    /**< rows blocked (distrt_spmat_create) */
-  DISTRT_SPMAT_NONZEROS = 1 /**< entries blocked in row-major order
-                                 (distrt_spmat_create_nonzeros) */
+  DISTRT_SPMAT_ROWS = 0,     /**< rows blocked (distrt_spmat_create) */
+  DISTRT_SPMAT_NONZEROS = 1, /**< entries blocked in row-major order
+                                  (distrt_spmat_create_nonzeros); an
+                                  order-3 tensor's (i, j) fibers */
+  DISTRT_SPMAT_ENTRIES = 2   /**< an order-3 tensor's entries blocked in
+                                  row-major order, fibers split between
+                                  processes (distrt_spmat_in_partition) */
 };
 
 /** The generators of distrt_spmat_generate. */

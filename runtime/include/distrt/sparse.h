@@ -178,8 +178,9 @@ void distrt_coo_gen_kronecker(distrt_grid *g, int64_t order,
  * tensors: create3, order, fibers, partition, free, assign, read (.tns),
  * generate (DISTRT_GEN_UNIFORM), local_nnz and global_nnz (the entries),
  * local_rows, partial, reduce_rows, gather_dense, pattern_of (as b),
- * moved_entries (0).  Every other distrt_spmat_* call ends the job with
- * one line saying the tensor has order 3.
+ * in_partition (only to DISTRT_SPMAT_ENTRIES, the entries split equally:
+ * below), moved_entries, fiber_partial and reduce_fibers.  Every other
+ *distrt_spmat_* call ends the job with one line saying the tensor has order 3.
  *===----------------------------------------------------------------------===*/
 
 typedef struct distrt_spmat distrt_spmat;
@@ -265,6 +266,36 @@ int64_t distrt_spmat_partition(const distrt_spmat *m);
  *  distrt_spmat_create_nonzeros (or of the row partition) apply to the
  *  companion.  An unknown partition ends the job with one line. */
 distrt_spmat *distrt_spmat_in_partition(distrt_spmat *m, int64_t partition);
+
+/* An order-3 tensor m (stored with DISTRT_SPMAT_ROWS or _NONZEROS) asked
+ * for DISTRT_SPMAT_ENTRIES by distrt_spmat_in_partition gives its entries
+ * companion: its G entries, numbered row-major, cut in blocks of E =
+ * ceil(G / P) (SpDISTAL's fusion of all three levels), so a fiber or a
+ * row may be split between neighbouring processes; kept as the matrices'
+ * companion is.  The entries move as for the matrices (an all-gather of P
+ * (fiber, entry) count pairs, one all-to-all of P pairs, two
+ * all-to-all-v); DISTRT_VERBOSE prints "I x J x K tensor, fibers ->
+ * entries: moved M of G entries".  Its fibers (distrt_spmat_fibers), rows
+ * (local_rows), partial rows (partial, reduce_rows) work as a non-zero
+ * partition's; any other partition asked of an order-3 tensor is fatal. */
+
+/** A zeroed buffer of one element per local fiber of an order-3 tensor
+ *  (distrt_spmat_fibers' *nfibers; host memory, owned by m, reused; zeroed
+ *  on every call; never NULL) for the partial sums of its fibers. */
+void *distrt_spmat_fiber_partial(distrt_spmat *m);
+
+/** Collective: y = the sums over the processes of the partial sums of
+ *  fibers, where m is the entries companion of a tensor stored by fibers
+ *  (DISTRT_SPMAT_NONZEROS), partial holds one element per local fiber (the
+ *  fibers m's entries lie in, numbered from m's first), and y is this
+ *  process's block of a vector over the F fibers blocked in ceil(F / P)
+ *  (ny elements, the fibers the stored tensor's piece holds: the values of
+ *  SpTTV's output A, which has those fibers as its entries).  y is zeroed,
+ *  then gets this process's own sums and, in increasing rank, the ones the
+ *  processes sharing its fibers send (point to point, planned once per
+ *  companion).  Fatal for another m or a wrong ny. */
+void distrt_spmat_reduce_fibers(distrt_spmat *m, const void *partial, void *y,
+                                int64_t ny);
 
 /** The entries (global: the sum over the processes) sent to another
  *  process when m's companion (distrt_spmat_in_partition) was made, i.e.

@@ -29,10 +29,13 @@ static_assert((int)mlir::dist::SparsePart::all == DISTRT_SPMAT_ALL &&
                   (int)mlir::dist::SparsePart::offdiag ==
                       DISTRT_SPMAT_OFFDIAG,
               "SparsePart (DistAttrs.td) must match DISTRT_SPMAT_* (abi.h)");
-// dist.sparse_in_partition lowers its `nonzeros` flag to these.
-static_assert(DISTRT_SPMAT_ROWS == 0 && DISTRT_SPMAT_NONZEROS == 1,
-              "dist.sparse_in_partition's lowering needs DISTRT_SPMAT_ROWS = "
-              "0 and DISTRT_SPMAT_NONZEROS = 1 (abi.h)");
+// dist.sparse_in_partition lowers its `nonzeros` flag to these, and
+// dist.sparse_entries to DISTRT_SPMAT_ENTRIES.
+static_assert(DISTRT_SPMAT_ROWS == 0 && DISTRT_SPMAT_NONZEROS == 1 &&
+                  DISTRT_SPMAT_ENTRIES == 2,
+              "the sparse partitions' lowering needs DISTRT_SPMAT_ROWS = 0, "
+              "DISTRT_SPMAT_NONZEROS = 1 and DISTRT_SPMAT_ENTRIES = 2 "
+              "(abi.h)");
 
 static_assert(static_cast<int>(Stationary::A) == DISTRT_STATIONARY_A &&
                   static_cast<int>(Stationary::B) == DISTRT_STATIONARY_B &&

@@ -37,13 +37,14 @@ bool onOneLevelOf(DistTensorType t, FlatSymbolRefAttr grid);
 /// `t` as the IR prints it.
 std::string typeStr(Type t);
 /// Why `nest` is not a schedule a sparse computation over `matrix` runs
-/// (empty when it is): one distributed loop over the rows `rowVar`, or
-/// over the positions of fuse(rowVar, colVar) in `matrix` (sets
-/// `positions`).
+/// (empty when it is): one distributed loop over the rows `levels[0]`, or
+/// over the positions of fuse(levels[0], levels[1]) in `matrix` (sets
+/// `positions`), or, given an order-3 tensor's three variables, over the
+/// positions of all three fused (sets `positions` and `*entries`).
 std::string checkSparseSchedule(const LoopNest &nest, StringRef matrix,
-                                StringRef rowVar, StringRef colVar,
-                                bool storedNonzeros, int64_t procs,
-                                bool &positions);
+                                ArrayRef<StringRef> levels, bool storedNonzeros,
+                                int64_t procs, bool &positions,
+                                bool *entries = nullptr);
 /// Appends the operands of `e` to `out` when it is accesses joined by
 /// `kind` only (Mul: a product without constants or signs; Add: a sum).
 bool accessesJoinedBy(const IndexExpr *e, IndexExpr::Kind kind,

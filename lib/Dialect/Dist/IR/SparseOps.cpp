@@ -107,46 +107,77 @@ bool dist::hasNonzeroPartition(DistTensorType t) {
          });
 }
 
-/// Whether `var` is `pos(f, var, B)` with f = fuse(row, col): SpDISTAL's
-/// position space of B's non-zeros (coordinate fusion), or a divide of it.
-static bool isFusedPositionOf(const LoopNest &nest, StringRef var,
-                              StringRef matrix, StringRef row, StringRef col) {
+/// Whether `v` is fuse(a, b) in `nest`.
+static bool isFusionOf(const LoopNest &nest, StringRef v, StringRef a,
+                       StringRef b) {
+  auto f = nest.derivations.find(v);
+  return f != nest.derivations.end() &&
+         f->second.kind == Derivation::Kind::Collapsed &&
+         f->second.parents.size() == 2 && f->second.parents[0] == a &&
+         f->second.parents[1] == b;
+}
+
+/// How many of `levels` (row, column[, depth]) `var` fuses: 2 when it is
+/// `pos(f, var, B)` with f = fuse(row, col) (SpDISTAL's position space of
+/// B's non-zeros, coordinate fusion), 3 when f = fuse(fuse(row, col),
+/// depth) (all three levels of an order-3 tensor), or a divide of either;
+/// 0 otherwise.
+static unsigned fusedPositionLevels(const LoopNest &nest, StringRef var,
+                                    StringRef matrix,
+                                    ArrayRef<StringRef> levels) {
   if (nest.positionTensorOf(var) != matrix)
-    return false;
+    return 0;
   std::string v = var.str();
   for (unsigned depth = 0; depth < 256; ++depth) {
     auto it = nest.derivations.find(v);
     if (it == nest.derivations.end())
-      return false;
+      return 0;
     const Derivation &d = it->second;
     if (d.kind == Derivation::Kind::Position) {
-      auto f = nest.derivations.find(d.parents.front());
-      return f != nest.derivations.end() &&
-             f->second.kind == Derivation::Kind::Collapsed &&
-             f->second.parents.size() == 2 && f->second.parents[0] == row &&
-             f->second.parents[1] == col;
+      StringRef f = d.parents.front();
+      if (isFusionOf(nest, f, levels[0], levels[1]))
+        return 2;
+      if (levels.size() < 3)
+        return 0;
+      auto g = nest.derivations.find(f);
+      if (g == nest.derivations.end() ||
+          g->second.kind != Derivation::Kind::Collapsed ||
+          g->second.parents.size() != 2 || g->second.parents[1] != levels[2] ||
+          !isFusionOf(nest, g->second.parents[0], levels[0], levels[1]))
+        return 0;
+      return 3;
     }
     if (d.parents.size() != 1)
-      return false;
+      return 0;
     v = d.parents.front();
   }
-  return false;
+  return 0;
 }
 
 /// The loops of `nest` must only block the rows over the grid: one
 /// distributed loop, from the row variable, over all `procs` processes; or
-/// one distributed loop over the positions of the matrix's fused rows and
-/// columns (SpDISTAL's non-zero partition), which sets `positions`. The
-/// matrix may be stored either way (`storedNonzeros`): a schedule that
-/// differs is a mixed partition, which the lowering reshapes.
-std::string sparse_match::checkSparseSchedule(const LoopNest &nest,
-                                       StringRef matrix, StringRef rowVar,
-                                       StringRef colVar, bool storedNonzeros,
-                                       int64_t procs, bool &positions) {
+/// one distributed loop over the positions of the fused rows and columns
+/// (SpDISTAL's non-zero partition), which sets `positions`, or with
+/// `levels[2]` (an order-3 tensor's third variable) of all three fused,
+/// which sets `positions` and `entries`. The tensor may be stored either
+/// way (`storedNonzeros`): a schedule that differs is a mixed partition,
+/// which the lowering reshapes.
+std::string sparse_match::checkSparseSchedule(
+    const LoopNest &nest, StringRef matrix, ArrayRef<StringRef> levels,
+    bool storedNonzeros, int64_t procs, bool &positions, bool *entries) {
+  StringRef rowVar = levels[0], colVar = levels[1];
   std::string fusedSchedule = "fuse(" + rowVar.str() + ", " + colVar.str() +
                               ", f), pos(f, fp, " + matrix.str() +
                               "), distribute({fp}, {fo}, {fi}, Grid(" +
                               std::to_string(procs) + "))";
+  if (levels.size() > 2)
+    fusedSchedule += " (or, all three levels fused, fuse(" + rowVar.str() +
+                     ", " + colVar.str() + ", f), fuse(f, " + levels[2].str() +
+                     ", g), pos(g, gp, " + matrix.str() +
+                     "), distribute({gp}, {go}, {gi}, Grid(" +
+                     std::to_string(procs) + ")))";
+  if (entries)
+    *entries = false;
   if (!nest.kernel.empty())
     return "the leaf of a sparse product is compiled by the sparsifier; "
            "substitute(..., " +
@@ -162,14 +193,16 @@ std::string sparse_match::checkSparseSchedule(const LoopNest &nest,
       continue;
     ++distributed;
     if (!nest.positionTensorOf(l.name).empty()) {
-      if (!isFusedPositionOf(nest, l.name, matrix, rowVar, colVar))
+      unsigned fused = fusedPositionLevels(nest, l.name, matrix, levels);
+      if (!fused)
         return "loop '" + l.name +
-               "' distributes positions other than those of '" +
-               matrix.str() +
-               "''s fused rows and columns; a non-zero partition is "
-               "scheduled " +
-               fusedSchedule;
+               "' distributes positions other than those of '" + matrix.str() +
+               "''s fused " +
+               (levels.size() > 2 ? "levels" : "rows and columns") +
+               "; a non-zero partition is scheduled " + fusedSchedule;
       positions = true;
+      if (entries)
+        *entries = fused == 3;
       if (l.extent != procs)
         return "the positions are distributed over " +
                std::to_string(l.extent) + " parts, but the grid has " +
@@ -305,9 +338,9 @@ matchSddmm(const IndexStatement &stmt,
                   ", " + dv.positionOf + ") needs the sparse matrix '" +
                   p.matrix + "'");
   }
-  std::string sched = checkSparseSchedule(nest, p.matrix, i, j,
-                                          p.storedNonzeros, procs,
-                                          p.nonzeros);
+  std::string sched =
+      checkSparseSchedule(nest, p.matrix, {StringRef(i), StringRef(j)},
+                          p.storedNonzeros, procs, p.nonzeros);
   if (!sched.empty())
     return fail(sched);
   if (p.nonzeros != p.storedNonzeros)
@@ -391,9 +424,9 @@ matchSparseAdd(const IndexStatement &stmt,
       return fail("a sum of sparse matrices is distributed by rows, not by "
                   "positions (its output's pattern is the union of the "
                   "terms')");
-  std::string sched = checkSparseSchedule(nest, p.matrix, a.indices[0],
-                                          a.indices[1], false, procs,
-                                          p.nonzeros);
+  std::string sched = checkSparseSchedule(
+      nest, p.matrix, {StringRef(a.indices[0]), StringRef(a.indices[1])}, false,
+      procs, p.nonzeros);
   if (!sched.empty())
     return fail(sched);
   return p;
@@ -500,9 +533,9 @@ dist::matchSparseProduct(const IndexStatement &stmt,
                   d.positionOf + "' is dense (the positions are those of '" +
                   p.matrix + "')");
   }
-  std::string sched =
-      checkSparseSchedule(nest, p.matrix, b->indices[0], b->indices[1],
-                          p.storedNonzeros, procs, p.nonzeros);
+  std::string sched = checkSparseSchedule(
+      nest, p.matrix, {StringRef(b->indices[0]), StringRef(b->indices[1])},
+      p.storedNonzeros, procs, p.nonzeros);
   if (!sched.empty())
     return fail(sched);
   return p;
@@ -688,6 +721,26 @@ LogicalResult SparseReduceRowsOp::verify() {
            << yt.getElementType() << ") must have one element type";
   if (getCols() < 1)
     return emitOpError("cols must be at least 1, got ") << getCols();
+  return success();
+}
+
+LogicalResult SparseFiberPartialOp::verify() {
+  auto bt = cast<MemRefType>(getBuffer().getType());
+  if (!bt.isDynamicDim(0) || !bt.getLayout().isIdentity())
+    return emitOpError("the partial sums must be a memref<?x")
+           << bt.getElementType() << ">, got " << bt;
+  return success();
+}
+
+LogicalResult SparseReduceFibersOp::verify() {
+  auto pt = cast<MemRefType>(getPartial().getType());
+  auto yt = cast<MemRefType>(getY().getType());
+  if (pt.getElementType() != yt.getElementType())
+    return emitOpError("the partial sums (")
+           << pt.getElementType() << ") and the output (" << yt.getElementType()
+           << ") must have one element type";
+  if (!yt.getLayout().isIdentity())
+    return emitOpError("the output must be contiguous, got ") << yt;
   return success();
 }
 

@@ -90,18 +90,21 @@ struct Tensor3Match {
     p.storedNonzeros = hasNonzeroPartition(bt);
     int64_t procs = gridShape.empty() ? 1 : gridShape[0];
     std::string sched =
-        checkSparseSchedule(nest, b.tensor, b.indices[0], b.indices[1],
-                            p.storedNonzeros, procs, p.nonzeros);
+        checkSparseSchedule(nest, b.tensor,
+                            {StringRef(b.indices[0]), StringRef(b.indices[1]),
+                             StringRef(b.indices[2])},
+                            p.storedNonzeros, procs, p.nonzeros, &p.entries);
     if (!sched.empty())
       return fail(sched);
-    if (p.nonzeros != p.storedNonzeros)
+    // All three levels fused: the entries move to that partition from
+    // either one (dist.sparse_entries).
+    if (!p.entries && p.nonzeros != p.storedNonzeros)
       return fail(Twine("an ") + kernel +
-                  " runs in the partition its tensor is stored in: '" +
+                  " runs in the partition its tensor is stored in, or on "
+                  "its entries split equally (all three levels fused): '" +
                   b.tensor + "' is stored " +
-                  (p.storedNonzeros ? "by non-zeros" : "with its rows blocked") +
-                  " and scheduled " +
-                  (p.nonzeros ? "by non-zeros" : "by rows") +
-                  " (mixed partitions are supported for SpMV and SpMM)");
+                  (p.storedNonzeros ? "by fibers" : "with its rows blocked") +
+                  " and scheduled " + (p.nonzeros ? "by fibers" : "by rows"));
     return success();
   }
 
@@ -168,6 +171,12 @@ static FailureOr<SparseProduct> matchTtv(Tensor3Match &m,
                   "'" +
                   a.tensor + "' is " + typeStr(at) + ", '" + b.tensor +
                   "' " + typeStr(bt));
+  if (p.entries && !p.storedNonzeros)
+    return m.fail(Twine("an SpTTV over its entries split equally adds the "
+                        "partial sums of a fiber split between processes "
+                        "into the output's blocks of fibers: store '") +
+                  b.tensor + "' and '" + a.tensor +
+                  "' by fibers (\"xyz -> x~\" and \"xy -> x~\")");
   if (failed(m.replicated(c.tensor, "c", "A(i,j) = B(i,j,k) * c(k)")))
     return failure();
   p.denseReplicated = true;

@@ -501,6 +501,80 @@ def Dist_SparseFibersOp : Dist_RuntimeQueryOp<"sparse_fibers"> {
   let hasVerifier = 1;
 }
 
+def Dist_SparseEntriesOp : Dist_RuntimeOp<"sparse_entries"> {
+  let summary = "an order-3 tensor's entries split equally (all levels fused)";
+  let description = [{
+    Collective (`distrt_spmat_in_partition` with `DISTRT_SPMAT_ENTRIES`):
+    the order-3 sparse tensor `tile`'s entries, numbered row-major, cut in
+    blocks of ceil(G / P), as a schedule that fuses all three levels wants
+    (SpDISTAL's `fuse(i, j, f), fuse(f, k, g), pos(g, gp, B)`). The result
+    is a companion owned by the runtime, made when first asked for after
+    the entries change (only the entries whose owner differs move) and kept
+    until they change again; a fiber or a row may be split between
+    neighbouring processes. It is never freed by the program.
+
+    ```mlir
+    %e = dist.sparse_entries %h : !dist.sparse_tile
+    ```
+  }];
+  let arguments = (ins Arg<Dist_SparseTileType, "", [MemWrite]>:$tile);
+  let results = (outs Dist_SparseTileType:$result);
+  let assemblyFormat = "$tile attr-dict `:` qualified(type($tile))";
+}
+
+def Dist_SparseFiberPartialOp : Dist_RuntimeOp<"sparse_fiber_partial"> {
+  let summary = "a zeroed buffer for the partial sums of a process's fibers";
+  let description = [{
+    A buffer of `nfibers` elements, one per fiber of the process's piece of
+    an order-3 tensor (`dist.sparse_fibers`), owned by the runtime and
+    zeroed by every call (`distrt_spmat_fiber_partial`): a product over the
+    entries partition (`dist.sparse_entries`) sums each fiber's entries
+    there, and `dist.sparse_reduce_fibers` adds the sums of a fiber split
+    between processes.
+
+    ```mlir
+    %p = dist.sparse_fiber_partial %e fibers %nf
+        : !dist.sparse_tile -> memref<?xf64>
+    ```
+  }];
+  let arguments = (ins Arg<Dist_SparseTileType, "", [MemWrite]>:$tile,
+                       Index:$nfibers);
+  let results = (outs MemRefRankOf<[F32, F64], [1]>:$buffer);
+  let assemblyFormat = [{
+    $tile `fibers` $nfibers attr-dict `:` qualified(type($tile)) `->`
+    type($buffer)
+  }];
+  let hasVerifier = 1;
+}
+
+def Dist_SparseReduceFibersOp : Dist_RuntimeOp<"sparse_reduce_fibers"> {
+  let summary = "sums the partial sums of fibers into their owners' blocks";
+  let description = [{
+    Collective (`distrt_spmat_reduce_fibers`): `tile` is the entries
+    companion (`dist.sparse_entries`) of an order-3 tensor stored by
+    fibers (`"xyz -> x~"`), `partial` the sums of its piece's fibers
+    (`dist.sparse_fiber_partial`), and `y` this process's block of a vector
+    over the tensor's F fibers blocked in ceil(F / P), the fibers the
+    stored piece holds: the values of SpTTV's output, whose entries are
+    those fibers. `y` is set to the sum over the processes of the partial
+    sums: its own first, then, in increasing rank, those of the processes
+    whose entries share its fibers.
+
+    ```mlir
+    dist.sparse_reduce_fibers %e, %p into %vals
+        : !dist.sparse_tile, memref<?xf64>, memref<?xf64>
+    ```
+  }];
+  let arguments = (ins Arg<Dist_SparseTileType, "", [MemWrite]>:$tile,
+                       Arg<MemRefRankOf<[F32, F64], [1]>, "", [MemRead]>:$partial,
+                       Arg<MemRefRankOf<[F32, F64], [1]>, "", [MemWrite]>:$y);
+  let assemblyFormat = [{
+    $tile `,` $partial `into` $y attr-dict `:` qualified(type($tile)) `,`
+    type($partial) `,` type($y)
+  }];
+  let hasVerifier = 1;
+}
+
 def Dist_SparseCheckResultOp : Dist_RuntimeOp<"sparse_check_result"> {
   let summary = "compares a sparse tensor with a dense reference (check)";
   let description = [{

@@ -68,6 +68,11 @@ struct SparseProduct {
   /// `nonzeros` (SpDISTAL's mixed partitions) the product runs on B's
   /// entries moved to the schedule's partition (dist.sparse_in_partition).
   bool storedNonzeros = false;
+  /// Order 3: whether the schedule fuses all three levels (`fuse(i, j, f),
+  /// fuse(f, k, g), pos(g, gp, B)`; `nonzeros` is set too): the product
+  /// runs on B's entries split equally (dist.sparse_entries), whichever
+  /// way B is stored, its fibers and rows split between processes reduced.
+  bool entries = false;
 };
 
 /// Recognizes `stmt` over `types` (scheduled as `nest` on a grid of
