@@ -52,10 +52,19 @@ static std::string describeSparse(ComputeOp op) {
            "is replicated, C blocked like the matrix's rows or replicated; "
            "docs/sparse.md)";
   case SparseKernel::Ttv:
+    if (p->entries)
+      return "SpTTV over the entries split equally: the entries whose "
+             "owner differs move once per tensor's entries, then every call "
+             "the partial sums of the fibers split between processes or "
+             "lying outside the process's block of the output's fibers "
+             "(c is replicated; docs/sparse.md)";
     return "SpTTV: nothing moves (the output takes the tensor's fibers, "
            "split as the tensor's; c is replicated; docs/sparse.md)";
   case SparseKernel::Mttkrp:
     return std::string("SpMTTKRP: ") +
+           (p->entries ? "the entries whose owner differs move once per "
+                         "tensor's entries (all three levels fused); "
+                       : "") +
            (p->nonzeros ? "the partial sums of the rows split between "
                           "processes move to their owners"
                         : "nothing moves") +

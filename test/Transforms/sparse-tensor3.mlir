@@ -124,3 +124,61 @@ func.func @mttkrp_nz(%a: !A, %b: !B, %c: !C, %d: !D) {
       : !A, !B, !C, !D
   return
 }
+
+// -----
+
+dist.grid @m [4]
+#CSF = #sparse_tensor.encoding<{map = (i, j, k) -> (i : dense, j : compressed, k : compressed), posWidth = 32, crdWidth = 32}>
+#CSR = #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed), posWidth = 32, crdWidth = 32}>
+!B = !dist.tensor<10x6x9xf64, #dist.layout<@m, "xyz -> x~">, #CSF>
+!A = !dist.tensor<10x6xf64, #dist.layout<@m, "xy -> x~">, #CSR>
+!c = !dist.tensor<9xf64, #dist.layout<@m, "x -> *">>
+
+// All three levels fused: A still takes the stored B's fibers; the leaf
+// runs on B's entries companion into the partial sums of its fibers, which
+// dist.sparse_reduce_fibers sums into A's values.
+// CHECK-LABEL: func.func @ttv_entries(
+// CHECK-SAME: %[[A:.*]]: !dist.sparse_tile, %[[B:.*]]: !dist.sparse_tile, %[[C:.*]]: memref<?xf64>)
+// CHECK: dist.sparse_pattern_of %[[A]] from %[[B]]
+// CHECK: %[[E:.*]] = dist.sparse_entries %[[B]] : !dist.sparse_tile
+// CHECK: %{{.*}}, %{{.*}}, %[[P2:.*]], %[[C2:.*]], %[[V:.*]], %[[NF:.*]] = dist.sparse_fibers %[[E]] of
+// CHECK: %{{.*}}, %{{.*}}, %[[AV:.*]], %{{.*}} = dist.sparse_part %[[A]] all
+// CHECK: %[[PS:.*]] = dist.sparse_fiber_partial %[[E]] fibers %[[NF]] : !dist.sparse_tile -> memref<?xf64>
+// CHECK: call @__dist_ttv_10x6x9_p32_c32_f64(%[[P2]], %[[C2]], %[[V]], %[[NF]], %[[C]], %[[PS]])
+// CHECK: dist.sparse_reduce_fibers %[[E]], %[[PS]] into %[[AV]] :
+// CHECK-NOT: dist.sparse_reduce_rows
+// REPORT: remark: SpTTV over the entries split equally: the entries whose owner differs move once per tensor's entries, then every call the partial sums of the fibers split between processes or lying outside the process's block of the output's fibers (c is replicated; docs/sparse.md)
+func.func @ttv_entries(%a: !A, %b: !B, %c: !c) {
+  dist.compute "A(i,j) = B(i,j,k) * c(k)" (A = %a, B = %b, c = %c)
+      schedule [fuse(i, j, f), fuse(f, k, g), pos(g, gp, B), distribute({gp}, {go}, {gi}, Grid(4))]
+      : !A, !B, !c
+  return
+}
+
+// -----
+
+dist.grid @m [4]
+#CSF = #sparse_tensor.encoding<{map = (i, j, k) -> (i : dense, j : compressed, k : compressed), posWidth = 32, crdWidth = 32}>
+!B = !dist.tensor<10x6x9xf64, #dist.layout<@m, "xyz -> x">, #CSF>
+!A = !dist.tensor<10x4xf64, #dist.layout<@m, "xy -> x">>
+!C = !dist.tensor<6x4xf64, #dist.layout<@m, "xy -> *">>
+!D = !dist.tensor<9x4xf64, #dist.layout<@m, "xy -> *">>
+
+// Rows blocked and all three levels fused: the leaf runs on the entries
+// companion's rows into their partial sums, reduced into A's owners.
+// CHECK-LABEL: func.func @mttkrp_entries(
+// CHECK-SAME: %[[A:.*]]: memref<?xf64>, %[[B:.*]]: !dist.sparse_tile
+// CHECK: %[[E:.*]] = dist.sparse_entries %[[B]] : !dist.sparse_tile
+// CHECK: dist.sparse_fibers %[[E]] of
+// CHECK: dist.zero_tile %[[A]]
+// CHECK: %{{.*}}, %{{.*}}, %[[N:.*]] = dist.sparse_local_rows %[[E]]
+// CHECK: %[[PS:.*]] = dist.sparse_partial %[[E]] rows %[[N]] cols 4 :
+// CHECK: call @__dist_mttkrp_10x6x9_l4_p32_c32_f64({{.*}}, %[[N]], %{{.*}}, %{{.*}}, %[[PS]])
+// CHECK: dist.sparse_reduce_rows %[[E]], %[[PS]], %[[A]] cols 4 :
+// REPORT: remark: SpMTTKRP: the entries whose owner differs move once per tensor's entries (all three levels fused); the partial sums of the rows split between processes move to their owners (C and D are replicated; docs/sparse.md)
+func.func @mttkrp_entries(%a: !A, %b: !B, %c: !C, %d: !D) {
+  dist.compute "A(i,l) = B(i,j,k) * C(j,l) * D(k,l)" (A = %a, B = %b, C = %c, D = %d)
+      schedule [reorder({i, j, k, l}), fuse(i, j, f), fuse(f, k, g), pos(g, gp, B), distribute({gp}, {go}, {gi}, Grid(4))]
+      : !A, !B, !C, !D
+  return
+}

@@ -12,7 +12,10 @@ widths, made by dist.generate (uniform, or rmat: power-law in every mode)
 or read from a FROSTT .tns file the
 generator writes (empty slices, sometimes a full fiber); its rows blocked
 ("xyz -> x", the rows distributed) or its fibers split by non-zeros
-("xyz -> x~", the positions of the fused rows and columns distributed).
+("xyz -> x~", the positions of the fused rows and columns distributed);
+either way, sometimes computed on its entries split equally (all three
+levels fused and their positions distributed; SpTTV only when stored by
+fibers).
 SpTTV's A is CSR of B's partition and widths and starts with entries of
 its own, which the product replaces by B's fibers; it is stored as
 MatrixMarket. v, C and D are replicated.
@@ -40,6 +43,7 @@ MISTAKES = {
     "csf-root": "tensors of order 3 are stored as CSF with a dense root",
     "mttkrp-transposed": "SpMTTKRP reads A(i,l) = B(i,j,k) * C(j,l) * D(k,l)",
     "mttkrp-output": "the output's rows must be blocked like the tensor's",
+    "ttv-entries-rows": "an SpTTV over its entries split equally",
 }
 
 
@@ -107,7 +111,12 @@ def generate(seed, index):
     nz_sched = order + ["fuse(%s, %s, %sf)" % (rv, cv, rv),
                         "pos(%sf, %sp, %s)" % (rv, rv, B.name),
                         "distribute({%sp}, {%s}, {%s}, %s)" % (rv, ro, ri, grid)]
-    sched = nz_sched if nonzeros else rows_sched
+    entries = rng.random() < 0.3 and (nonzeros or not ttv)
+    ent_sched = order + ["fuse(%s, %s, %sf)" % (rv, cv, rv),
+                         "fuse(%sf, %s, %sg)" % (rv, kv, rv),
+                         "pos(%sg, %sp, %s)" % (rv, rv, B.name),
+                         "distribute({%sp}, {%s}, {%s}, %s)" % (rv, ro, ri, grid)]
+    sched = ent_sched if entries else nz_sched if nonzeros else rows_sched
 
     gseed = rng.randint(0, 999)
     if rng.random() < 0.4:
@@ -136,10 +145,12 @@ def generate(seed, index):
     elif mistake == "blocked-vector":
         t = others[0]
         t.layout = '"x -> x"' if ttv else '"xy -> x"'
-    elif mistake == "mixed":
+    elif mistake == "mixed" and not entries:
         B.layout = '"xyz -> x"' if nonzeros else '"xyz -> x~"'
         if ttv:
             A.layout = '"xy -> x"' if nonzeros else '"xy -> x~"'
+    elif mistake == "ttv-entries-rows" and ttv and entries:
+        B.layout, A.layout = '"xyz -> x"', '"xy -> x"'
     elif mistake == "csf-root":
         c.encodings[B.name] = enc.replace("i : dense", "i : compressed")
     elif mistake == "mttkrp-transposed" and not ttv:

@@ -93,6 +93,18 @@ func.func @nonzeros(%x: memref<?xf32>, %y: memref<?xf32>) {
   dist.sparse_reduce_rows %h, %yp, %y cols 3 : !dist.sparse_tile, memref<?xf32>, memref<?xf32>
   // CHECK: llvm.call @distrt_spmat_reduce_foreign(%[[H]], %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, i64) -> ()
   dist.sparse_reduce_rows %h, %yf, %y cols 3 foreign : !dist.sparse_tile, memref<?xf32>, memref<?xf32>
+  // The entries partition of an order-3 tensor: DISTRT_SPMAT_ENTRIES = 2,
+  // the fibers' partial sums (a view of nfibers elements) and their sum
+  // into y (its size passed).
+  // CHECK: %[[TWO:.*]] = llvm.mlir.constant(2 : i64)
+  // CHECK: %[[E:.*]] = llvm.call @distrt_spmat_in_partition(%[[H]], %[[TWO]]) : (!llvm.ptr, i64) -> !llvm.ptr
+  %e = dist.sparse_entries %h : !dist.sparse_tile
+  // CHECK: llvm.call @distrt_spmat_fiber_partial(%[[E]]) : (!llvm.ptr) -> !llvm.ptr
+  %fp = dist.sparse_fiber_partial %e fibers %nrows : !dist.sparse_tile -> memref<?xf32>
+  // CHECK: %[[NY:.*]] = memref.dim
+  // CHECK: %[[NY64:.*]] = arith.index_cast %[[NY]] : index to i64
+  // CHECK: llvm.call @distrt_spmat_reduce_fibers(%[[E]], %{{.*}}, %{{.*}}, %[[NY64]]) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, i64) -> ()
+  dist.sparse_reduce_fibers %e, %fp into %y : !dist.sparse_tile, memref<?xf32>, memref<?xf32>
   dist.sparse_free %h : !dist.sparse_tile
   return
 }

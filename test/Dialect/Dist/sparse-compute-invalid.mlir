@@ -370,6 +370,31 @@ func.func @f(%h: !dist.sparse_tile, %p: memref<?xf32>, %y: memref<?xf64>) {
 
 // -----
 
+// The entries partition's ops (order-3 tensors) check theirs.
+func.func @f(%h: !dist.sparse_tile, %p: memref<?xf64>, %y: memref<?xf32>) {
+  // expected-error @+1 {{the partial sums ('f64') and the output ('f32') must have one element type}}
+  dist.sparse_reduce_fibers %h, %p into %y : !dist.sparse_tile, memref<?xf64>, memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @f(%h: !dist.sparse_tile, %p: memref<?xf64>, %y: memref<?xf64, strided<[2]>>) {
+  // expected-error @+1 {{the output must be contiguous, got 'memref<?xf64, strided<[2]>>'}}
+  dist.sparse_reduce_fibers %h, %p into %y : !dist.sparse_tile, memref<?xf64>, memref<?xf64, strided<[2]>>
+  return
+}
+
+// -----
+
+func.func @f(%h: !dist.sparse_tile, %n: index) {
+  // expected-error @+1 {{the partial sums must be a memref<?xf64>, got 'memref<8xf64>'}}
+  %p = dist.sparse_fiber_partial %h fibers %n : !dist.sparse_tile -> memref<8xf64>
+  return
+}
+
+// -----
+
 func.func @f(%h: !dist.sparse_tile, %n: index) {
   // expected-error @+1 {{cols must be at least 1, got 0}}
   %p = dist.sparse_partial %h rows %n cols 0 : !dist.sparse_tile -> memref<?xf64>

@@ -66,6 +66,13 @@ func.func @spmd(%b: !B, %x: memref<?xf64>, %whole: memref<64x64xf64>) {
   dist.sparse_reduce_rows %nz, %yp, %x cols 2 : !dist.sparse_tile, memref<?xf64>, memref<?xf64>
   // CHECK: dist.sparse_reduce_rows %[[N]], %{{.*}}, %{{.*}} cols 2 foreign : !dist.sparse_tile, memref<?xf64>, memref<?xf64>
   dist.sparse_reduce_rows %nz, %yf, %x cols 2 foreign : !dist.sparse_tile, memref<?xf64>, memref<?xf64>
+  // The entries partition of an order-3 tensor (all three levels fused).
+  // CHECK: %[[E:.*]] = dist.sparse_entries %[[H]] : !dist.sparse_tile
+  %e = dist.sparse_entries %h : !dist.sparse_tile
+  // CHECK: %[[FP:.*]] = dist.sparse_fiber_partial %[[E]] fibers %{{.*}} : !dist.sparse_tile -> memref<?xf64>
+  %fp = dist.sparse_fiber_partial %e fibers %nr : !dist.sparse_tile -> memref<?xf64>
+  // CHECK: dist.sparse_reduce_fibers %[[E]], %[[FP]] into %{{.*}} : !dist.sparse_tile, memref<?xf64>, memref<?xf64>
+  dist.sparse_reduce_fibers %e, %fp into %x : !dist.sparse_tile, memref<?xf64>, memref<?xf64>
   // CHECK: dist.sparse_exchange_begin %[[H]], %{{.*}} ghosts %{{.*}} cols 2 : !dist.sparse_tile, memref<?xf64> -> memref<?xf64>
   %g = dist.sparse_exchange_begin %h, %x ghosts %n cols 2 : !dist.sparse_tile, memref<?xf64> -> memref<?xf64>
   // CHECK: dist.sparse_exchange_end %[[H]]

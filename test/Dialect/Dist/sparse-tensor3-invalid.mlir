@@ -74,7 +74,7 @@ dist.grid @m [4]
 !A = !dist.tensor<8x6xf64, #dist.layout<@m, "xy -> x~">, #CSR>
 !c = !dist.tensor<5xf64, #dist.layout<@m, "x -> *">>
 func.func @f(%a: !A, %b: !B, %c: !c) {
-  // expected-error @+1 {{an SpTTV runs in the partition its tensor is stored in: 'B' is stored by non-zeros and scheduled by rows}}
+  // expected-error @+1 {{an SpTTV runs in the partition its tensor is stored in, or on its entries split equally (all three levels fused): 'B' is stored by fibers and scheduled by rows}}
   dist.compute "A(i,j) = B(i,j,k) * c(k)" (A = %a, B = %b, c = %c)
       schedule [distribute({i}, {io}, {ii}, Grid(4))] : !A, !B, !c
   return
@@ -200,5 +200,40 @@ dist.grid @m [4]
 func.func @f(%b: !B) {
   // expected-error @+1 {{a sparse tensor of order 3 is written as a FROSTT (.tns) file; 'b.mtx' does not end in .tns}}
   dist.store %b to "b.mtx" : !B
+  return
+}
+
+// -----
+
+// All three levels fused: SpTTV sums the partial sums of a split fiber into
+// the output's fiber blocks, so B and A are stored by fibers.
+dist.grid @m [4]
+#CSF = #sparse_tensor.encoding<{map = (i, j, k) -> (i : dense, j : compressed, k : compressed)}>
+#CSR = #sparse_tensor.encoding<{map = (i, j) -> (i : dense, j : compressed)}>
+!B = !dist.tensor<8x6x5xf64, #dist.layout<@m, "xyz -> x">, #CSF>
+!A = !dist.tensor<8x6xf64, #dist.layout<@m, "xy -> x">, #CSR>
+!c = !dist.tensor<5xf64, #dist.layout<@m, "x -> *">>
+func.func @f(%a: !A, %b: !B, %c: !c) {
+  // expected-error @+1 {{an SpTTV over its entries split equally adds the partial sums of a fiber split between processes into the output's blocks of fibers: store 'B' and 'A' by fibers ("xyz -> x~" and "xy -> x~")}}
+  dist.compute "A(i,j) = B(i,j,k) * c(k)" (A = %a, B = %b, c = %c)
+      schedule [fuse(i, j, f), fuse(f, k, g), pos(g, gp, B), distribute({gp}, {go}, {gi}, Grid(4))] : !A, !B, !c
+  return
+}
+
+// -----
+
+// The positions of the three levels fused with l are not a partition of
+// the tensor's entries.
+dist.grid @m [4]
+#CSF = #sparse_tensor.encoding<{map = (i, j, k) -> (i : dense, j : compressed, k : compressed)}>
+!B = !dist.tensor<8x6x5xf64, #dist.layout<@m, "xyz -> x">, #CSF>
+!A = !dist.tensor<8x3xf64, #dist.layout<@m, "xy -> x">>
+!C = !dist.tensor<6x3xf64, #dist.layout<@m, "xy -> *">>
+!D = !dist.tensor<5x3xf64, #dist.layout<@m, "xy -> *">>
+func.func @f(%a: !A, %b: !B, %c: !C, %d: !D) {
+  // expected-error @+1 {{loop 'ho' distributes positions other than those of 'B''s fused levels; a non-zero partition is scheduled fuse(i, j, f), pos(f, fp, B), distribute({fp}, {fo}, {fi}, Grid(4)) (or, all three levels fused, fuse(i, j, f), fuse(f, k, g), pos(g, gp, B), distribute({gp}, {go}, {gi}, Grid(4)))}}
+  dist.compute "A(i,l) = B(i,j,k) * C(j,l) * D(k,l)" (A = %a, B = %b, C = %c, D = %d)
+      schedule [reorder({i, j, k, l}), fuse(i, j, f), fuse(f, k, g), fuse(g, l, h), pos(h, hp, B), distribute({hp}, {ho}, {hi}, Grid(4))]
+      : !A, !B, !C, !D
   return
 }

@@ -705,8 +705,9 @@ LogicalResult SparseRowTargetsOp::verify() {
 LogicalResult SparsePartialOp::verify() {
   auto bt = cast<MemRefType>(getBuffer().getType());
   if (!bt.isDynamicDim(0) || !bt.getLayout().isIdentity())
-    return emitOpError("the partial sums must be a memref<?x")
-           << bt.getElementType() << ">, got " << bt;
+    return emitOpError("the partial sums must be a memref<?x" +
+                       typeStr(bt.getElementType()) + ">, got ")
+           << bt;
   if (getCols() < 1)
     return emitOpError("cols must be at least 1, got ") << getCols();
   return success();
@@ -727,8 +728,9 @@ LogicalResult SparseReduceRowsOp::verify() {
 LogicalResult SparseFiberPartialOp::verify() {
   auto bt = cast<MemRefType>(getBuffer().getType());
   if (!bt.isDynamicDim(0) || !bt.getLayout().isIdentity())
-    return emitOpError("the partial sums must be a memref<?x")
-           << bt.getElementType() << ">, got " << bt;
+    return emitOpError("the partial sums must be a memref<?x" +
+                       typeStr(bt.getElementType()) + ">, got ")
+           << bt;
   return success();
 }
 
