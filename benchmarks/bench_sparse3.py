@@ -22,6 +22,9 @@ distrt_coo_gen_kronecker); the same tensor in dist and the reference
               rows blocked, c / C / D replicated, MTTKRP's A rows blocked.
   dist-nz     the same with B (and TTV's A) split by non-zeros, scheduled
               by positions (SCHED_NZ below).
+  dist-ent    B (and TTV's A) stored as for dist-nz, computed on B's
+              entries split equally (all three levels fused, SCHED_ENT
+              below; the companion made by the warm-up call).
 
 Every figure is the median of the timed calls after one warm-up. Ratio
 (`ratio_blas`): the reference at the same thread count / this time, so
@@ -48,6 +51,12 @@ REF_RE = {k: re.compile(rf"^baseline: time ref-{k} [^:]*: ([0-9.eE+-]+) s",
 SCHED_ROWS = "distribute({{i}}, {{io}}, {{ii}}, Grid({P}))"
 SCHED_NZ = ("fuse(i, j, f), pos(f, fp, B), "
             "distribute({{fp}}, {{fo}}, {{fi}}, Grid({P}))")
+SCHED_ENT = ("fuse(i, j, f), fuse(f, k, g), pos(g, gp, B), "
+             "distribute({{gp}}, {{go}}, {{gi}}, Grid({P}))")
+# impl: (stored by fibers, schedule, program name suffix)
+VARIANTS = {"dist": (False, SCHED_ROWS, ""),
+            "dist-nz": (True, SCHED_NZ, "-nz"),
+            "dist-ent": (True, SCHED_ENT, "-ent")}
 REORDER = {"ttv": "", "mttkrp": "reorder({i, j, k, l}), "}
 
 
@@ -65,21 +74,21 @@ def _ref(suite, log):
     return suite.exe["sptensor_ref"]
 
 
-def dist_program(suite, tensor, kernel, ranks, calls, nonzeros):
+def dist_program(suite, tensor, kernel, ranks, calls, impl):
     """benchmarks/sparse/dist-KERNEL.mlir for `tensor` on `ranks`
-    processes, rows blocked or (nonzeros) split by non-zeros; its path."""
+    processes as VARIANTS[impl] stores and schedules it; its path."""
     name, gen, I, J, K, E, seed = tensor
+    nonzeros, sched, suffix = VARIANTS[impl]
     vals = {
         "P": str(ranks), "I": str(I), "J": str(J), "K": str(K),
         "GEN": gen, "E": str(E), "SEED": str(seed), "CALLS": str(calls),
         "L": str(suite.cfg["sptensor_l"]),
         "BLAYOUT": '"xyz -> x~"' if nonzeros else '"xyz -> x"',
         "ALAYOUT": '"xy -> x~"' if nonzeros else '"xy -> x"',
-        "SCHED": REORDER[kernel] + (SCHED_NZ if nonzeros
-                                    else SCHED_ROWS).format(P=ranks),
+        "SCHED": REORDER[kernel] + sched.format(P=ranks),
     }
     return _instantiate(suite, f"dist-{kernel}", vals,
-                        f"{name}-{ranks}{'-nz' if nonzeros else ''}")
+                        f"{name}-{ranks}{suffix}")
 
 
 def _run_kernel(suite, log, summarize, kernel, tensor):
@@ -102,9 +111,9 @@ def _run_kernel(suite, log, summarize, kernel, tensor):
                                     "--seed", str(seed), "--rank", str(L),
                                     "--reps", str(reps)]
                          + (["--verify"] if quick else []), ranks))
-        for nz in (False, True):
-            path = dist_program(suite, tensor, kernel, ranks, reps + 1, nz)
-            jobs.append(("dist-nz" if nz else "dist",
+        for impl in VARIANTS:
+            path = dist_program(suite, tensor, kernel, ranks, reps + 1, impl)
+            jobs.append((impl,
                          [suite.dist_run, "-np", str(ranks), "--time",
                           "--timeout", str(cfg["timeout"]), path], ranks))
         for impl, cmd, threads in jobs:
@@ -154,7 +163,7 @@ def run_ttv(suite, log, summarize):
     for t in _tensors(suite.cfg):
         name, gen, I, J, K, E, seed = t
         log(f"== Sparse III: SpTTV A(i,j) = B(i,j,k) * c(k), B {I}x{J}x{K} "
-            f"CSF {gen}({E}) seed {seed}, f64: dist (rows, non-zeros) on P "
+            f"CSF {gen}({E}) seed {seed}, f64: dist (rows, fibers, entries) on P "
             f"ranks against a single-process hand loop with P OpenMP "
             f"threads")
         _run_kernel(suite, log, summarize, "ttv", t)
@@ -165,7 +174,7 @@ def run_mttkrp(suite, log, summarize):
         name, gen, I, J, K, E, seed = t
         log(f"== Sparse III: SpMTTKRP A(i,l) = B(i,j,k) * C(j,l) * D(k,l), "
             f"L = {suite.cfg['sptensor_l']}, B {I}x{J}x{K} CSF {gen}({E}) "
-            f"seed {seed}, f64: dist (rows, non-zeros) on P ranks against a "
+            f"seed {seed}, f64: dist (rows, fibers, entries) on P ranks against a "
             f"single-process hand loop with P OpenMP threads")
         _run_kernel(suite, log, summarize, "mttkrp", t)
 

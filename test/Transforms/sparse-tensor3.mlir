@@ -73,8 +73,9 @@ func.func @mttkrp(%a: !A, %b: !B, %c: !C, %d: !D) {
 // The leaf: loops over the piece's rows, fibers and entries with a
 // workspace of L = 4 elements per fiber (t = sum of B * D(k, :), then
 // A(i, :) += t * C(j, :)); its output (argument 8) is marked for
-// dist-restrict-leaves.
-// CHECK: func.func private @[[LEAF]](%[[LPOS:.*]]: memref<?xi64>, %[[LCRD:.*]]: memref<?xi64>, %[[LPOS2:.*]]: memref<?xi64>, %[[LCRD2:.*]]: memref<?xi64>, %[[LVAL:.*]]: memref<?xf32>, %[[LN:.*]]: index, %[[LC:.*]]: memref<?xf32>, %[[LD:.*]]: memref<?xf32>, %[[LOUT:.*]]: memref<?xf32>) attributes {dist.reassociate, dist.restrict = {args = array<i64: 8>, type = (memref<?xi64>, memref<?xi64>, memref<?xi64>, memref<?xi64>, memref<?xf32>, index, memref<?xf32>, memref<?xf32>, memref<?xf32>) -> ()}}
+// dist-restrict-leaves; and prefer-no-gather, so that the backend vectorizes
+// over l rather than the entries with hardware gathers of D's rows.
+// CHECK: func.func private @[[LEAF]](%[[LPOS:.*]]: memref<?xi64>, %[[LCRD:.*]]: memref<?xi64>, %[[LPOS2:.*]]: memref<?xi64>, %[[LCRD2:.*]]: memref<?xi64>, %[[LVAL:.*]]: memref<?xf32>, %[[LN:.*]]: index, %[[LC:.*]]: memref<?xf32>, %[[LD:.*]]: memref<?xf32>, %[[LOUT:.*]]: memref<?xf32>) attributes {dist.reassociate, dist.restrict = {args = array<i64: 8>, type = (memref<?xi64>, memref<?xi64>, memref<?xi64>, memref<?xi64>, memref<?xf32>, index, memref<?xf32>, memref<?xf32>, memref<?xf32>) -> ()}, target_features = #llvm.target_features<["+prefer-no-gather"]>}
 // CHECK: %[[T:.*]] = memref.alloca() : memref<4xf32>
 // CHECK: scf.for %[[R:.*]] = %{{.*}} to %[[LN]]
 // CHECK: memref.load %[[LPOS]][%[[R]]]
