@@ -350,10 +350,14 @@ static void add_to(int64_t dtype, void *y_, const void *x_, int64_t n) {
   }
 }
 
-/* Runs the reduction planned in r (reduce_plan): y += partial's rows of
- * this process's block, then each sender's in increasing rank. */
+/* What reduce_run does with partial's rows of this process's block. */
+enum { OWN_ADD, OWN_SKIP, OWN_COPY };
+
+/* Runs the reduction planned in r (reduce_plan): y += (OWN_ADD) or y =
+ * (OWN_COPY) partial's rows of this process's block (OWN_SKIP: neither),
+ * then y += each sender's rows in increasing rank. */
 static void reduce_run(const char *op, const distrt_spmat *m, spm_reduce *r,
-                       const void *partial, void *y, int64_t k, int foreign) {
+                       const void *partial, void *y, int64_t k, int own) {
   int64_t row = distrt_mul(op, "the bytes of a row of y", k, m->esize);
   int64_t bytes = distrt_mul(op, "the bytes of the rows received",
                              r->nrecv_rows, row);
@@ -381,9 +385,12 @@ static void reduce_run(const char *op, const distrt_spmat *m, spm_reduce *r,
   }
   /* Own rows first, then each sender's in increasing rank. */
   char *out = (char *)y;
-  if (r->own_n > 0 && !foreign)
+  if (r->own_n > 0 && own == OWN_ADD)
     add_to(m->dtype, out + r->own_y * row, part + r->own_lo * row,
            r->own_n * k);
+  else if (r->own_n > 0 && own == OWN_COPY)
+    memcpy(out + r->own_y * row, part + r->own_lo * row,
+           (size_t)(r->own_n * row));
   for (int64_t i = 0; i < r->recv.n; ++i) {
     be->wait(op, r->reqs[i]);
     add_to(m->dtype, out + r->recv.row[i] * row, buf + r->recv.off[i] * row,
@@ -411,14 +418,25 @@ void spm_reduce_rows(const char *op, distrt_spmat *m, const void *partial,
     return;
   }
   reduce_plan(op, m, &m->red, m->first, m->nr, m->B, m->lo, m->hi);
-  reduce_run(op, m, &m->red, partial, y, k, foreign);
+  reduce_run(op, m, &m->red, partial, y, k, foreign ? OWN_SKIP : OWN_ADD);
 }
 
 void spm_reduce_range(const char *op, const distrt_spmat *m, spm_reduce *r,
                       int64_t first, int64_t n, int64_t B, int64_t lo,
                       int64_t hi, const void *partial, void *y) {
   reduce_plan(op, m, r, first, n, B, lo, hi);
-  reduce_run(op, m, r, partial, y, 1, 0);
+  /* y = the own rows, zeros around them, then the others' added. */
+  char *out = (char *)y;
+  int64_t es = m->esize, ny = hi - lo;
+  if (r->own_n == 0) {
+    if (ny > 0)
+      memset(out, 0, (size_t)(ny * es));
+  } else {
+    memset(out, 0, (size_t)(r->own_y * es));
+    memset(out + (r->own_y + r->own_n) * es, 0,
+           (size_t)((ny - r->own_y - r->own_n) * es));
+  }
+  reduce_run(op, m, r, partial, y, 1, OWN_COPY);
 }
 
 void spm_reduce_free(spm_reduce *r) {

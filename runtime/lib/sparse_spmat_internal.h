@@ -265,9 +265,9 @@ DISTRT_HIDDEN void spm_reduce_rows(const char *op, distrt_spmat *m,
                                    int foreign);
 /* The reduction of partial sums of rows [first, first + n) (one element
  * each; m gives the grid and dtype) into y, this process's block [lo, hi)
- * of an output blocked in B rows: y += the rows of partial in [lo, hi),
- * the others sent to their owners, which add them (collective; r is
- * planned by the first call and kept). */
+ * of an output blocked in B rows: y = the rows of partial in [lo, hi)
+ * (zeros elsewhere), then the others sent to their owners, which add them
+ * (collective; r is planned by the first call and kept). */
 DISTRT_HIDDEN void spm_reduce_range(const char *op, const distrt_spmat *m,
                                     spm_reduce *r, int64_t first, int64_t n,
                                     int64_t B, int64_t lo, int64_t hi,

@@ -586,8 +586,6 @@ void distrt_spmat_reduce_fibers(distrt_spmat *m, const void *partial, void *y,
   distrt_check_buf(op, "y", y, ny);
   distrt_reject_device(op, partial, "partial", "the fibers' reduction");
   distrt_reject_device(op, y, "y", "the fibers' reduction");
-  if (ny > 0)
-    memset(y, 0, (size_t)(ny * m->esize));
   spm_reduce_range(op, m, &m->fred, m->fiber0, m->all.nnz, B, lo, hi, partial,
                    y);
 }
