@@ -532,7 +532,9 @@ static int error_case(const char *name) {
       distrt_spmat_create(tu_world(), 8, 8, 32, 32, DISTRT_F64);
   fill(m, &fixture, 7);
   if (strcmp(name, "bad-partition") == 0) {
-    distrt_spmat_in_partition(m, 2);
+    distrt_spmat_in_partition(m, 3);
+  } else if (strcmp(name, "entries-partition") == 0) {
+    distrt_spmat_in_partition(m, DISTRT_SPMAT_ENTRIES);
   } else if (strcmp(name, "null") == 0) {
     distrt_spmat_in_partition(NULL, DISTRT_SPMAT_ROWS);
   } else if (strcmp(name, "free-companion") == 0) {
