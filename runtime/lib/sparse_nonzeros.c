@@ -421,6 +421,23 @@ void spm_reduce_rows(const char *op, distrt_spmat *m, const void *partial,
   reduce_run(op, m, &m->red, partial, y, k, foreign ? OWN_SKIP : OWN_ADD);
 }
 
+void spm_reduce_range_plan(const char *op, const distrt_spmat *m, spm_reduce *r,
+                           int64_t first, int64_t n, int64_t B, int64_t lo,
+                           int64_t hi, int64_t *own_lo, int64_t *own_n,
+                           int64_t *own_y) {
+  reduce_plan(op, m, r, first, n, B, lo, hi);
+  *own_lo = r->own_lo;
+  *own_n = r->own_n;
+  *own_y = r->own_y;
+}
+
+void spm_reduce_range_foreign(const char *op, const distrt_spmat *m,
+                              spm_reduce *r, const void *partial, void *y) {
+  if (!r->built)
+    distrt_fatal(op, "internal error: the reduction is not planned");
+  reduce_run(op, m, r, partial, y, 1, OWN_SKIP);
+}
+
 void spm_reduce_range(const char *op, const distrt_spmat *m, spm_reduce *r,
                       int64_t first, int64_t n, int64_t B, int64_t lo,
                       int64_t hi, const void *partial, void *y) {

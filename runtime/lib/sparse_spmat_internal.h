@@ -272,6 +272,20 @@ DISTRT_HIDDEN void spm_reduce_range(const char *op, const distrt_spmat *m,
                                     spm_reduce *r, int64_t first, int64_t n,
                                     int64_t B, int64_t lo, int64_t hi,
                                     const void *partial, void *y);
+/* Plans r as spm_reduce_range does (collective the first time) and gives
+ * the own run: partial's rows [own_lo, own_lo + own_n) are y's rows
+ * [own_y, own_y + own_n). */
+DISTRT_HIDDEN void spm_reduce_range_plan(const char *op, const distrt_spmat *m,
+                                         spm_reduce *r, int64_t first,
+                                         int64_t n, int64_t B, int64_t lo,
+                                         int64_t hi, int64_t *own_lo,
+                                         int64_t *own_n, int64_t *own_y);
+/* With r planned: y += the rows other processes send (the own run and the
+ * rest of y untouched; collective). */
+DISTRT_HIDDEN void spm_reduce_range_foreign(const char *op,
+                                            const distrt_spmat *m,
+                                            spm_reduce *r, const void *partial,
+                                            void *y);
 /* Frees r's plan and buffers (and zeroes it). */
 DISTRT_HIDDEN void spm_reduce_free(spm_reduce *r);
 /* The dense gather of a non-zero partition: every process sends its

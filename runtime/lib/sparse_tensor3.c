@@ -540,27 +540,49 @@ distrt_spmat *spm_t3_in_partition(const char *op, distrt_spmat *m,
   return m->companion;
 }
 
-void *distrt_spmat_fiber_partial(distrt_spmat *m) {
-  const char *op = "distrt_spmat_fiber_partial";
+/* The fibers' partial buffer (nfibers elements, kept by m): all of it
+ * zeroed, or with `foreign` (the reduction planned by fiber_runs) only
+ * the fibers outside the own run. */
+static void *fiber_partial(const char *op, distrt_spmat *m, int foreign) {
   spm_check(op, m);
   if (m->order != 3)
     distrt_fatal_collective(op, "the tensor is a matrix (order 2); the "
                                 "partial sums of fibers are an order-3 "
                                 "tensor's");
+  int64_t nf = m->all.nnz, es = m->esize;
   int64_t bytes = distrt_mul(op, "the bytes of the fibers' partial sums",
-                             m->all.nnz > 0 ? m->all.nnz : 1, m->esize);
+                             nf > 0 ? nf : 1, es);
   if (!m->fpartial || m->fpartial_cap < bytes) {
     free(m->fpartial);
     m->fpartial = spm_alloc(op, bytes);
     m->fpartial_cap = bytes;
   }
-  memset(m->fpartial, 0, (size_t)bytes);
+  if (!foreign) {
+    memset(m->fpartial, 0, (size_t)bytes);
+    return m->fpartial;
+  }
+  if (!m->fred.built)
+    distrt_fatal_collective(op, "call distrt_spmat_fiber_runs first (it "
+                                "finds the own run)");
+  int64_t a = m->fred.own_lo, b = a + m->fred.own_n;
+  memset(m->fpartial, 0, (size_t)(a * es));
+  memset((char *)m->fpartial + b * es, 0, (size_t)((nf - b) * es));
   return m->fpartial;
 }
 
-void distrt_spmat_reduce_fibers(distrt_spmat *m, const void *partial, void *y,
-                                int64_t ny) {
-  const char *op = "distrt_spmat_reduce_fibers";
+void *distrt_spmat_fiber_partial(distrt_spmat *m) {
+  return fiber_partial("distrt_spmat_fiber_partial", m, 0);
+}
+
+void *distrt_spmat_fiber_partial_foreign(distrt_spmat *m) {
+  return fiber_partial("distrt_spmat_fiber_partial_foreign", m, 1);
+}
+
+/* The checks of the fibers' reduction into y (ny elements) and the block
+ * of fibers [*lo, *hi) of B each that y is. */
+static void check_reduce_fibers(const char *op, distrt_spmat *m, void *y,
+                                int64_t ny, int64_t *B, int64_t *lo,
+                                int64_t *hi) {
   spm_check(op, m);
   if (m->order != 3 || m->kind != DISTRT_SPMAT_ENTRIES || !m->owner ||
       m->owner->kind != DISTRT_SPMAT_NONZEROS)
@@ -572,20 +594,60 @@ void distrt_spmat_reduce_fibers(distrt_spmat *m, const void *partial, void *y,
                                 "created with DISTRT_SPMAT_NONZEROS)");
   if (m->in_flight)
     distrt_fatal(op, "an exchange is in flight");
-  int64_t F = m->gnnz, P = m->P, B = (F + P - 1) / P;
-  if (B < 1)
-    B = 1;
-  int64_t lo = min64(m->rank * B, F), hi = min64((m->rank + 1) * B, F);
-  if (ny != hi - lo)
+  int64_t F = m->gnnz, P = m->P;
+  *B = (F + P - 1) / P;
+  if (*B < 1)
+    *B = 1;
+  *lo = min64(m->rank * *B, F);
+  *hi = min64((m->rank + 1) * *B, F);
+  if (ny != *hi - *lo)
     distrt_fatal(op,
                  "y has %lld elements; this process's block of the "
                  "%lld fibers (ceil(%lld / %lld) each) has %lld",
                  (long long)ny, (long long)F, (long long)F, (long long)P,
-                 (long long)(hi - lo));
-  distrt_check_buf(op, "partial", partial, m->all.nnz);
+                 (long long)(*hi - *lo));
   distrt_check_buf(op, "y", y, ny);
-  distrt_reject_device(op, partial, "partial", "the fibers' reduction");
   distrt_reject_device(op, y, "y", "the fibers' reduction");
+}
+
+void distrt_spmat_reduce_fibers(distrt_spmat *m, const void *partial, void *y,
+                                int64_t ny) {
+  const char *op = "distrt_spmat_reduce_fibers";
+  int64_t B, lo, hi;
+  check_reduce_fibers(op, m, y, ny, &B, &lo, &hi);
+  distrt_check_buf(op, "partial", partial, m->all.nnz);
+  distrt_reject_device(op, partial, "partial", "the fibers' reduction");
   spm_reduce_range(op, m, &m->fred, m->fiber0, m->all.nnz, B, lo, hi, partial,
                    y);
+}
+
+void distrt_spmat_fiber_runs(distrt_spmat *m, void *y, int64_t ny,
+                             int64_t *own_begin, int64_t *own_end,
+                             int64_t *y_offset) {
+  const char *op = "distrt_spmat_fiber_runs";
+  int64_t B, lo, hi, olo, on, oy;
+  check_reduce_fibers(op, m, y, ny, &B, &lo, &hi);
+  spm_reduce_range_plan(op, m, &m->fred, m->fiber0, m->all.nnz, B, lo, hi, &olo,
+                        &on, &oy);
+  if (ny > 0)
+    memset(y, 0, (size_t)(ny * m->esize));
+  if (own_begin)
+    *own_begin = olo;
+  if (own_end)
+    *own_end = olo + on;
+  if (y_offset)
+    *y_offset = oy;
+}
+
+void distrt_spmat_reduce_fibers_foreign(distrt_spmat *m, const void *partial,
+                                        void *y, int64_t ny) {
+  const char *op = "distrt_spmat_reduce_fibers_foreign";
+  int64_t B, lo, hi;
+  check_reduce_fibers(op, m, y, ny, &B, &lo, &hi);
+  distrt_check_buf(op, "partial", partial, m->all.nnz);
+  distrt_reject_device(op, partial, "partial", "the fibers' reduction");
+  if (!m->fred.built)
+    distrt_fatal_collective(op, "call distrt_spmat_fiber_runs first (it "
+                                "plans the reduction and zeroes y)");
+  spm_reduce_range_foreign(op, m, &m->fred, partial, y);
 }

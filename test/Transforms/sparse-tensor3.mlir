@@ -136,18 +136,34 @@ dist.grid @m [4]
 !c = !dist.tensor<9xf64, #dist.layout<@m, "x -> *">>
 
 // All three levels fused: A still takes the stored B's fibers; the leaf
-// runs on B's entries companion into the partial sums of its fibers, which
-// dist.sparse_reduce_fibers sums into A's values.
+// runs on B's entries companion in three runs of its fibers: those in A's
+// own block straight into A's values (zeroed by dist.sparse_fiber_runs),
+// the ones before and after into the partial sums, which
+// dist.sparse_reduce_fibers ... foreign adds into their owners' values.
 // CHECK-LABEL: func.func @ttv_entries(
 // CHECK-SAME: %[[A:.*]]: !dist.sparse_tile, %[[B:.*]]: !dist.sparse_tile, %[[C:.*]]: memref<?xf64>)
 // CHECK: dist.sparse_pattern_of %[[A]] from %[[B]]
 // CHECK: %[[E:.*]] = dist.sparse_entries %[[B]] : !dist.sparse_tile
 // CHECK: %{{.*}}, %{{.*}}, %[[P2:.*]], %[[C2:.*]], %[[V:.*]], %[[NF:.*]] = dist.sparse_fibers %[[E]] of
 // CHECK: %{{.*}}, %{{.*}}, %[[AV:.*]], %{{.*}} = dist.sparse_part %[[A]] all
-// CHECK: %[[PS:.*]] = dist.sparse_fiber_partial %[[E]] fibers %[[NF]] : !dist.sparse_tile -> memref<?xf64>
-// CHECK: call @__dist_ttv_10x6x9_p32_c32_f64(%[[P2]], %[[C2]], %[[V]], %[[NF]], %[[C]], %[[PS]])
-// CHECK: dist.sparse_reduce_fibers %[[E]], %[[PS]] into %[[AV]] :
+// CHECK: %[[OB:.*]], %[[OE:.*]], %[[OY:.*]] = dist.sparse_fiber_runs %[[E]], %[[AV]] : !dist.sparse_tile, memref<?xf64>
+// CHECK: %[[PS:.*]] = dist.sparse_fiber_partial %[[E]] fibers %[[NF]] foreign : !dist.sparse_tile -> memref<?xf64>
+// CHECK: %[[Z:.*]] = arith.constant 0 : index
+// CHECK: %[[SH:.*]] = arith.subi %[[OY]], %[[OB]] : index
+// CHECK: call @[[LEAFR:__dist_ttv_run_10x6x9_p32_c32_f64]](%[[P2]], %[[C2]], %[[V]], %[[NF]], %[[Z]], %[[OB]], %[[Z]], %[[C]], %[[PS]])
+// CHECK: call @[[LEAFR]](%[[P2]], %[[C2]], %[[V]], %[[NF]], %[[OB]], %[[OE]], %[[SH]], %[[C]], %[[AV]])
+// CHECK: call @[[LEAFR]](%[[P2]], %[[C2]], %[[V]], %[[NF]], %[[OE]], %[[NF]], %[[Z]], %[[C]], %[[PS]])
+// CHECK: dist.sparse_reduce_fibers %[[E]], %[[PS]] into %[[AV]] foreign :
 // CHECK-NOT: dist.sparse_reduce_rows
+// The run leaf: the listed level holds f + shift at the positions
+// [begin, end), and the output is not zeroed.
+// CHECK: func.func private @[[LEAFR]](
+// CHECK-NOT: linalg.fill
+// CHECK: scf.for %[[P:.*]] = %{{.*}} to %{{.*}} step
+// CHECK: arith.addi %[[P]], %{{.*}} : index
+// CHECK: sparse_tensor.assemble
+// CHECK: linalg.generic
+// CHECK: return
 // REPORT: remark: SpTTV over the entries split equally: the entries whose owner differs move once per tensor's entries, then every call the partial sums of the fibers split between processes or lying outside the process's block of the output's fibers (c is replicated; docs/sparse.md)
 func.func @ttv_entries(%a: !A, %b: !B, %c: !c) {
   dist.compute "A(i,j) = B(i,j,k) * c(k)" (A = %a, B = %b, c = %c)

@@ -451,7 +451,10 @@ static LogicalResult lowerFiberPartial(RuntimeLowering &rt,
                                        ConversionPatternRewriter &rewriter) {
   Location loc = op.getLoc();
   FailureOr<Value> buf =
-      rt.call(rewriter, loc, "distrt_spmat_fiber_partial", {a.getTile()});
+      rt.call(rewriter, loc,
+              op.getForeign() ? "distrt_spmat_fiber_partial_foreign"
+                              : "distrt_spmat_fiber_partial",
+              {a.getTile()});
   if (failed(buf))
     return failure();
   rewriter.replaceOp(op, viewOf(rt, rewriter, loc, op.getBuffer().getType(),
@@ -465,11 +468,34 @@ static LogicalResult lowerReduceFibers(RuntimeLowering &rt,
                                        ConversionPatternRewriter &rewriter) {
   Location loc = op.getLoc();
   Value n = memref::DimOp::create(rewriter, loc, a.getY(), 0);
-  return callOnHandle(rt, op, a.getTile(), "distrt_spmat_reduce_fibers",
+  return callOnHandle(rt, op, a.getTile(),
+                      op.getForeign() ? "distrt_spmat_reduce_fibers_foreign"
+                                      : "distrt_spmat_reduce_fibers",
                       {rt.ptrOf(rewriter, loc, a.getPartial()),
                        rt.ptrOf(rewriter, loc, a.getY()),
                        rt.toI64(rewriter, loc, n)},
                       rewriter);
+}
+
+/// distrt_spmat_fiber_runs: the own run's bounds and y offset.
+static LogicalResult lowerFiberRuns(RuntimeLowering &rt, SparseFiberRunsOp op,
+                                    SparseFiberRunsOp::Adaptor a,
+                                    ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  OpBuilder &b = rewriter;
+  Value n = memref::DimOp::create(b, loc, a.getY(), 0);
+  FailureOr<SmallVector<Value>> out = callWithOuts(
+      rt, b, loc, "distrt_spmat_fiber_runs",
+      {a.getTile(), rt.ptrOf(b, loc, a.getY()), rt.toI64(b, loc, n)},
+      {rt.i64Ty, rt.i64Ty, rt.i64Ty});
+  if (failed(out))
+    return failure();
+  SmallVector<Value> idx;
+  for (Value v : *out)
+    idx.push_back(
+        arith::IndexCastOp::create(b, loc, b.getIndexType(), v).getResult());
+  rewriter.replaceOp(op, idx);
+  return success();
 }
 
 static LogicalResult lowerReduceRows(RuntimeLowering &rt,
@@ -572,6 +598,7 @@ void rt::populateSparseToRuntimePatterns(RewritePatternSet &patterns,
   add(lowerEntries);
   add(lowerFiberPartial);
   add(lowerReduceFibers);
+  add(lowerFiberRuns);
   add(lowerExchangeBegin);
   add(lowerExchangeEnd);
   add(lowerShareX);

@@ -19,9 +19,12 @@
 //
 //   %e = dist.sparse_entries B           the companion (made once)
 //   ... = dist.sparse_fibers %e
-//   %p = dist.sparse_fiber_partial %e fibers %nf
-//   call @__dist_ttv_...(%e's pos2, crd2, values, %nf, c, %p)
-//   dist.sparse_reduce_fibers %e, %p into A's values
+//   %ob, %oe, %o = dist.sparse_fiber_runs %e, A's values (zeroed)
+//   %p = dist.sparse_fiber_partial %e fibers %nf foreign
+//   call @__dist_ttv_run_...(%e's level 2, 0, %ob, 0, c, %p)
+//   call @__dist_ttv_run_...(%e's level 2, %ob, %oe, %o - %ob, c, A's values)
+//   call @__dist_ttv_run_...(%e's level 2, %oe, %nf, 0, c, %p)
+//   dist.sparse_reduce_fibers %e, %p into A's values foreign
 //
 // SpMTTKRP so scheduled runs on %e's rows as on a fiber split's.
 //
@@ -207,6 +210,94 @@ static func::FuncOp getOrCreateTtvLeaf(ModuleOp module, Location loc,
   });
 }
 
+/// SpTTV's leaf over a run of fibers, for the entries partition: y(f +
+/// shift) += sum over k of B'(f,k) * c(k) for the fibers f in [begin,
+/// end) of B' (pos2, crd2, values; nf fibers), y not zeroed (the caller
+/// zeroes it). The same sparsifier SpMV as getOrCreateTtvLeaf's, its
+/// listed level holding f + shift at the positions [begin, end).
+static func::FuncOp getOrCreateTtvRunLeaf(ModuleOp module, Location loc,
+                                          DistTensorType bt) {
+  MLIRContext *ctx = module.getContext();
+  auto enc = bt.getEncoding();
+  Type elt = bt.getElementType();
+  int64_t d0 = bt.getShape()[0], d1 = bt.getShape()[1], d2 = bt.getShape()[2];
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  os << "__dist_ttv_run_" << d0 << "x" << d1 << "x" << d2 << "_p"
+     << enc.getPosWidth() << "_c" << enc.getCrdWidth() << "_" << elt;
+  Type posElt = sparseIndexElt(ctx, enc.getPosWidth());
+  Type crdElt = sparseIndexElt(ctx, enc.getCrdWidth());
+  Type idx = IndexType::get(ctx);
+  SmallVector<Type> args{flatMemRef(posElt),
+                         flatMemRef(crdElt),
+                         flatMemRef(elt),
+                         idx,
+                         idx,
+                         idx,
+                         idx,
+                         flatMemRef(elt),
+                         flatMemRef(elt)};
+  return getOrCreateLeaf(
+      module, loc, name, args, [&](OpBuilder &b, Block &entry) {
+        Value pos2 = entry.getArgument(0), crd2 = entry.getArgument(1),
+              vals = entry.getArgument(2), nf = entry.getArgument(3),
+              begin = entry.getArgument(4), end = entry.getArgument(5),
+              shift = entry.getArgument(6), c = entry.getArgument(7),
+              y = entry.getArgument(8);
+        auto cast = [&](OpBuilder &cb, Location l, Type t, Value v) -> Value {
+          return t.isIndex()
+                     ? v
+                     : arith::IndexCastOp::create(cb, l, t, v).getResult();
+        };
+        Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+        Value c1 = arith::ConstantIndexOp::create(b, loc, 1);
+        auto pos0 =
+            memref::AllocaOp::create(b, loc, MemRefType::get({2}, posElt));
+        memref::StoreOp::create(b, loc, cast(b, loc, posElt, begin), pos0,
+                                ValueRange{c0});
+        memref::StoreOp::create(b, loc, cast(b, loc, posElt, end), pos0,
+                                ValueRange{c1});
+        Value list =
+            memref::AllocOp::create(b, loc, flatMemRef(crdElt), ValueRange{nf});
+        scf::ForOp::create(b, loc, begin, end, c1, ValueRange{},
+                           [&](OpBuilder &fb, Location l, Value p, ValueRange) {
+                             Value f = arith::AddIOp::create(fb, l, p, shift);
+                             memref::StoreOp::create(fb, l,
+                                                     cast(fb, l, crdElt, f),
+                                                     list, ValueRange{p});
+                             scf::YieldOp::create(fb, l);
+                           });
+        SmallVector<Value> levels{memrefAsTensor(b, loc, pos0, false),
+                                  memrefAsTensor(b, loc, list, false),
+                                  memrefAsTensor(b, loc, pos2, false),
+                                  memrefAsTensor(b, loc, crd2, false)};
+        auto type = RankedTensorType::get({fiberBound(d0, d1), d2}, elt,
+                                          dcsrEncoding(ctx, enc));
+        Value fib = sparse_tensor::AssembleOp::create(
+            b, loc, type, levels, memrefAsTensor(b, loc, vals, false));
+        auto cView = memref::ReinterpretCastOp::create(
+            b, loc, MemRefType::get({d2}, elt), c, b.getIndexAttr(0),
+            ArrayRef<OpFoldResult>{b.getIndexAttr(d2)},
+            ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+        Value tc = memrefAsTensor(b, loc, cView, false);
+        Value ty = memrefAsTensor(b, loc, y, true);
+        AffineExpr f, k;
+        bindDims(ctx, f, k);
+        SmallVector<AffineMap> maps{AffineMap::get(2, 0, {f, k}, ctx),
+                                    AffineMap::get(2, 0, {k}, ctx),
+                                    AffineMap::get(2, 0, {f}, ctx)};
+        auto generic = linalg::GenericOp::create(
+            b, loc, TypeRange{ty.getType()}, ValueRange{fib, tc},
+            ValueRange{ty}, maps,
+            {utils::IteratorType::parallel, utils::IteratorType::reduction},
+            [&](OpBuilder &gb, Location l, ValueRange a) {
+              sumOfProducts(gb, l, a);
+            });
+        writeBack(b, loc, generic.getResult(0), y);
+        memref::DeallocOp::create(b, loc, list);
+      });
+}
+
 /// buf[i] as an index (positions and coordinates are i32, i64 or index).
 static Value loadIndex(OpBuilder &b, Location loc, Value buf, Value i) {
   Value v = memref::LoadOp::create(b, loc, buf, ValueRange{i});
@@ -387,16 +478,36 @@ LogicalResult spmd::lowerSparseTensor3(SPMDBuilder &rt, ComputeOp op,
   if (ttv) {
     SparsePartOp ap = makeSparsePart(b, loc, a, SparsePart::all, at);
     Value y = ap.getValues();
-    if (prod.entries)
-      y = SparseFiberPartialOp::create(b, loc, flatMemRef(elt), hc,
-                                       fibers.getNfibers())
-              .getBuffer();
-    func::CallOp::create(b, loc, getOrCreateTtvLeaf(rt.module, loc, bt),
-                         ValueRange{fibers.getPos2(), fibers.getCrd2(),
-                                    fibers.getValues(), fibers.getNfibers(), c,
-                                    y});
-    if (prod.entries)
-      SparseReduceFibersOp::create(b, loc, hc, y, ap.getValues());
+    if (!prod.entries) {
+      func::CallOp::create(b, loc, getOrCreateTtvLeaf(rt.module, loc, bt),
+                           ValueRange{fibers.getPos2(), fibers.getCrd2(),
+                                      fibers.getValues(), fibers.getNfibers(),
+                                      c, y});
+      return success();
+    }
+    // The fibers in A's own block straight into its values, the others
+    // into the partial sums, sent to their owners.
+    Type idx = b.getIndexType();
+    auto runs = SparseFiberRunsOp::create(b, loc, idx, idx, idx, hc, y);
+    auto partialOp = SparseFiberPartialOp::create(b, loc, flatMemRef(elt), hc,
+                                                  fibers.getNfibers());
+    partialOp.setForeign(true);
+    Value partial = partialOp.getBuffer();
+    func::FuncOp leaf = getOrCreateTtvRunLeaf(rt.module, loc, bt);
+    Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+    Value shift =
+        arith::SubIOp::create(b, loc, runs.getYOffset(), runs.getOwnBegin());
+    auto run = [&](Value begin, Value end, Value by, Value out) {
+      func::CallOp::create(b, loc, leaf,
+                           ValueRange{fibers.getPos2(), fibers.getCrd2(),
+                                      fibers.getValues(), fibers.getNfibers(),
+                                      begin, end, by, c, out});
+    };
+    run(c0, runs.getOwnBegin(), c0, partial);
+    run(runs.getOwnBegin(), runs.getOwnEnd(), shift, y);
+    run(runs.getOwnEnd(), fibers.getNfibers(), c0, partial);
+    auto reduce = SparseReduceFibersOp::create(b, loc, hc, partial, y);
+    reduce.setForeign(true);
     return success();
   }
   // C or D may be A passed twice to the enclosing function, where their

@@ -284,6 +284,11 @@ distrt_spmat *distrt_spmat_in_partition(distrt_spmat *m, int64_t partition);
  *  on every call; never NULL) for the partial sums of its fibers. */
 void *distrt_spmat_fiber_partial(distrt_spmat *m);
 
+/** Like distrt_spmat_fiber_partial, but after distrt_spmat_fiber_runs only
+ *  the fibers outside the own run are zeroed (the product writes those
+ *  straight into y); fatal before it. */
+void *distrt_spmat_fiber_partial_foreign(distrt_spmat *m);
+
 /** Collective: y = the sums over the processes of the partial sums of
  *  fibers, where m is the entries companion of a tensor stored by fibers
  *  (DISTRT_SPMAT_NONZEROS), partial holds one element per local fiber (the
@@ -296,6 +301,26 @@ void *distrt_spmat_fiber_partial(distrt_spmat *m);
  *  companion).  Fatal for another m or a wrong ny. */
 void distrt_spmat_reduce_fibers(distrt_spmat *m, const void *partial, void *y,
                                 int64_t ny);
+
+/** The own run of a product over the entries companion m (as for
+ *  distrt_spmat_reduce_fibers) that writes this process's fibers straight
+ *  into y (ny elements, its block of the F fibers): zeroes y and gives the
+ *  local fibers [*own_begin, *own_end) that lie in y's block, local fiber
+ *  q going to y[q - *own_begin + *y_offset]; the others go to the partial
+ *  sums (distrt_spmat_fiber_partial), which
+ *  distrt_spmat_reduce_fibers_foreign sends.  Collective the first time
+ *  after m's entries change (it plans the reduction).  Any out pointer may
+ *  be NULL. */
+void distrt_spmat_fiber_runs(distrt_spmat *m, void *y, int64_t ny,
+                             int64_t *own_begin, int64_t *own_end,
+                             int64_t *y_offset);
+
+/** Collective: after distrt_spmat_fiber_runs, y += the partial sums of
+ *  this process's fibers that other processes hold (in increasing rank),
+ *  and partial's fibers outside [own_begin, own_end) go to the processes
+ *  whose blocks hold them; y's own run is not touched. */
+void distrt_spmat_reduce_fibers_foreign(distrt_spmat *m, const void *partial,
+                                        void *y, int64_t ny);
 
 /** The entries (global: the sum over the processes) sent to another
  *  process when m's companion (distrt_spmat_in_partition) was made, i.e.

@@ -105,6 +105,14 @@ func.func @nonzeros(%x: memref<?xf32>, %y: memref<?xf32>) {
   // CHECK: %[[NY64:.*]] = arith.index_cast %[[NY]] : index to i64
   // CHECK: llvm.call @distrt_spmat_reduce_fibers(%[[E]], %{{.*}}, %{{.*}}, %[[NY64]]) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, i64) -> ()
   dist.sparse_reduce_fibers %e, %fp into %y : !dist.sparse_tile, memref<?xf32>, memref<?xf32>
+  // The own run (three i64 results through pointers), the foreign partial
+  // sums and their reduction.
+  // CHECK: llvm.call @distrt_spmat_fiber_runs(%[[E]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr, i64, !llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
+  %rb, %re, %ry = dist.sparse_fiber_runs %e, %y : !dist.sparse_tile, memref<?xf32>
+  // CHECK: llvm.call @distrt_spmat_fiber_partial_foreign(%[[E]]) : (!llvm.ptr) -> !llvm.ptr
+  %ff = dist.sparse_fiber_partial %e fibers %re foreign : !dist.sparse_tile -> memref<?xf32>
+  // CHECK: llvm.call @distrt_spmat_reduce_fibers_foreign(%[[E]], %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, i64) -> ()
+  dist.sparse_reduce_fibers %e, %ff into %y foreign : !dist.sparse_tile, memref<?xf32>, memref<?xf32>
   dist.sparse_free %h : !dist.sparse_tile
   return
 }

@@ -73,6 +73,12 @@ func.func @spmd(%b: !B, %x: memref<?xf64>, %whole: memref<64x64xf64>) {
   %fp = dist.sparse_fiber_partial %e fibers %nr : !dist.sparse_tile -> memref<?xf64>
   // CHECK: dist.sparse_reduce_fibers %[[E]], %[[FP]] into %{{.*}} : !dist.sparse_tile, memref<?xf64>, memref<?xf64>
   dist.sparse_reduce_fibers %e, %fp into %x : !dist.sparse_tile, memref<?xf64>, memref<?xf64>
+  // CHECK: %{{.*}}, %{{.*}}, %{{.*}} = dist.sparse_fiber_runs %[[E]], %{{.*}} : !dist.sparse_tile, memref<?xf64>
+  %rb, %re, %ry = dist.sparse_fiber_runs %e, %x : !dist.sparse_tile, memref<?xf64>
+  // CHECK: %[[FF:.*]] = dist.sparse_fiber_partial %[[E]] fibers %{{.*}} foreign : !dist.sparse_tile -> memref<?xf64>
+  %ff = dist.sparse_fiber_partial %e fibers %nr foreign : !dist.sparse_tile -> memref<?xf64>
+  // CHECK: dist.sparse_reduce_fibers %[[E]], %[[FF]] into %{{.*}} foreign : !dist.sparse_tile, memref<?xf64>, memref<?xf64>
+  dist.sparse_reduce_fibers %e, %ff into %x foreign : !dist.sparse_tile, memref<?xf64>, memref<?xf64>
   // CHECK: dist.sparse_exchange_begin %[[H]], %{{.*}} ghosts %{{.*}} cols 2 : !dist.sparse_tile, memref<?xf64> -> memref<?xf64>
   %g = dist.sparse_exchange_begin %h, %x ghosts %n cols 2 : !dist.sparse_tile, memref<?xf64> -> memref<?xf64>
   // CHECK: dist.sparse_exchange_end %[[H]]

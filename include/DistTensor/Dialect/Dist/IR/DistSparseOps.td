@@ -530,7 +530,9 @@ def Dist_SparseFiberPartialOp : Dist_RuntimeOp<"sparse_fiber_partial"> {
     zeroed by every call (`distrt_spmat_fiber_partial`): a product over the
     entries partition (`dist.sparse_entries`) sums each fiber's entries
     there, and `dist.sparse_reduce_fibers` adds the sums of a fiber split
-    between processes.
+    between processes. With `foreign` (after `dist.sparse_fiber_runs`,
+    `distrt_spmat_fiber_partial_foreign`) only the fibers outside the own
+    run are zeroed: the product writes those straight into the output.
 
     ```mlir
     %p = dist.sparse_fiber_partial %e fibers %nf
@@ -538,11 +540,11 @@ def Dist_SparseFiberPartialOp : Dist_RuntimeOp<"sparse_fiber_partial"> {
     ```
   }];
   let arguments = (ins Arg<Dist_SparseTileType, "", [MemWrite]>:$tile,
-                       Index:$nfibers);
+                       Index:$nfibers, UnitAttr:$foreign);
   let results = (outs MemRefRankOf<[F32, F64], [1]>:$buffer);
   let assemblyFormat = [{
-    $tile `fibers` $nfibers attr-dict `:` qualified(type($tile)) `->`
-    type($buffer)
+    $tile `fibers` $nfibers (`foreign` $foreign^)? attr-dict `:`
+    qualified(type($tile)) `->` type($buffer)
   }];
   let hasVerifier = 1;
 }
@@ -558,7 +560,10 @@ def Dist_SparseReduceFibersOp : Dist_RuntimeOp<"sparse_reduce_fibers"> {
     stored piece holds: the values of SpTTV's output, whose entries are
     those fibers. `y` is set to the sum over the processes of the partial
     sums: its own first, then, in increasing rank, those of the processes
-    whose entries share its fibers.
+    whose entries share its fibers. With `foreign`
+    (`distrt_spmat_reduce_fibers_foreign`, after `dist.sparse_fiber_runs`)
+    the process's own run is already in `y`: only the others' sums are
+    added, and `partial`'s fibers outside the own run sent.
 
     ```mlir
     dist.sparse_reduce_fibers %e, %p into %vals
@@ -567,12 +572,39 @@ def Dist_SparseReduceFibersOp : Dist_RuntimeOp<"sparse_reduce_fibers"> {
   }];
   let arguments = (ins Arg<Dist_SparseTileType, "", [MemWrite]>:$tile,
                        Arg<MemRefRankOf<[F32, F64], [1]>, "", [MemRead]>:$partial,
-                       Arg<MemRefRankOf<[F32, F64], [1]>, "", [MemWrite]>:$y);
+                       Arg<MemRefRankOf<[F32, F64], [1]>, "", [MemRead, MemWrite]>:$y,
+                       UnitAttr:$foreign);
   let assemblyFormat = [{
-    $tile `,` $partial `into` $y attr-dict `:` qualified(type($tile)) `,`
-    type($partial) `,` type($y)
+    $tile `,` $partial `into` $y (`foreign` $foreign^)? attr-dict `:`
+    qualified(type($tile)) `,` type($partial) `,` type($y)
   }];
   let hasVerifier = 1;
+}
+
+def Dist_SparseFiberRunsOp : Dist_RuntimeOp<"sparse_fiber_runs"> {
+  let summary = "the fibers a process writes straight into its output block";
+  let description = [{
+    Collective the first time after the entries change
+    (`distrt_spmat_fiber_runs`): for the entries companion `tile` of a
+    tensor stored by fibers and `y`, this process's block of a vector over
+    the tensor's fibers (SpTTV's output values), zeroes `y` and gives the
+    piece's fibers [`own_begin`, `own_end`) that lie in `y`'s block, local
+    fiber q at `y[q - own_begin + y_offset]`. A product writes those
+    straight into `y` and the fibers before and after them into
+    `dist.sparse_fiber_partial`'s buffer, which `dist.sparse_reduce_fibers
+    ... foreign` sends to their owners.
+
+    ```mlir
+    %b, %e, %o = dist.sparse_fiber_runs %h, %vals
+        : !dist.sparse_tile, memref<?xf64>
+    ```
+  }];
+  let arguments = (ins Arg<Dist_SparseTileType, "", [MemWrite]>:$tile,
+                       Arg<MemRefRankOf<[F32, F64], [1]>, "", [MemWrite]>:$y);
+  let results = (outs Index:$own_begin, Index:$own_end, Index:$y_offset);
+  let assemblyFormat = [{
+    $tile `,` $y attr-dict `:` qualified(type($tile)) `,` type($y)
+  }];
 }
 
 def Dist_SparseCheckResultOp : Dist_RuntimeOp<"sparse_check_result"> {
