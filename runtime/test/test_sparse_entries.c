@@ -34,6 +34,15 @@
  *     them (a second call on the same plan), reduced by
  *     distrt_spmat_reduce_fibers into this rank's block of the F fibers
  *     (ceil(F / P) each; tensors stored by fibers) equal the model's;
+ *   - stored by fibers, the product's protocol that writes the own fibers
+ *     straight into y (before reduce_fibers, which reuses its plan, and
+ *     after): distrt_spmat_fiber_runs zeroes y (7s before) and gives the
+ *     own run [ob, oe), exactly the local fibers whose number lies in this
+ *     rank's block, y_offset their first one's place in it;
+ *     fiber_partial_foreign zeroes the partial sums outside the run only
+ *     (5s before); the sums of [0, ob), [oe, nf) written there, those of
+ *     the run into y, reduce_fibers_foreign leaves y equal to the model's
+ *     per-fiber sums (entries, then sum(k + 1) on the same plan);
  *   - the rows' partial sums (entries, sum(k + 1)) reduced by rows equal
  *     the model's per row;
  *   - after the tensor gets new entries (generated, another seed) the next
@@ -278,6 +287,18 @@ static int64_t model_moved(const model *md, int kind) {
   return moved;
 }
 
+/* Entry e's term in the fibers' sums: pass 0 counts it, pass 1 adds
+ * k + 1; fiber f's sum of them over the whole tensor. */
+static double term(const model *md, int64_t e, int pass) {
+  return pass ? (double)(md->ek[e] + 1) : 1.0;
+}
+static double fiber_sum(const model *md, int64_t f, int pass) {
+  double s = 0;
+  for (int64_t e = md->fstart[f]; e < md->fstart[f] + md->fcnt[f]; ++e)
+    s += term(md, e, pass);
+  return s;
+}
+
 /* The fibers' partial sums (pass 0: the entries of each local fiber; pass
  * 1: sum(k + 1)), reduced by fibers when t is stored by them. */
 static void check_fiber_reduce(distrt_spmat *c, const model *md, int kind,
@@ -308,16 +329,95 @@ static void check_fiber_reduce(distrt_spmat *c, const model *md, int kind,
       tu_set(y, dtype, f, 7.0); /* overwritten, not added to */
     distrt_spmat_reduce_fibers(c, part, y, ny);
     for (int64_t f = 0; f < ny; ++f) {
-      double want = 0;
-      int64_t e0 = md->fstart[lo + f], e1 = e0 + md->fcnt[lo + f];
-      for (int64_t e = e0; e < e1; ++e)
-        want += pass ? (double)(md->ek[e] + 1) : 1.0;
+      double want = fiber_sum(md, lo + f, pass);
       if (!EXPECT(tu_get(y, dtype, f) == want,
                   "%s: reduce_fibers (pass %d): fiber %lld is %g, expected %g",
                   when, pass, (long long)(lo + f), tu_get(y, dtype, f), want))
         break;
     }
   }
+  free(y);
+}
+
+/* The product's protocol (t stored by fibers): distrt_spmat_fiber_runs
+ * zeroes y and gives the own run [ob, oe), the local fibers in this rank's
+ * block, local fiber q to y[q - ob + off]; fiber_partial_foreign zeroes
+ * only the others; the sums of [0, ob) and [oe, nf) go into the partial
+ * sums, those of the run straight into y, and reduce_fibers_foreign adds
+ * the other ranks' to y.  Pass 0: entries; pass 1: sum(k + 1). */
+static void check_fiber_runs(distrt_spmat *c, const model *md, int64_t dtype,
+                             const char *when) {
+  int64_t nf, ea, eb, P = tu_size(), r = tu_rank();
+  distrt_spmat_fibers(c, NULL, NULL, NULL, NULL, NULL, &nf, NULL);
+  entry_block(md, r, &ea, &eb);
+  int64_t B = cdiv(md->F, P), lo = min64(r * B, md->F);
+  int64_t hi = min64((r + 1) * B, md->F), ny = hi - lo;
+  int64_t f0 = ea < eb ? md->ef[ea] : 0; /* local fiber 0's number */
+  void *y = malloc((size_t)((ny > 0 ? ny : 1) * tu_esize(dtype)));
+  double *loc = malloc((size_t)(nf > 0 ? nf : 1) * sizeof(double));
+  for (int pass = 0; pass < 2; ++pass) {
+    int64_t ob = -1, oe = -1, off = -1;
+    if (pass) /* every out pointer may be NULL */
+      distrt_spmat_fiber_runs(c, y, ny, NULL, NULL, NULL);
+    for (int64_t f = 0; f < ny; ++f)
+      tu_set(y, dtype, f, 7.0);
+    distrt_spmat_fiber_runs(c, y, ny, &ob, &oe, &off);
+    int ok = EXPECT(0 <= ob && ob <= oe && oe <= nf,
+                    "%s: fiber_runs: own run [%lld, %lld) of %lld fibers", when,
+                    (long long)ob, (long long)oe, (long long)nf);
+    for (int64_t q = 0; ok && q < nf; ++q)
+      ok = EXPECT((ob <= q && q < oe) == (lo <= f0 + q && f0 + q < hi),
+                  "%s: fiber_runs: local fiber %lld (fiber %lld) %s the own "
+                  "run [%lld, %lld); the block is [%lld, %lld)",
+                  when, (long long)q, (long long)(f0 + q),
+                  ob <= q && q < oe ? "in" : "not in", (long long)ob,
+                  (long long)oe, (long long)lo, (long long)hi);
+    if (ok && ob < oe)
+      ok = EXPECT(off == f0 + ob - lo,
+                  "%s: fiber_runs: y_offset %lld, expected %lld", when,
+                  (long long)off, (long long)(f0 + ob - lo));
+    for (int64_t f = 0; f < ny; ++f)
+      if (!EXPECT(tu_get(y, dtype, f) == 0.0,
+                  "%s: fiber_runs: y[%lld] is %g, not 0", when, (long long)f,
+                  tu_get(y, dtype, f)))
+        break;
+    /* Only the elements outside the run are zeroed. */
+    void *part = distrt_spmat_fiber_partial_foreign(c);
+    for (int64_t q = 0; q < nf; ++q)
+      tu_set(part, dtype, q, 5.0);
+    EXPECT(distrt_spmat_fiber_partial_foreign(c) == part,
+           "%s: fiber_partial_foreign: another buffer the second time", when);
+    for (int64_t q = 0; q < nf; ++q) {
+      double want = ob <= q && q < oe ? 5.0 : 0.0;
+      if (!EXPECT(tu_get(part, dtype, q) == want,
+                  "%s: fiber_partial_foreign[%lld] is %g, expected %g (own "
+                  "run [%lld, %lld))",
+                  when, (long long)q, tu_get(part, dtype, q), want,
+                  (long long)ob, (long long)oe))
+        break;
+    }
+    /* The local fibers' sums, from the model's entries [ea, eb). */
+    for (int64_t q = 0; q < nf; ++q)
+      loc[q] = 0;
+    for (int64_t e = ea; e < eb; ++e)
+      if (md->ef[e] - f0 < nf)
+        loc[md->ef[e] - f0] += term(md, e, pass);
+    for (int64_t q = 0; q < nf; ++q) {
+      if (q < ob || q >= oe)
+        tu_set(part, dtype, q, loc[q]);
+      else if (q - ob + off >= 0 && q - ob + off < ny) /* the run's 5s stay */
+        tu_set(y, dtype, q - ob + off, loc[q]);
+    }
+    distrt_spmat_reduce_fibers_foreign(c, part, y, ny);
+    for (int64_t f = 0; f < ny; ++f)
+      if (!EXPECT(tu_get(y, dtype, f) == fiber_sum(md, lo + f, pass),
+                  "%s: reduce_fibers_foreign (pass %d): fiber %lld is %g, "
+                  "expected %g",
+                  when, pass, (long long)(lo + f), tu_get(y, dtype, f),
+                  fiber_sum(md, lo + f, pass)))
+        break;
+  }
+  free(loc);
   free(y);
 }
 
@@ -416,10 +516,16 @@ static void check_companion(distrt_spmat *t, const model *md, int kind,
          "%s: moved %lld entries, expected %lld", when,
          (long long)distrt_spmat_moved_entries(t),
          (long long)model_moved(md, kind));
+  /* fiber_runs plans the fibers' reduction first, reduce_fibers reuses
+   * the plan; at the end fiber_runs reuses it again. */
+  if (kind == DISTRT_SPMAT_NONZEROS)
+    check_fiber_runs(c, md, dtype, when);
   check_fiber_reduce(c, md, kind, pb, cb, dtype, when);
   check_row_reduce(c, md, pb, cb, dtype, when);
   /* The plans are kept: the fibers' reduction once more. */
   check_fiber_reduce(c, md, kind, pb, cb, dtype, when);
+  if (kind == DISTRT_SPMAT_NONZEROS)
+    check_fiber_runs(c, md, dtype, when);
 }
 
 static void run_one(int kind, int64_t pb, int64_t cb, int64_t dtype,
@@ -483,6 +589,12 @@ static int error_case(const char *name) {
                                ny + (tu_rank() == 1));
   } else if (!strcmp(name, "reduce-not-companion")) {
     distrt_spmat_reduce_fibers(t, distrt_spmat_fiber_partial(t), y, ny);
+  } else if (!strcmp(name, "fiber-partial-foreign-early")) {
+    distrt_spmat_fiber_partial_foreign(
+        distrt_spmat_in_partition(t, DISTRT_SPMAT_ENTRIES));
+  } else if (!strcmp(name, "reduce-foreign-early")) {
+    distrt_spmat *c = distrt_spmat_in_partition(t, DISTRT_SPMAT_ENTRIES);
+    distrt_spmat_reduce_fibers_foreign(c, distrt_spmat_fiber_partial(c), y, ny);
   } else if (!strcmp(name, "entries-matrix")) {
     distrt_spmat *a = distrt_spmat_create_nonzeros(g, 5, 4, 32, 32, DISTRT_F64);
     distrt_spmat_generate(a, DISTRT_GEN_UNIFORM, 2, 3);

@@ -286,7 +286,8 @@ void *distrt_spmat_fiber_partial(distrt_spmat *m);
 
 /** Like distrt_spmat_fiber_partial, but after distrt_spmat_fiber_runs only
  *  the fibers outside the own run are zeroed (the product writes those
- *  straight into y); fatal before it. */
+ *  straight into y); fatal while the reduction is not planned (by
+ *  fiber_runs or reduce_fibers since the entries last changed). */
 void *distrt_spmat_fiber_partial_foreign(distrt_spmat *m);
 
 /** Collective: y = the sums over the processes of the partial sums of
@@ -315,7 +316,8 @@ void distrt_spmat_fiber_runs(distrt_spmat *m, void *y, int64_t ny,
                              int64_t *own_begin, int64_t *own_end,
                              int64_t *y_offset);
 
-/** Collective: after distrt_spmat_fiber_runs, y += the partial sums of
+/** Collective: after distrt_spmat_fiber_runs (fatal while the reduction
+ *  is not planned, as above), y += the partial sums of
  *  this process's fibers that other processes hold (in increasing rank),
  *  and partial's fibers outside [own_begin, own_end) go to the processes
  *  whose blocks hold them; y's own run is not touched. */
