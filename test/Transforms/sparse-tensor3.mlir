@@ -31,13 +31,13 @@ func.func @ttv(%a: !A, %b: !B, %c: !c) {
       : !A, !B, !c
   return
 }
-// The leaf: the fibers listed 0 .. #fibers - 1 (DCSR over the fibers'
-// bound 10 * 6, then the entries' k), A's values zeroed, then the sum of
+// The leaf: A's values zeroed, the fibers listed 0 .. #fibers - 1 (DCSR
+// over the fibers' bound 10 * 6, then the entries' k), then the sum of
 // B * c over each fiber, written in place.
 // CHECK: func.func private @[[LEAF]](%[[LP2:.*]]: memref<?xi32>, %[[LC2:.*]]: memref<?xi32>, %[[LV:.*]]: memref<?xf64>, %[[LN:.*]]: index, %[[LX:.*]]: memref<?xf64>, %[[LY:.*]]: memref<?xf64>) attributes {dist.reassociate} {
+// CHECK: linalg.fill ins(%{{.*}} : f64) outs(%[[LY]] : memref<?xf64>)
 // CHECK: %[[LIST:.*]] = memref.alloc(%[[LN]]) : memref<?xi32>
 // CHECK: sparse_tensor.assemble {{.*}} : {{.*}} to tensor<60x9xf64, #sparse{{[0-9]*}}>
-// CHECK: linalg.fill ins(%{{.*}} : f64) outs(%[[LY]] : memref<?xf64>)
 // CHECK: linalg.generic
 // CHECK-SAME: iterator_types = ["parallel", "reduction"]
 // CHECK: arith.mulf

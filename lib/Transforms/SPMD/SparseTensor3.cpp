@@ -73,35 +73,36 @@ using namespace mlir;
 using namespace mlir::dist;
 using namespace mlir::dist::spmd;
 
-/// The first level of a listed piece: positions [0, n) (a stack array) and
-/// the list 0 .. n - 1 (`list`, allocated here, freed by the caller), as
+/// The first level of a listed piece: the positions [begin, end) (a stack
+/// array of two) of a list of n coordinates (`list`, allocated here, freed
+/// by the caller) holding p + shift at each position p of the range, as
 /// tensors.
-static SmallVector<Value> listedLevel(OpBuilder &b, Location loc,
-                                      sparse_tensor::SparseTensorEncodingAttr enc,
-                                      Value n, Value &list) {
+static SmallVector<Value>
+listedLevel(OpBuilder &b, Location loc,
+            sparse_tensor::SparseTensorEncodingAttr enc, Value n, Value begin,
+            Value end, Value shift, Value &list) {
   MLIRContext *ctx = b.getContext();
   Type posElt = sparseIndexElt(ctx, enc.getPosWidth());
   Type crdElt = sparseIndexElt(ctx, enc.getCrdWidth());
-  auto cast = [&](Type t, Value v) -> Value {
+  auto cast = [&](OpBuilder &cb, Type t, Value v) -> Value {
     return t.isIndex() ? v
-                       : arith::IndexCastOp::create(b, loc, t, v).getResult();
+                       : arith::IndexCastOp::create(cb, loc, t, v).getResult();
   };
   Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
   Value c1 = arith::ConstantIndexOp::create(b, loc, 1);
   auto pos0 = memref::AllocaOp::create(b, loc, MemRefType::get({2}, posElt));
-  memref::StoreOp::create(b, loc, cast(posElt, c0), pos0, ValueRange{c0});
-  memref::StoreOp::create(b, loc, cast(posElt, n), pos0, ValueRange{c1});
+  memref::StoreOp::create(b, loc, cast(b, posElt, begin), pos0, ValueRange{c0});
+  memref::StoreOp::create(b, loc, cast(b, posElt, end), pos0, ValueRange{c1});
   list = memref::AllocOp::create(b, loc, flatMemRef(crdElt), ValueRange{n});
-  scf::ForOp::create(b, loc, c0, n, c1, ValueRange{},
-                     [&](OpBuilder &fb, Location l, Value r, ValueRange) {
-                       Value v = crdElt.isIndex()
-                                     ? r
-                                     : arith::IndexCastOp::create(fb, l,
-                                                                  crdElt, r)
-                                           .getResult();
-                       memref::StoreOp::create(fb, l, v, list, ValueRange{r});
-                       scf::YieldOp::create(fb, l);
-                     });
+  scf::ForOp::create(
+      b, loc, begin, end, c1, ValueRange{},
+      [&](OpBuilder &fb, Location l, Value p, ValueRange) {
+        Value f =
+            shift ? arith::AddIOp::create(fb, l, p, shift).getResult() : p;
+        memref::StoreOp::create(fb, l, cast(fb, crdElt, f), list,
+                                ValueRange{p});
+        scf::YieldOp::create(fb, l);
+      });
   return {memrefAsTensor(b, loc, pos0, false),
           memrefAsTensor(b, loc, list, false)};
 }
@@ -155,6 +156,58 @@ static int64_t fiberBound(int64_t d0, int64_t d1) {
   return bound;
 }
 
+/// y(f + shift) += sum over k of B'(f,k) * c(k) for the fibers f in
+/// [begin, end) of B' (pos2, crd2, vals: the fibers as rows, nf of them):
+/// the sparsifier's SpMV of a DCSR matrix over those buffers whose listed
+/// level holds f + shift at the positions [begin, end) (shift null: 0).
+static void buildTtvSum(OpBuilder &b, Location loc, DistTensorType bt,
+                        Value pos2, Value crd2, Value vals, Value nf,
+                        Value begin, Value end, Value shift, Value c, Value y) {
+  MLIRContext *ctx = b.getContext();
+  auto enc = bt.getEncoding();
+  Type elt = bt.getElementType();
+  int64_t d0 = bt.getShape()[0], d1 = bt.getShape()[1], d2 = bt.getShape()[2];
+  Value list;
+  SmallVector<Value> levels =
+      listedLevel(b, loc, enc, nf, begin, end, shift, list);
+  levels.push_back(memrefAsTensor(b, loc, pos2, false));
+  levels.push_back(memrefAsTensor(b, loc, crd2, false));
+  auto type = RankedTensorType::get({fiberBound(d0, d1), d2}, elt,
+                                    dcsrEncoding(ctx, enc));
+  Value fib = sparse_tensor::AssembleOp::create(
+      b, loc, type, levels, memrefAsTensor(b, loc, vals, false));
+  auto cView = memref::ReinterpretCastOp::create(
+      b, loc, MemRefType::get({d2}, elt), c, b.getIndexAttr(0),
+      ArrayRef<OpFoldResult>{b.getIndexAttr(d2)},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+  Value tc = memrefAsTensor(b, loc, cView, false);
+  Value ty = memrefAsTensor(b, loc, y, true);
+  AffineExpr f, k;
+  bindDims(ctx, f, k);
+  SmallVector<AffineMap> maps{AffineMap::get(2, 0, {f, k}, ctx),
+                              AffineMap::get(2, 0, {k}, ctx),
+                              AffineMap::get(2, 0, {f}, ctx)};
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{ty.getType()}, ValueRange{fib, tc}, ValueRange{ty},
+      maps, {utils::IteratorType::parallel, utils::IteratorType::reduction},
+      [&](OpBuilder &gb, Location l, ValueRange a) {
+        sumOfProducts(gb, l, a);
+      });
+  writeBack(b, loc, generic.getResult(0), y);
+  memref::DeallocOp::create(b, loc, list);
+}
+
+/// The name of an SpTTV leaf (`kind`: "ttv" or "ttv_run") for B's type.
+static std::string ttvLeafName(StringRef kind, DistTensorType bt) {
+  auto enc = bt.getEncoding();
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  os << "__dist_" << kind << "_" << bt.getShape()[0] << "x" << bt.getShape()[1]
+     << "x" << bt.getShape()[2] << "_p" << enc.getPosWidth() << "_c"
+     << enc.getCrdWidth() << "_" << bt.getElementType();
+  return name;
+}
+
 /// SpTTV's leaf: y(f) = sum over k of B'(f,k) * c(k), B' the fibers as
 /// rows (pos2, crd2, values; f listed 0 .. nfibers - 1), y A's values.
 static func::FuncOp getOrCreateTtvLeaf(ModuleOp module, Location loc,
@@ -162,74 +215,35 @@ static func::FuncOp getOrCreateTtvLeaf(ModuleOp module, Location loc,
   MLIRContext *ctx = module.getContext();
   auto enc = bt.getEncoding();
   Type elt = bt.getElementType();
-  int64_t d0 = bt.getShape()[0], d1 = bt.getShape()[1], d2 = bt.getShape()[2];
-  std::string name;
-  llvm::raw_string_ostream os(name);
-  os << "__dist_ttv_" << d0 << "x" << d1 << "x" << d2 << "_p"
-     << enc.getPosWidth() << "_c" << enc.getCrdWidth() << "_" << elt;
   SmallVector<Type> args{flatMemRef(sparseIndexElt(ctx, enc.getPosWidth())),
                          flatMemRef(sparseIndexElt(ctx, enc.getCrdWidth())),
                          flatMemRef(elt), IndexType::get(ctx),
                          flatMemRef(elt), flatMemRef(elt)};
-  return getOrCreateLeaf(module, loc, name, args, [&](OpBuilder &b,
-                                                       Block &entry) {
-    Value pos2 = entry.getArgument(0), crd2 = entry.getArgument(1),
-          vals = entry.getArgument(2), nf = entry.getArgument(3),
-          c = entry.getArgument(4), y = entry.getArgument(5);
-    Value list;
-    SmallVector<Value> levels = listedLevel(b, loc, enc, nf, list);
-    levels.push_back(memrefAsTensor(b, loc, pos2, false));
-    levels.push_back(memrefAsTensor(b, loc, crd2, false));
-    auto type = RankedTensorType::get({fiberBound(d0, d1), d2}, elt,
-                                      dcsrEncoding(ctx, enc));
-    Value fib = sparse_tensor::AssembleOp::create(
-        b, loc, type, levels, memrefAsTensor(b, loc, vals, false));
-    Value zero =
-        arith::ConstantOp::create(b, loc, elt, b.getFloatAttr(elt, 0.0));
-    linalg::FillOp::create(b, loc, zero, y);
-    auto cView = memref::ReinterpretCastOp::create(
-        b, loc, MemRefType::get({d2}, elt), c, b.getIndexAttr(0),
-        ArrayRef<OpFoldResult>{b.getIndexAttr(d2)},
-        ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
-    Value tc = memrefAsTensor(b, loc, cView, false);
-    Value ty = memrefAsTensor(b, loc, y, true);
-    AffineExpr f, k;
-    bindDims(ctx, f, k);
-    SmallVector<AffineMap> maps{AffineMap::get(2, 0, {f, k}, ctx),
-                                AffineMap::get(2, 0, {k}, ctx),
-                                AffineMap::get(2, 0, {f}, ctx)};
-    auto generic = linalg::GenericOp::create(
-        b, loc, TypeRange{ty.getType()}, ValueRange{fib, tc}, ValueRange{ty},
-        maps,
-        {utils::IteratorType::parallel, utils::IteratorType::reduction},
-        [&](OpBuilder &gb, Location l, ValueRange a) {
-          sumOfProducts(gb, l, a);
-        });
-    writeBack(b, loc, generic.getResult(0), y);
-    memref::DeallocOp::create(b, loc, list);
-  });
+  return getOrCreateLeaf(
+      module, loc, ttvLeafName("ttv", bt), args,
+      [&](OpBuilder &b, Block &entry) {
+        Value nf = entry.getArgument(3), y = entry.getArgument(5);
+        Value zero =
+            arith::ConstantOp::create(b, loc, elt, b.getFloatAttr(elt, 0.0));
+        linalg::FillOp::create(b, loc, zero, y);
+        buildTtvSum(b, loc, bt, entry.getArgument(0), entry.getArgument(1),
+                    entry.getArgument(2), nf,
+                    arith::ConstantIndexOp::create(b, loc, 0), nf, Value(),
+                    entry.getArgument(4), y);
+      });
 }
 
-/// SpTTV's leaf over a run of fibers, for the entries partition: y(f +
-/// shift) += sum over k of B'(f,k) * c(k) for the fibers f in [begin,
-/// end) of B' (pos2, crd2, values; nf fibers), y not zeroed (the caller
-/// zeroes it). The same sparsifier SpMV as getOrCreateTtvLeaf's, its
-/// listed level holding f + shift at the positions [begin, end).
+/// SpTTV's leaf over a run of fibers, for the entries partition: (pos2,
+/// crd2, values, nf, begin, end, shift, c, y), y(f + shift) += ... for the
+/// fibers f in [begin, end), y not zeroed (the caller zeroes it).
 static func::FuncOp getOrCreateTtvRunLeaf(ModuleOp module, Location loc,
                                           DistTensorType bt) {
   MLIRContext *ctx = module.getContext();
   auto enc = bt.getEncoding();
   Type elt = bt.getElementType();
-  int64_t d0 = bt.getShape()[0], d1 = bt.getShape()[1], d2 = bt.getShape()[2];
-  std::string name;
-  llvm::raw_string_ostream os(name);
-  os << "__dist_ttv_run_" << d0 << "x" << d1 << "x" << d2 << "_p"
-     << enc.getPosWidth() << "_c" << enc.getCrdWidth() << "_" << elt;
-  Type posElt = sparseIndexElt(ctx, enc.getPosWidth());
-  Type crdElt = sparseIndexElt(ctx, enc.getCrdWidth());
   Type idx = IndexType::get(ctx);
-  SmallVector<Type> args{flatMemRef(posElt),
-                         flatMemRef(crdElt),
+  SmallVector<Type> args{flatMemRef(sparseIndexElt(ctx, enc.getPosWidth())),
+                         flatMemRef(sparseIndexElt(ctx, enc.getCrdWidth())),
                          flatMemRef(elt),
                          idx,
                          idx,
@@ -237,65 +251,12 @@ static func::FuncOp getOrCreateTtvRunLeaf(ModuleOp module, Location loc,
                          idx,
                          flatMemRef(elt),
                          flatMemRef(elt)};
-  return getOrCreateLeaf(
-      module, loc, name, args, [&](OpBuilder &b, Block &entry) {
-        Value pos2 = entry.getArgument(0), crd2 = entry.getArgument(1),
-              vals = entry.getArgument(2), nf = entry.getArgument(3),
-              begin = entry.getArgument(4), end = entry.getArgument(5),
-              shift = entry.getArgument(6), c = entry.getArgument(7),
-              y = entry.getArgument(8);
-        auto cast = [&](OpBuilder &cb, Location l, Type t, Value v) -> Value {
-          return t.isIndex()
-                     ? v
-                     : arith::IndexCastOp::create(cb, l, t, v).getResult();
-        };
-        Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
-        Value c1 = arith::ConstantIndexOp::create(b, loc, 1);
-        auto pos0 =
-            memref::AllocaOp::create(b, loc, MemRefType::get({2}, posElt));
-        memref::StoreOp::create(b, loc, cast(b, loc, posElt, begin), pos0,
-                                ValueRange{c0});
-        memref::StoreOp::create(b, loc, cast(b, loc, posElt, end), pos0,
-                                ValueRange{c1});
-        Value list =
-            memref::AllocOp::create(b, loc, flatMemRef(crdElt), ValueRange{nf});
-        scf::ForOp::create(b, loc, begin, end, c1, ValueRange{},
-                           [&](OpBuilder &fb, Location l, Value p, ValueRange) {
-                             Value f = arith::AddIOp::create(fb, l, p, shift);
-                             memref::StoreOp::create(fb, l,
-                                                     cast(fb, l, crdElt, f),
-                                                     list, ValueRange{p});
-                             scf::YieldOp::create(fb, l);
-                           });
-        SmallVector<Value> levels{memrefAsTensor(b, loc, pos0, false),
-                                  memrefAsTensor(b, loc, list, false),
-                                  memrefAsTensor(b, loc, pos2, false),
-                                  memrefAsTensor(b, loc, crd2, false)};
-        auto type = RankedTensorType::get({fiberBound(d0, d1), d2}, elt,
-                                          dcsrEncoding(ctx, enc));
-        Value fib = sparse_tensor::AssembleOp::create(
-            b, loc, type, levels, memrefAsTensor(b, loc, vals, false));
-        auto cView = memref::ReinterpretCastOp::create(
-            b, loc, MemRefType::get({d2}, elt), c, b.getIndexAttr(0),
-            ArrayRef<OpFoldResult>{b.getIndexAttr(d2)},
-            ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
-        Value tc = memrefAsTensor(b, loc, cView, false);
-        Value ty = memrefAsTensor(b, loc, y, true);
-        AffineExpr f, k;
-        bindDims(ctx, f, k);
-        SmallVector<AffineMap> maps{AffineMap::get(2, 0, {f, k}, ctx),
-                                    AffineMap::get(2, 0, {k}, ctx),
-                                    AffineMap::get(2, 0, {f}, ctx)};
-        auto generic = linalg::GenericOp::create(
-            b, loc, TypeRange{ty.getType()}, ValueRange{fib, tc},
-            ValueRange{ty}, maps,
-            {utils::IteratorType::parallel, utils::IteratorType::reduction},
-            [&](OpBuilder &gb, Location l, ValueRange a) {
-              sumOfProducts(gb, l, a);
-            });
-        writeBack(b, loc, generic.getResult(0), y);
-        memref::DeallocOp::create(b, loc, list);
-      });
+  return getOrCreateLeaf(module, loc, ttvLeafName("ttv_run", bt), args,
+                         [&](OpBuilder &b, Block &entry) {
+                           ValueRange a = entry.getArguments();
+                           buildTtvSum(b, loc, bt, a[0], a[1], a[2], a[3], a[4],
+                                       a[5], a[6], a[7], a[8]);
+                         });
 }
 
 /// buf[i] as an index (positions and coordinates are i32, i64 or index).
