@@ -268,13 +268,30 @@ void spm_t3_assign(const char *op, distrt_spmat *m, const distrt_coo *coo,
   m->gnnz2 = g[1];
 }
 
+/* The piece's entries as (i, j, k) words, in storage (row-major) order
+ * (3 * nnz2 words, allocated here). */
+static int64_t *piece_coords(const char *op, const distrt_spmat *m) {
+  int64_t n = m->nnz2, pb = m->pos_bits, cb = m->crd_bits;
+  distrt_check_count(op, "the coordinates of one process", 3 * n);
+  int64_t *c = (int64_t *)spm_alloc(op, 3 * n * 8);
+  for (int64_t r = 0, f = 0; r < m->nr; ++r)
+    for (int64_t fe = spm_get(m->all.pos, pb, r + 1); f < fe; ++f)
+      for (int64_t p = spm_get(m->pos2, pb, f),
+                   pe = spm_get(m->pos2, pb, f + 1);
+           p < pe; ++p) {
+        c[3 * p] = m->first + r;
+        c[3 * p + 1] = spm_get(m->all.crd, cb, f);
+        c[3 * p + 2] = spm_get(m->crd2, cb, p);
+      }
+  return c;
+}
+
 /*===-- the dense gather -------------------------------------------------===*/
 
 void spm_t3_gather(const char *op, distrt_spmat *m, void *dense,
                    int64_t root) {
   const struct distrt_backend *be = distrt_g.be;
-  int64_t P = m->P, n = m->nnz2, es = m->esize, pb = m->pos_bits,
-          cb = m->crd_bits;
+  int64_t P = m->P, n = m->nnz2, es = m->esize;
   int64_t plane = distrt_mul(op, "the elements of the tensor", m->rows,
                              m->cols);
   int64_t elems = distrt_mul(op, "the elements of the tensor", plane,
@@ -282,17 +299,7 @@ void spm_t3_gather(const char *op, distrt_spmat *m, void *dense,
   if (m->rank == root)
     distrt_check_buf(op, "dense", dense, elems);
   /* This process's entries: (i, j, k) and the values. */
-  distrt_check_count(op, "the coordinates of one process", 3 * n);
-  int64_t *mine = (int64_t *)spm_alloc(op, 3 * n * 8);
-  for (int64_t r = 0, f = 0; r < m->nr; ++r)
-    for (int64_t fe = spm_get(m->all.pos, pb, r + 1); f < fe; ++f)
-      for (int64_t p = spm_get(m->pos2, pb, f),
-                   pe = spm_get(m->pos2, pb, f + 1);
-           p < pe; ++p) {
-        mine[3 * p] = m->first + r;
-        mine[3 * p + 1] = spm_get(m->all.crd, cb, f);
-        mine[3 * p + 2] = spm_get(m->crd2, cb, p);
-      }
+  int64_t *mine = piece_coords(op, m);
   int64_t *sc = (int64_t *)spm_alloc(op, 4 * P * 8);
   int64_t *rc = sc + P, *sc3 = sc + 2 * P, *rc3 = sc + 3 * P;
   memset(sc, 0, (size_t)(4 * P * 8));
@@ -388,22 +395,12 @@ static int64_t fiber_of(const distrt_spmat *m, int64_t p) {
  * hold f32 exactly), in storage (row-major) order. */
 static void piece_entries(const char *op, const distrt_spmat *m,
                           int64_t **coords, double **values) {
-  int64_t n = m->nnz2, pb = m->pos_bits, cb = m->crd_bits;
-  distrt_check_count(op, "the coordinates of one process", 3 * n);
-  int64_t *c = (int64_t *)spm_alloc(op, 3 * n * 8);
+  int64_t n = m->nnz2;
   double *v = (double *)spm_alloc(op, n * 8);
-  for (int64_t r = 0, f = 0; r < m->nr; ++r)
-    for (int64_t fe = spm_get(m->all.pos, pb, r + 1); f < fe; ++f)
-      for (int64_t p = spm_get(m->pos2, pb, f),
-                   pe = spm_get(m->pos2, pb, f + 1);
-           p < pe; ++p) {
-        c[3 * p] = m->first + r;
-        c[3 * p + 1] = spm_get(m->all.crd, cb, f);
-        c[3 * p + 2] = spm_get(m->crd2, cb, p);
-        v[p] = m->dtype == DISTRT_F32 ? (double)((const float *)m->val2)[p]
-                                      : ((const double *)m->val2)[p];
-      }
-  *coords = c;
+  for (int64_t p = 0; p < n; ++p)
+    v[p] = m->dtype == DISTRT_F32 ? (double)((const float *)m->val2)[p]
+                                  : ((const double *)m->val2)[p];
+  *coords = piece_coords(op, m);
   *values = v;
 }
 
