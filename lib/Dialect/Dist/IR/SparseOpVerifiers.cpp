@@ -178,45 +178,51 @@ LogicalResult SparseRowTargetsOp::verify() {
   });
 }
 
-LogicalResult SparsePartialOp::verify() {
-  auto bt = cast<MemRefType>(getBuffer().getType());
+/// A partial-sums buffer the runtime hands out: memref<?xT>, contiguous.
+static LogicalResult verifyPartialBuffer(Operation *op, Value buffer) {
+  auto bt = cast<MemRefType>(buffer.getType());
   if (!bt.isDynamicDim(0) || !bt.getLayout().isIdentity())
-    return emitOpError("the partial sums must be a memref<?x" +
-                       typeStr(bt.getElementType()) + ">, got ")
+    return op->emitOpError("the partial sums must be a memref<?x" +
+                           typeStr(bt.getElementType()) + ">, got ")
            << bt;
+  return success();
+}
+
+/// The partial sums and the output they are reduced into: one element type.
+static LogicalResult verifyReduction(Operation *op, Value partial, Value y) {
+  auto pt = cast<MemRefType>(partial.getType());
+  auto yt = cast<MemRefType>(y.getType());
+  if (pt.getElementType() != yt.getElementType())
+    return op->emitOpError("the partial sums (")
+           << pt.getElementType() << ") and the output (" << yt.getElementType()
+           << ") must have one element type";
+  return success();
+}
+
+LogicalResult SparsePartialOp::verify() {
+  if (failed(verifyPartialBuffer(*this, getBuffer())))
+    return failure();
   if (getCols() < 1)
     return emitOpError("cols must be at least 1, got ") << getCols();
   return success();
 }
 
 LogicalResult SparseReduceRowsOp::verify() {
-  auto pt = cast<MemRefType>(getPartial().getType());
-  auto yt = cast<MemRefType>(getY().getType());
-  if (pt.getElementType() != yt.getElementType())
-    return emitOpError("the partial sums (")
-           << pt.getElementType() << ") and the output (" << yt.getElementType()
-           << ") must have one element type";
+  if (failed(verifyReduction(*this, getPartial(), getY())))
+    return failure();
   if (getCols() < 1)
     return emitOpError("cols must be at least 1, got ") << getCols();
   return success();
 }
 
 LogicalResult SparseFiberPartialOp::verify() {
-  auto bt = cast<MemRefType>(getBuffer().getType());
-  if (!bt.isDynamicDim(0) || !bt.getLayout().isIdentity())
-    return emitOpError("the partial sums must be a memref<?x" +
-                       typeStr(bt.getElementType()) + ">, got ")
-           << bt;
-  return success();
+  return verifyPartialBuffer(*this, getBuffer());
 }
 
 LogicalResult SparseReduceFibersOp::verify() {
-  auto pt = cast<MemRefType>(getPartial().getType());
+  if (failed(verifyReduction(*this, getPartial(), getY())))
+    return failure();
   auto yt = cast<MemRefType>(getY().getType());
-  if (pt.getElementType() != yt.getElementType())
-    return emitOpError("the partial sums (")
-           << pt.getElementType() << ") and the output (" << yt.getElementType()
-           << ") must have one element type";
   if (!yt.getLayout().isIdentity())
     return emitOpError("the output must be contiguous, got ") << yt;
   return success();
