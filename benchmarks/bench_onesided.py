@@ -14,7 +14,10 @@ time of one call: one "dist: time" line for a single computation, the sum
 of the four lines (three redistributions and SUMMA) for redist-summa. The
 runtime's profile (DISTRT_PROFILE=calls) gives the words each rank moves
 per call ("dist: words call N rank R NAME: W"); the row keeps the maximum
-over the ranks, summed over a call's steps, in `comm_bytes` as words.
+over the ranks, summed over a call's steps, in `comm_bytes` as words, and
+the split of its time (the prof_* columns, mean over the ranks): a
+one-sided row's prof_gemm_s, its local GEMMs alone, bounds what any
+product could gain over redist-summa on this machine (report_onesided.py).
 Ratios: `ratio_blas` holds redist-summa time / this time (mismatched) or
 best Fig. 9 time / this time (matching).
 """
@@ -29,6 +32,11 @@ import programs  # noqa: E402
 
 TIME_RE = re.compile(r"^dist: time (.*): ([0-9.eE+-]+) s on (\d+) rank", re.M)
 WORDS_RE = re.compile(r"^dist: words call (\d+) rank (\d+) .*: (\d+)$", re.M)
+PROF_RE = re.compile(r"^dist: profile call (\d+) rank (\d+) .*: total \S+ "
+                     r"compute (\S+) comm (\S+) barrier (\S+) packing (\S+) "
+                     r"gemm (\S+)$", re.M)
+PROF_KEYS = ("prof_compute_s", "prof_comm_s", "prof_barrier_s", "prof_pack_s",
+             "prof_gemm_s")
 GRIDS = {1: (1, 1), 2: (2, 1), 4: (2, 2)}
 
 
@@ -50,6 +58,28 @@ def _words(out, steps):
         per[call // steps][rank] += w
     calls = [max(r.values()) for c, r in sorted(per.items()) if c > 0]
     return int(statistics.median(calls)) if calls else None
+
+
+def _profile(out, steps):
+    """Median over the timed calls of the mean over the ranks of each part
+    of a call's time (DISTRT_PROFILE=calls; a call's `steps` computations
+    summed), keyed like results.csv's prof_* columns; {} without it.
+    prof_gemm_s of a one-sided row is the time its local GEMMs took alone:
+    no product that runs those GEMMs can take less."""
+    per = {}
+    for m in PROF_RE.finditer(out):
+        call, rank = int(m.group(1)), int(m.group(2))
+        parts = per.setdefault(call // steps, {}).setdefault(
+            rank, [0.0] * len(PROF_KEYS))
+        for i in range(len(PROF_KEYS)):
+            parts[i] += float(m.group(3 + i))
+    calls = [[statistics.mean(r[i] for r in ranks.values())
+              for i in range(len(PROF_KEYS))]
+             for c, ranks in sorted(per.items()) if c > 0]
+    if not calls:
+        return {}
+    return {k: f"{statistics.median(c[i] for c in calls):.6f}"
+            for i, k in enumerate(PROF_KEYS)}
 
 
 def run(suite, log, summarize):
@@ -98,7 +128,7 @@ def run(suite, log, summarize):
                     continue
                 s = summarize(times[1:])
                 words = _words(out, steps)
-                r = suite.row(**base, **s,
+                r = suite.row(**base, **s, **_profile(out, steps),
                               rate=f"{2 * n ** 3 / s['median_s'] / 1e9:.2f}",
                               rate_unit="GFLOP/s", status="ok",
                               comm_bytes="" if words is None else str(words),

@@ -65,6 +65,19 @@ def onesided_section(rows, table):
                 + (f", the cost model's choice {auto[0]['ratio_blas']:.2f}x"
                    if auto else "")
                 + f" (target 1.3x: {'met' if best['ratio_blas'] >= 1.3 else 'not met'}).")
+            gemm = [r["prof_gemm_s"] for r in mis
+                    if r.get("prof_gemm_s")]
+            if ref and gemm:
+                bound = ref[0]["median_s"] / min(gemm)
+                verdicts.append(
+                    f"- {ranks} ranks, the bound: the one-sided product's "
+                    f"local GEMMs alone took {min(gemm):.3f} s, "
+                    f"redistribute-then-SUMMA {ref[0]['median_s']:.3f} s, so "
+                    f"no product that runs those GEMMs, even one that moved "
+                    f"nothing, could be more than {bound:.2f}x faster than "
+                    f"redistribute-then-SUMMA on this machine"
+                    + (" (the 1.3x target is out of reach here)"
+                       if bound < 1.3 else "") + ".")
             if ref and ref[0]["comm_bytes"] is not None and \
                     best["comm_bytes"] is not None:
                 verdicts.append(
