@@ -3,13 +3,18 @@
 // RUN: not dist-opt %s --dist-materialize-spmd=redistribution=fast -split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: dist-opt %s --dist-materialize-spmd=relax-memory-bound=true -split-input-file | FileCheck %s --check-prefix=RELAX
 // RUN: dist-opt %s --dist-materialize-spmd --convert-dist-to-runtime -split-input-file | FileCheck %s --check-prefix=RT
+// RUN: dist-opt %s --dist-materialize-spmd=cost-file=%S/Inputs/redistribute-no-merge.txt -split-input-file | FileCheck %s --check-prefix=STEPS
 // The ops each of the digest's conformance examples
 // (../shared/design/schatz-digest.md, sec. 6) lowers to: one collective per
 // step of the plan (dist.redist_*), over the grid axes of the step, through
 // intermediate tiles, each layout a !dist.tensor type (mode tuples) whose
 // descriptor convert-dist-to-runtime builds (RT). With
 // redistribution=general every pair becomes the general exchange
-// (dist.redistribute_tile).
+// (dist.redistribute_tile). Consecutive exchanges (all-to-all, kind
+// change, permutation) run as one all-to-all over the union of their axes
+// where the alpha-beta model prices that lower (fewer passes over the tile
+// for more messages); with all-to-all messages priced high (STEPS) every
+// step stays.
 
 // BAD: redistribution='fast' is not 'balanced' or 'general'
 
@@ -140,15 +145,23 @@ dist.grid @p [2, 2, 2, 3]
 // all-to-all over {3}, local slice is not taken: its middle layouts hold
 // twice a process's data (the memory bound; test/Analysis/
 // redistribution-memory-bound.mlir).
+// The lowering runs the three as one all-to-all over {2, 3} (6 processes):
+// 5 messages instead of 4 but one pass over the tile of 864 elements
+// instead of three, straight from the source into the destination.
 // CHECK-LABEL: func.func @ex6b
+// CHECK-NOT: memref.alloc
 // CHECK-NOT: dist.redist_permute
 // CHECK-NOT: dist.redist_allgather
-// CHECK: dist.redist_all_to_all {{.*}} axes [2]
-// CHECK: dist.redist_all_to_all {{.*}} axes [3]
-// CHECK: dist.redist_all_to_all {{.*}} axes [2]
-// CHECK-NOT: dist.redist_slice
+// CHECK: dist.redist_all_to_all %arg0 into %arg1 axes [2, 3] : {{.*}}[(0), (1), (2), (3)]>> into {{.*}}[(0), (1), (3), (2)]>>
+// CHECK-NOT: dist.redist
 // CHECK-NOT: dist.redistribute_tile
 // CHECK: return
+// STEPS-LABEL: func.func @ex6b
+// STEPS: dist.redist_all_to_all {{.*}} axes [2] :
+// STEPS: dist.redist_all_to_all {{.*}} axes [3] :
+// STEPS: dist.redist_all_to_all {{.*}} axes [2] :
+// STEPS-NOT: dist.redist
+// STEPS: return
 // Without the bound (relax-memory-bound) the cheaper plan is taken.
 // RELAX-LABEL: func.func @ex6b
 // RELAX: dist.redist_allgather
@@ -353,5 +366,39 @@ dist.grid @c [2, 4]
 // GEN: dist.redistribute_tile %{{.*}} into %{{.*}} : memref<?xf64> of !dist.tensor<16x8xf64, #dist.layout<@a, [(0), ()]>> into memref<?xf64> of !dist.tensor<16x8xf64, #dist.layout<@c, [(1), ()]>>
 func.func @two_grids(%x: !A, %y: !C) {
   dist.redistribute %x into %y : !A into !C
+  return
+}
+
+// -----
+
+// On a 16 x 16 grid, a tile of 16 elements keeps the plan's two steps (15
+// messages each, against 255 for one all-to-all over both axes); a tile of
+// 16 M elements runs them as one (a pass over the tile saved outweighs 225
+// more messages).
+dist.grid @q [16, 16]
+!S = !dist.tensor<64x64xf64, #dist.layout<@q, [(0, 1) blocked, ()]>>
+!D = !dist.tensor<64x64xf64, #dist.layout<@q, [(0) blocked, (1) blocked]>>
+!SB = !dist.tensor<65536x65536xf64, #dist.layout<@q, [(0, 1) blocked, ()]>>
+!DB = !dist.tensor<65536x65536xf64, #dist.layout<@q, [(0) blocked, (1) blocked]>>
+// CHECK-LABEL: func.func @grid16_small
+// CHECK: dist.redist_all_to_all %arg0 into %[[T:.*]] axes [1] :
+// CHECK: dist.redist_change_kind %[[T]] into %arg1 axes [0] :
+// CHECK-NOT: dist.redist
+// CHECK: return
+func.func @grid16_small(%a: !S, %b: !D) {
+  dist.redistribute %a into %b : !S into !D
+  return
+}
+// CHECK-LABEL: func.func @grid16_large
+// CHECK-NOT: memref.alloc
+// CHECK: dist.redist_all_to_all %arg0 into %arg1 axes [0, 1] :
+// CHECK-NOT: dist.redist
+// CHECK: return
+// STEPS-LABEL: func.func @grid16_large
+// STEPS: dist.redist_all_to_all %arg0 into %[[T:.*]] axes [1] :
+// STEPS: dist.redist_change_kind %[[T]] into %arg1 axes [0] :
+// STEPS: return
+func.func @grid16_large(%a: !SB, %b: !DB) {
+  dist.redistribute %a into %b : !SB into !DB
   return
 }
