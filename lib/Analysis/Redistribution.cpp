@@ -42,17 +42,6 @@ std::set<int64_t> used(const ModeTuples &t) {
   return s;
 }
 
-/// Largest number of elements a process holds under `t`.
-double nbar(const ModeTuples &t, llvm::ArrayRef<int64_t> mesh,
-            llvm::ArrayRef<int64_t> shape) {
-  double n = 1;
-  for (auto [d, tuple] : llvm::enumerate(t)) {
-    int64_t p = prodModes(mesh, tuple);
-    n *= double((shape[d] + p - 1) / p);
-  }
-  return n;
-}
-
 double stepCost(RedistributionStep::Kind kind, llvm::ArrayRef<int64_t> modes,
                 const ModeTuples &after, llvm::ArrayRef<int64_t> mesh,
                 llvm::ArrayRef<int64_t> shape, const CostModel &m) {
@@ -89,6 +78,16 @@ RedistributionStep makeStep(RedistributionStep::Kind kind,
   return s;
 }
 } // namespace
+
+double mlir::dist::nbar(const ModeTuples &t, llvm::ArrayRef<int64_t> mesh,
+                        llvm::ArrayRef<int64_t> shape) {
+  double n = 1;
+  for (auto [d, tuple] : llvm::enumerate(t)) {
+    int64_t p = prodModes(mesh, tuple);
+    n *= double(shape[d] / p + (shape[d] % p != 0));
+  }
+  return n;
+}
 
 std::string mlir::dist::formatModeTuples(const ModeTuples &t,
                                          const FixedAxes &fixed,

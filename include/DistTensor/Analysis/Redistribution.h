@@ -64,6 +64,11 @@ struct RedistributionStep {
   double cost = 0;
 };
 
+/// The largest number of elements a process holds under mode tuples `t`
+/// on a mesh of extents `mesh` (the thesis' n-bar), as a double.
+double nbar(const ModeTuples &t, llvm::ArrayRef<int64_t> mesh,
+            llvm::ArrayRef<int64_t> shape);
+
 struct RedistributionPlan {
   std::vector<RedistributionStep> steps;
   double cost = 0;

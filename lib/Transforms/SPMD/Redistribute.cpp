@@ -166,13 +166,7 @@ mergeExchanges(std::vector<RedistributionStep> steps, int64_t fromMask,
     }
     sameAxes = (unionMask & ~beforeMask) == 0;
     if (j - i >= 2 && sameAxes) {
-      double n = 1;
-      for (auto [d, tuple] : llvm::enumerate(steps[j - 1].after)) {
-        int64_t parts = 1;
-        for (int64_t a : tuple)
-          parts *= mesh[a];
-        n *= double((shape[d] + parts - 1) / parts);
-      }
+      double n = nbar(steps[j - 1].after, mesh, shape);
       double apart = 0;
       for (size_t k = i; k < j; ++k) {
         int64_t mask = 0;
