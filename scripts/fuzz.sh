@@ -77,7 +77,12 @@ last="$(grep -E '^#[0-9]+' "$log" | tail -1)"
 execs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)"
 [ -n "$execs" ] || execs="$(printf '%s' "$last" | sed -n 's/^#\([0-9]*\).*/\1/p')"
 found=()
-while IFS= read -r f; do found+=("$f"); done < <(find "$artifacts" -type f | sort)
+while IFS= read -r f; do found+=("$f"); done < <(find "$artifacts" -type f ! -name 'slow-unit-*' | sort)
+# Inputs over libFuzzer's -report_slow_units (10 s here, under the sanitizers)
+# are kept as slow-unit-* for a look, but are not failures: the timeout is
+# FUZZ_TIMEOUT.
+slow="$(find "$artifacts" -type f -name 'slow-unit-*' | wc -l)"
+[ "$slow" -gt 0 ] && echo "fuzz: $slow slow input(s) (over 10 s, under $input_timeout s) kept in $artifacts"
 echo "fuzz: ${execs} inputs executed; last status: ${last:-none}"
 echo "fuzz: corpus $work/corpus ($(find "$work/corpus" -type f | wc -l) inputs)"
 if [ ${#found[@]} -gt 0 ] || { [ "$rc" != 0 ] && [ "$keep_going" != 1 ]; }; then
@@ -88,6 +93,6 @@ if [ ${#found[@]} -gt 0 ] || { [ "$rc" != 0 ] && [ "$keep_going" != 1 ]; }; then
   echo "fuzz: then save it as test/fuzz/regressions/NAME.mlir (fuzz-smoke runs it)"
   exit 1
 fi
-rmdir "$artifacts" 2>/dev/null
+[ "$slow" -gt 0 ] || rmdir "$artifacts" 2>/dev/null
 echo "fuzz: no crash, leak, timeout or OOM found"
 exit 0
