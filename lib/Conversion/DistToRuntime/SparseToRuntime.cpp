@@ -417,32 +417,34 @@ static LogicalResult lowerPartial(RuntimeLowering &rt, SparsePartialOp op,
   return success();
 }
 
-static LogicalResult lowerInPartition(RuntimeLowering &rt,
-                                      SparseInPartitionOp op,
-                                      SparseInPartitionOp::Adaptor a,
-                                      ConversionPatternRewriter &rewriter) {
-  Location loc = op.getLoc();
-  // DISTRT_SPMAT_ROWS = 0, DISTRT_SPMAT_NONZEROS = 1 (distrt/abi.h).
-  FailureOr<Value> h = rt.call(
-      rewriter, loc, "distrt_spmat_in_partition",
-      {a.getTile(), rt.i64(rewriter, loc, op.getNonzeros() ? 1 : 0)});
+/// `op` replaced by distrt_spmat_in_partition(tile, part): the handle of
+/// the tile's companion in partition `part` (distrt/abi.h:
+/// DISTRT_SPMAT_ROWS = 0, DISTRT_SPMAT_NONZEROS = 1, DISTRT_SPMAT_ENTRIES =
+/// 2).
+static LogicalResult replaceByPartition(RuntimeLowering &rt, Operation *op,
+                                        Value tile, int64_t part,
+                                        ConversionPatternRewriter &rewriter) {
+  FailureOr<Value> h =
+      rt.call(rewriter, op->getLoc(), "distrt_spmat_in_partition",
+              {tile, rt.i64(rewriter, op->getLoc(), part)});
   if (failed(h))
     return failure();
   rewriter.replaceOp(op, *h);
   return success();
 }
 
+static LogicalResult lowerInPartition(RuntimeLowering &rt,
+                                      SparseInPartitionOp op,
+                                      SparseInPartitionOp::Adaptor a,
+                                      ConversionPatternRewriter &rewriter) {
+  return replaceByPartition(rt, op, a.getTile(), op.getNonzeros() ? 1 : 0,
+                            rewriter);
+}
+
 static LogicalResult lowerEntries(RuntimeLowering &rt, SparseEntriesOp op,
                                   SparseEntriesOp::Adaptor a,
                                   ConversionPatternRewriter &rewriter) {
-  // DISTRT_SPMAT_ENTRIES = 2 (distrt/abi.h).
-  FailureOr<Value> h =
-      rt.call(rewriter, op.getLoc(), "distrt_spmat_in_partition",
-              {a.getTile(), rt.i64(rewriter, op.getLoc(), 2)});
-  if (failed(h))
-    return failure();
-  rewriter.replaceOp(op, *h);
-  return success();
+  return replaceByPartition(rt, op, a.getTile(), 2, rewriter);
 }
 
 static LogicalResult lowerFiberPartial(RuntimeLowering &rt,
