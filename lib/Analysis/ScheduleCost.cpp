@@ -255,6 +255,11 @@ static StepCost stepCost(const ComputeModel &m, const TransferPlan &plan,
   return {};
 }
 
+double mlir::dist::estimateComputeSeconds(const ComputeModel &m,
+                                          const CostModel &costs) {
+  return computeSeconds(m, costs);
+}
+
 ScheduleCost mlir::dist::estimateScheduleCost(
     const ComputeModel &m, const std::vector<TransferPlan> &plans,
     const CostModel &costs) {

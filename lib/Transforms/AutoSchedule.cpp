@@ -29,6 +29,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
+#include <limits>
 #include <optional>
 
 namespace mlir {
@@ -165,10 +166,13 @@ struct AutoSchedulePass
   /// leaf: a GEMM leaf moves nothing else, so the candidate with one
   /// written after it (ScheduleCandidates.h) reuses its analysis, which is
   /// most of the time spent per candidate.
+  /// A candidate whose arithmetic alone takes longer than `bound` seconds
+  /// is dropped before its communication is analysed (it cannot be the
+  /// cheapest).
   std::optional<Candidate> tryCandidate(ComputeOp op, StringRef text,
                                         const CostModel &costs,
                                         ArrayRef<int64_t> grid,
-                                        PlanCache &plans) {
+                                        PlanCache &plans, double bound) {
     MLIRContext *ctx = op.getContext();
     // A candidate that does not fit is skipped without a word.
     ScopedDiagnosticHandler silence(ctx,
@@ -187,6 +191,8 @@ struct AutoSchedulePass
     }
     FailureOr<std::unique_ptr<ComputeModel>> model = buildComputeModel(op);
     if (failed(model))
+      return std::nullopt;
+    if (estimateComputeSeconds(**model, costs) > bound)
       return std::nullopt;
     size_t leaf = text.rfind(", substitute(");
     std::string base =
@@ -344,10 +350,11 @@ struct AutoSchedulePass
   /// the tensors' own tiles (still held) counted in its memory. Returns
   /// how many candidate schedules it tried.
   size_t tryOtherGrids(ComputeOp op, const IndexStatement &stmt,
-                     const llvm::StringMap<int64_t> &extents, GridOp grid,
-                     const CostModel &costs, PlanCache &plans,
-                     std::vector<Placement> &placements,
-                     function_ref<void(Candidate)> consider) {
+                       const llvm::StringMap<int64_t> &extents, GridOp grid,
+                       const CostModel &costs, PlanCache &plans,
+                       std::vector<Placement> &placements,
+                       function_ref<void(Candidate)> consider,
+                       function_ref<double()> bound) {
     size_t tried = 0;
     auto module = op->getParentOfType<ModuleOp>();
     if (!module)
@@ -387,7 +394,7 @@ struct AutoSchedulePass
         for (auto [i, t] : llvm::enumerate(pl.temps))
           op->setOperand(first + i, t.getResult());
         std::optional<Candidate> c =
-            tryCandidate(op, text, costs, shape, plans);
+            tryCandidate(op, text, costs, shape, plans, bound() - pl.seconds);
         for (auto [i, v] : llvm::enumerate(originals))
           op->setOperand(first + i, v);
         if (!c)
@@ -477,19 +484,30 @@ struct AutoSchedulePass
     PlanCache plans;
     double elementBytes =
         double(outType.getElementType().getIntOrFloatBitWidth()) / 8;
+    // Without a report or pick, only the cheapest candidate matters: one
+    // whose arithmetic alone exceeds the cheapest fitting total so far is
+    // not analysed further (most of the time of a large search).
+    double best = std::numeric_limits<double>::infinity();
+    bool prune = report == 0 && pick == 1;
+    auto bound = [&] {
+      return prune ? best * (1 + 1e-9)
+                   : std::numeric_limits<double>::infinity();
+    };
     auto consider = [&](Candidate c) {
       bool within = maxMemory == 0 ||
                     c.cost.memoryElements * elementBytes <= double(maxMemory);
       (within ? fits : over).push_back(c);
+      if (within)
+        best = std::min(best, c.cost.total());
     };
     for (const std::string &text : texts)
       if (std::optional<Candidate> c =
-              tryCandidate(op, text, costs, grid.getShape(), plans))
+              tryCandidate(op, text, costs, grid.getShape(), plans, bound()))
         consider(*c);
     std::vector<Placement> placements;
     if (gridShapes)
       tried += tryOtherGrids(op, stmt, nest->extents, grid, costs, plans,
-                             placements, consider);
+                             placements, consider, bound);
     op.removeScheduleAttr();
     if (fits.empty()) {
       finishPlacements(op, stmt, placements, -1);

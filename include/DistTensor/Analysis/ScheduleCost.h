@@ -48,6 +48,11 @@ struct ScheduleCost {
   }
 };
 
+/// The arithmetic part of estimateScheduleCost (its `compute`), which needs
+/// no communication analysis: a lower bound of the total, since the
+/// overlap hides at most the communication it overlaps.
+double estimateComputeSeconds(const ComputeModel &m, const CostModel &costs);
+
 /// The model of `m` under `plans` (analyzeCommunication(m)).
 ScheduleCost estimateScheduleCost(const ComputeModel &m,
                                   const std::vector<TransferPlan> &plans,
