@@ -108,6 +108,23 @@ struct CostModel {
   bool memoryBound = true;
 };
 
+/// `steps` (a plan from mode tuples `from`, fixed on some grid axes when
+/// `fromFixed`) with each run of consecutive exchanges (all-to-all, kind
+/// change, permutation with no fixed axes: every element stays within the
+/// group of the step's axes and the tensor stays dealt over the same axes)
+/// replaced by one all-to-all over the union of their axes, from the run's
+/// first layout straight to its last, where the alpha-beta model prices
+/// that lower: an exchange over p processes of a tile of n elements costs
+/// (p - 1) alpha.alltoall + n (p - 1) / p beta.alltoall + 2 n beta.copy (a
+/// permutation alpha.permute + n beta.permute; alpha and beta where the
+/// model has no such key). `mesh` and `shape`: the grid's and the
+/// tensor's extents.
+std::vector<RedistributionStep>
+mergeExchangeSteps(std::vector<RedistributionStep> steps,
+                   const ModeTuples &from, bool fromFixed,
+                   llvm::ArrayRef<int64_t> mesh, llvm::ArrayRef<int64_t> shape,
+                   const CostModel &m);
+
 /// The memory rule of redistribution, one for the planner and for
 /// dist-insert-redistributions: a layout a redistribution passes through,
 /// or a copy inserted for a computation, holds per process at most as many

@@ -421,6 +421,7 @@ int main(int argc, char **argv) {
   // into the destination's), every tile is checked against the
   // enumerating model, and so is the general exchange.
   int64_t bPlanned = 0, bFallback = 0, bMulti = 0, bWithKind = 0;
+  int64_t bMerged = 0;
   int64_t bUnbounded = 0;
   int64_t bKinds[8] = {0, 0, 0, 0, 0, 0, 0, 0};
   for (int64_t k = 0; k < cases; ++k) {
@@ -489,12 +490,14 @@ int main(int argc, char **argv) {
       std::printf("%s\n", text.c_str());
       std::fflush(stdout);
     }
-    if (plan) {
-      ++bPlanned;
-      bUnbounded += relaxed;
-      std::vector<RedistributionStep> steps =
-          stepsOf(*plan, to, toB);
-      bMulti += steps.size() > 1;
+    // The steps as dist-materialize-spmd runs them when it merges every
+    // run of exchanges it can (mergeExchangeSteps under a model that makes
+    // one all-to-all always cheaper): checked the same way.
+    CostModel mergeAll;
+    mergeAll.keys["alpha.alltoall"] = 0;
+    mergeAll.keys["beta.copy"] = 1e-6;
+    auto runSteps = [&](const std::vector<RedistributionStep> &steps,
+                        bool count) {
       bool sawKind = false;
       void *cur = stile;
       llvm::SmallVector<int64_t> a = sdesc;
@@ -506,7 +509,7 @@ int main(int argc, char **argv) {
         void *next = alloc(b);
         int64_t mask = modeMask(step);
         runStep(g, step, a.data(), cur, b.data(), next, dtype);
-        ++bKinds[int(step.kind)];
+        bKinds[int(step.kind)] += count;
         sawKind |= step.kind == RedistributionStep::Kind::KindChange;
         int64_t bad = checkBlockedTile(step.after, step.blocksAfter, grid,
                                        coords, shape, next, dtype, seed,
@@ -522,9 +525,22 @@ int main(int argc, char **argv) {
         cur = next;
         a = b;
       }
-      bWithKind += sawKind;
       if (cur != stile)
         std::free(cur);
+      return sawKind;
+    };
+    if (plan) {
+      ++bPlanned;
+      bUnbounded += relaxed;
+      std::vector<RedistributionStep> steps = stepsOf(*plan, to, toB);
+      bMulti += steps.size() > 1;
+      bWithKind += runSteps(steps, true);
+      std::vector<RedistributionStep> merged =
+          mergeExchangeSteps(steps, from, false, grid, shape, mergeAll);
+      if (merged.size() < steps.size()) {
+        ++bMerged;
+        runSteps(merged, false);
+      }
     } else {
       ++bFallback;
     }
@@ -543,13 +559,14 @@ int main(int argc, char **argv) {
              "(%lld with several steps, %lld with a kind change, %lld only "
              "without the memory bound), %lld general only; steps: slice "
              "%lld, allgather %lld, permutation %lld, all-to-all %lld, "
-             "redistribute-kind %lld",
+             "redistribute-kind %lld; %lld also run with their exchanges "
+             "merged",
              (long long)cases, (long long)P, (long long)bPlanned,
              (long long)bMulti, (long long)bWithKind, (long long)bUnbounded,
-             (long long)bFallback,
-             (long long)bKinds[0], (long long)bKinds[1], (long long)bKinds[2],
-             (long long)bKinds[3],
-             (long long)bKinds[int(RedistributionStep::Kind::KindChange)]);
+             (long long)bFallback, (long long)bKinds[0], (long long)bKinds[1],
+             (long long)bKinds[2], (long long)bKinds[3],
+             (long long)bKinds[int(RedistributionStep::Kind::KindChange)],
+             (long long)bMerged);
 
   // Two grids of the same size: random grids and layouts (blocked, cyclic,
   // block-cyclic per dimension) on each; where the grids' axes have a
