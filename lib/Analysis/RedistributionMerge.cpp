@@ -1,5 +1,4 @@
-//===- RedistributionMerge.cpp - a plan's exchanges as one -------*- C++
-//-*-===//
+//===- RedistributionMerge.cpp - a plan's exchanges as one --*- C++ -*-===//
 //
 // Part of the dist project: distributed tensor algebra in MLIR.
 //
@@ -29,12 +28,19 @@ static bool isExchange(const RedistributionStep &step) {
          step.fixedAfter.empty();
 }
 
+/// The grid axes `modes`, as a mask.
+static int64_t modesMask(ArrayRef<int64_t> modes) {
+  int64_t mask = 0;
+  for (int64_t a : modes)
+    mask |= int64_t(1) << a;
+  return mask;
+}
+
 /// The grid axes tuples `t` deal a tensor over, as a mask.
 static int64_t axesMask(const ModeTuples &t) {
   int64_t mask = 0;
   for (const auto &tuple : t)
-    for (int64_t a : tuple)
-      mask |= int64_t(1) << a;
+    mask |= modesMask(tuple);
   return mask;
 }
 
@@ -60,16 +66,10 @@ static double exchangeCost(const CostModel &m, RedistributionStep::Kind kind,
          2 * n * m.get("beta.copy", m.beta);
 }
 
-/// The plan's steps with each run of consecutive exchanges (isExchange)
-/// that the alpha-beta model prices lower as one all-to-all over the union
-/// of their axes replaced by that all-to-all (from the run's first layout
-/// straight to its last): fewer passes over the tile and no intermediate
-/// tiles, for more messages. The runtime's all-to-all takes any two
-/// layouts that deal the tensor over the group's axes and keep each
-/// element within the group; every step of the run keeps it within its own
-/// axes, so the run keeps it within their union. On a large grid the
-/// thesis' steps over one axis each stay (p - 1 messages of the union
-/// outweigh the passes saved) unless the tile is large.
+/// Redistribution.h states the rule and the model. The runtime's all-to-all
+/// takes any two layouts that deal the tensor over the group's axes and
+/// keep each element within the group; every step of a run keeps it within
+/// its own axes, so the run keeps it within their union.
 std::vector<RedistributionStep>
 mlir::dist::mergeExchangeSteps(std::vector<RedistributionStep> steps,
                                const ModeTuples &from, bool fromFixed,
@@ -84,21 +84,17 @@ mlir::dist::mergeExchangeSteps(std::vector<RedistributionStep> steps,
     bool sameAxes = !beforeFixed;
     while (j < steps.size() && sameAxes && isExchange(steps[j]) &&
            axesMask(steps[j].after) == beforeMask) {
-      for (int64_t a : steps[j].modes)
-        unionMask |= int64_t(1) << a;
+      unionMask |= modesMask(steps[j].modes);
       ++j;
     }
     sameAxes = (unionMask & ~beforeMask) == 0;
     if (j - i >= 2 && sameAxes) {
       double n = nbar(steps[j - 1].after, mesh, shape);
       double apart = 0;
-      for (size_t k = i; k < j; ++k) {
-        int64_t mask = 0;
-        for (int64_t a : steps[k].modes)
-          mask |= int64_t(1) << a;
+      for (size_t k = i; k < j; ++k)
         apart +=
-            exchangeCost(m, steps[k].kind, double(groupSize(mesh, mask)), n);
-      }
+            exchangeCost(m, steps[k].kind,
+                         double(groupSize(mesh, modesMask(steps[k].modes))), n);
       double merged = exchangeCost(m, RedistributionStep::Kind::AllToAll,
                                    double(groupSize(mesh, unionMask)), n);
       if (merged < apart) {
