@@ -45,14 +45,27 @@ static int shared_mode(const char *op) {
                           env);
 }
 
+/* For one column (SpMV), a row the exchange moves costs about as much as
+ * two rows copied into the shared array: the sender gathers it into a
+ * buffer, MPI copies it across, and the product passes over the matrix's
+ * rows twice (diag, then offdiag once the rows are in), where the shared
+ * operand copies each row of the block once and multiplies each row once.
+ * With k columns the exchange's compact array of ghost rows keeps the
+ * product's reads of X local (R-MAT 2^20, k = 32: 256 MiB of X, against
+ * the 93 MiB of rows a process needs), so a row then weighs one.
+ * Measured on 2 ranks, R-MAT 2^20 (the busiest process packs and receives
+ * 0.69 of a block by rows, 0.73 by non-zeros): SpMV by non-zeros 17-19 ms
+ * exchanged, 14-15 ms shared, by rows 15.9 ms both; SpMM k = 32 by rows
+ * 178-206 ms exchanged, 210-253 ms shared. */
+static int64_t share_row_weight(int64_t k) { return k == 1 ? 2 : 1; }
+
 /* Whether m's products use the shared operand (collective; the same answer
  * on every process): several processes, all on one node, a backend with
  * shared memory, and (unless DISTRT_SPARSE_SHARED=1) a block of x no
- * larger than the most rows a process would pack and receive in the
- * exchange: copying the block in is then no more work than the exchange,
- * and the product runs over each row once.  A banded matrix, whose
- * exchange moves a few rows, keeps the exchange. */
-static int decide(const char *op, distrt_spmat *m) {
+ * larger than share_row_weight(k) times the most rows a process would
+ * pack and receive in the exchange.  A banded matrix, whose exchange moves
+ * a few rows, keeps the exchange. */
+static int decide(const char *op, distrt_spmat *m, int64_t k) {
   const struct distrt_backend *be = distrt_g.be;
   if (m->P < 2 || m->C < 1 || !be->shm_alloc || !be->node_color)
     return 0;
@@ -68,9 +81,12 @@ static int decide(const char *op, distrt_spmat *m) {
   const char *why = v[0] != 0  ? "the processes span several nodes"
                     : v[1]     ? "DISTRT_SPARSE_SHARED=0"
                     : !v[2]    ? NULL
-                    : m->C > v[3] ? "the exchange moves fewer rows than a "
-                                    "block holds"
-                                  : NULL;
+                    : m->C > share_row_weight(k) * v[3]
+                        ? (k == 1 ? "the exchange moves fewer than half the "
+                                    "rows a block holds"
+                                  : "the exchange moves fewer rows than a "
+                                    "block holds")
+                        : NULL;
   const char *verbose = getenv("DISTRT_VERBOSE");
   if (m->rank == 0 && verbose && *verbose && strcmp(verbose, "0") != 0)
     fprintf(stderr,
@@ -114,7 +130,7 @@ void *distrt_spmat_share_x(distrt_spmat *m, const void *x, int64_t k) {
     distrt_fatal(op, "an exchange is in flight (call "
                      "distrt_spmat_exchange_end first)");
   if (m->shared < 0)
-    m->shared = decide(op, m);
+    m->shared = decide(op, m, k);
   if (!m->shared)
     return NULL;
   distrt_reject_device(op, x, "x", "the sparse product");
