@@ -87,7 +87,7 @@ FULL = dict(
     sparse_span_s=0.25,
     # Matrices that get more than sparse_reps calls (the small ones) are
     # measured in this many rounds, the implementations taking turns.
-    sparse_rounds=3,
+    sparse_rounds=5,
     sparse_verify="files",  # --verify on the file matrices only
     sparse_triad_n=1 << 25,
     # One-sided products (bench_onesided.py): n, rank counts, timed calls.
