@@ -246,13 +246,14 @@ void distrt_report_time(distrt_grid *g, const char *name, double seconds) {
   if (g->rank == 0) {
     printf("dist: time %s: %.6f s on %lld rank(s)\n", name ? name : "kernel",
            t[0], (long long)g->size);
-    /* Flushed at most every 0.25 s (and at exit, distrt_finalize and any
-     * fatal error): a write per call into mpirun's output forwarding wakes
-     * it between the calls being timed, which on a machine with as many
-     * cores as ranks lands in the next call. */
+    /* Flushed at most every 2 s (and at exit, distrt_finalize and any
+     * fatal error), into the 4 MiB buffer distrt_init gives stdout
+     * (core.c): a write into mpirun's output forwarding wakes it between
+     * the calls being timed, which on a machine with as many cores as
+     * ranks lands in the next calls. */
     static double last_flush = -1;
     double now = distrt_wtime();
-    if (last_flush < 0 || now - last_flush >= 0.25) {
+    if (last_flush < 0 || now - last_flush >= 2.0) {
       fflush(stdout);
       last_flush = now;
     }

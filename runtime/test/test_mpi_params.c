@@ -12,13 +12,22 @@
  *
  * and prints "eager limit N" on rank 0, or "eager limit: no such variable"
  * under an MPI without it (another MPI, or an Open MPI built without its
- * shared-memory transport; the test then has nothing to check). */
+ * shared-memory transport; the test then has nothing to check).
+ *
+ * It also prints how stdout is buffered after distrt_init ("stdout buffer
+ * N bytes, line-buffered B", glibc only): distrt gives a program's stdout
+ * a 4 MiB buffer (core.c, buffer_stdout), where under mpirun stdio would
+ * write each line (the `--time` lines then wake mpirun during the calls
+ * being timed). */
 
 #include "distrt/compiler.h"
 
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
+#if defined(__GLIBC__)
+#include <stdio_ext.h>
+#endif
 
 /* The value of the control variable `name`, or -1 when MPI has none. */
 static long long read_cvar(const char *name) {
@@ -77,6 +86,12 @@ int main(int argc, char **argv) {
       printf("eager limit: no such variable (%s)\n", name);
     else
       printf("eager limit %lld\n", v);
+#if defined(__GLIBC__)
+    printf("stdout buffer %zu bytes, line-buffered %d\n", __fbufsize(stdout),
+           __flbf(stdout) != 0);
+#else
+    printf("stdout buffer: unknown (not glibc)\n");
+#endif
   }
   distrt_finalize();
   if (own)
