@@ -86,8 +86,11 @@ FULL = dict(
     sparse_reps_max=500,
     sparse_span_s=0.25,
     # Matrices that get more than sparse_reps calls (the small ones) are
-    # measured in this many rounds, the implementations taking turns.
+    # measured in this many rounds, the implementations taking turns; the
+    # big ones in sparse_rounds_big (a slow phase of a shared machine lasts
+    # seconds, longer than one implementation's run of 20 calls).
     sparse_rounds=5,
+    sparse_rounds_big=3,
     sparse_verify="files",  # --verify on the file matrices only
     sparse_triad_n=1 << 25,
     # One-sided products (bench_onesided.py): n, rank counts, timed calls.
@@ -155,6 +158,7 @@ QUICK = dict(
     sparse_reps_max=3,
     sparse_span_s=0.0,
     sparse_rounds=1,
+    sparse_rounds_big=1,
     sparse_verify="all",
     sparse_triad_n=1 << 22,
     onesided_sizes=[256],
@@ -1259,11 +1263,11 @@ class Suite:
             log(f"  {name}: {reps} timed calls per figure")
             verify = self.cfg["sparse_verify"] == "all" or (
                 self.cfg["sparse_verify"] == "files" and arg.startswith("file:"))
-            # Small matrices: several rounds, the implementations taking
-            # turns, each keeping its least disturbed round (the lowest
-            # median), so that a disturbance lasting a few seconds does not
-            # decide the ratio.
-            rounds = self.cfg["sparse_rounds"] if reps > self.cfg["sparse_reps"] else 1
+            # Several rounds, the implementations taking turns, each keeping
+            # its least disturbed round (the lowest median), so that a
+            # disturbance lasting a few seconds does not decide the ratio.
+            rounds = (self.cfg["sparse_rounds"] if reps > self.cfg["sparse_reps"]
+                      else self.cfg["sparse_rounds_big"])
             for ranks in self.cfg["ranks"]:
                 first = len(self.rows)
                 for _ in range(rounds):

@@ -84,10 +84,18 @@ def sparse_section(rows, made, table):
         return []
     L = []
     w = L.append
-    counts = {m.group(1) for r in srows for m in
-              [re.search(r"the least disturbed of (\d+) alternating",
-                         r.get("note", ""))] if m}
-    rounds = counts.pop() if len(counts) == 1 else "several"
+    # Rounds per matrix, from the notes bench.py writes.
+    by_rounds = {}
+    for r in srows:
+        if r.get("kernel") not in ("spmv", "spmm"):
+            continue
+        m = re.search(r"the least disturbed of (\d+) alternating",
+                      r.get("note", ""))
+        by_rounds.setdefault(int(m.group(1)) if m else 1, set()).add(
+            r["shape"])
+    rounds = "; ".join(f"{n} for {', '.join(sorted(shapes))}"
+                       for n, shapes in sorted(by_rounds.items(),
+                                               reverse=True))
     w("## Sparse SpMV and SpMM (f64)")
     w("")
     w("`bench.py --only sparse`: PETSc `MatMult` (MATMPIAIJ) and "
@@ -97,9 +105,10 @@ def sparse_section(rows, made, table):
       "matrices with the same row blocks, in one run. Times are medians of "
       "the timed calls after a warm-up (each call's time is the maximum "
       "over the ranks): 20 calls for the big matrices, up to 500 (about "
-      "0.25 s of SpMV) for the small ones, which are also measured in "
-      f"{rounds} rounds with the implementations taking turns, each keeping its "
-      "lowest median (the notes of results.csv list every round). Speedup = baseline time / dist time (above 1: dist "
+      "0.25 s of SpMV) for the small ones. Each matrix is measured in "
+      f"rounds ({rounds}) with the implementations taking turns, each "
+      "keeping its lowest median (the notes of results.csv list every "
+      "round). Speedup = baseline time / dist time (above 1: dist "
       "is faster). GB/s counts the CSR model (12 bytes an entry, the "
       "vectors once) against an MPI triad at the same rank count; small "
       "matrices fit in cache and can exceed it.")
