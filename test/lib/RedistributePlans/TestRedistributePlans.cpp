@@ -36,19 +36,8 @@ void checkModeTuplePairs(int64_t cases, int64_t P) {
   for (int64_t k = 0; k < cases; ++k) {
     rngState = 0x9e3779b97f4a7c15ULL * uint64_t(k + 1) + uint64_t(P) * 7919;
     // A grid of P ranks with 1-3 axes.
-    int64_t gdims = 1 + rnd(3), rest = P;
-    std::vector<int64_t> grid(gdims);
-    for (int64_t a = 0; a < gdims - 1; ++a) {
-      int64_t f = 1;
-      for (int64_t t = 2; t <= rest; ++t)
-        if (rest % t == 0 && rnd(2)) {
-          f = t;
-          break;
-        }
-      grid[a] = f;
-      rest /= f;
-    }
-    grid[gdims - 1] = rest;
+    std::vector<int64_t> grid = randomGrid(P);
+    int64_t gdims = int64_t(grid.size());
     distrt_grid *g = distrt_grid_create(gdims, grid.data());
     std::vector<int64_t> coords(gdims);
     for (int64_t a = 0; a < gdims; ++a)

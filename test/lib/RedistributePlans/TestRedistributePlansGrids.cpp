@@ -179,19 +179,8 @@ void checkNonReplicatedForms(int64_t cases, int64_t P) {
   int64_t nrKinds[3] = {0, 0, 0}, nrCases = cases / 2;
   for (int64_t k = 0; k < nrCases; ++k) {
     rngState = 0x2545f4914f6cdd1dULL * uint64_t(k + 1) + uint64_t(P) * 104729;
-    int64_t gdims = 1 + rnd(3), rest = P;
-    std::vector<int64_t> grid(gdims);
-    for (int64_t a = 0; a < gdims - 1; ++a) {
-      int64_t f = 1;
-      for (int64_t t = 2; t <= rest; ++t)
-        if (rest % t == 0 && rnd(2)) {
-          f = t;
-          break;
-        }
-      grid[a] = f;
-      rest /= f;
-    }
-    grid[gdims - 1] = rest;
+    std::vector<int64_t> grid = randomGrid(P);
+    int64_t gdims = int64_t(grid.size());
     int64_t ndims = 1 + rnd(3);
     std::vector<int64_t> shape(ndims);
     for (int64_t d = 0; d < ndims; ++d)
